@@ -1,0 +1,345 @@
+"""The rule knobs of RULES.md §3: names, types, allowed values and one-line help.
+
+Every knob is declared once, here. Presets (``simcli/variants/*.toml``) and command
+line overrides (``--rule key=value``) are parsed and validated against this table,
+so a typo or an out-of-range value fails with one line naming the knob and what
+it accepts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from simcli.cards import RANK_NAMES, CardError, parse_rank
+
+
+class RuleError(ValueError):
+    """A bad rule set: unknown knob, wrong type, value out of range, or an impossible combination."""
+
+
+CANASTA_TYPES = ("ANY", "NATURAL", "MIXED", "WILD", "SEVENS")
+
+#: Named initial-meld tables of §3.4: (lowest team score of the band, minimum). ``None`` is "below 0".
+MELD_TABLES: dict[str, tuple[tuple[int | None, int], ...]] = {
+    "CLASSIC": ((None, 15), (0, 50), (1500, 90), (3000, 120)),
+    "AM_PAGAT": ((None, 15), (0, 50), (1500, 90), (3000, 120), (5000, 150)),
+    "AM_MODERN_2020S": ((None, 125), (3000, 155), (5000, 180)),
+    "PENNIES": ((None, 50), (500, 90), (1000, 120), (1500, 150)),
+    "HF_BY_DEAL": ((None, 50), (2, 90), (3, 120), (4, 150)),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Knob:
+    """One rule knob: its name, kind, bounds and help text."""
+
+    name: str
+    kind: str  # int, float, bool, enum, ranks, enumset, table, requirement, range
+    help: str
+    allowed: tuple[str, ...] = ()
+    lo: float | None = None
+    hi: float | None = None
+    nullable: bool = False
+
+    @property
+    def field(self) -> str:
+        """The attribute name on :class:`~simcli.rules.RuleSet` (dots become underscores)."""
+        return self.name.replace(".", "_")
+
+    def describe_allowed(self) -> str:
+        """A short phrase saying which values this knob accepts."""
+        null = " or null" if self.nullable else ""
+        if self.kind == "int" or self.kind == "float":
+            lo = "-inf" if self.lo is None else f"{self.lo:g}"
+            hi = "inf" if self.hi is None else f"{self.hi:g}"
+            return f"{'an integer' if self.kind == 'int' else 'a number'} in [{lo}, {hi}]{null}"
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "enum":
+            return "one of " + ", ".join(self.allowed)
+        if self.kind == "enumset":
+            return "a comma-separated subset of " + ", ".join(self.allowed)
+        if self.kind == "ranks":
+            return "a comma-separated list of ranks from " + " ".join(RANK_NAMES) + " (or 'none')"
+        if self.kind == "table":
+            return (
+                "a table name (" + ", ".join(MELD_TABLES)
+                + ") or bands like 'neg:15,0:50,1500:90,3000:120'"
+            )
+        if self.kind == "requirement":
+            return "canasta counts like 'ANY:1' or 'NATURAL:1,MIXED:1' (types: " + ", ".join(
+                CANASTA_TYPES
+            ) + ")"
+        if self.kind == "range":
+            return f"'MIN-MAX' with {self.lo:g} <= MIN <= MAX{null}"
+        return self.kind
+
+    # ------------------------------------------------------------------ parsing
+    def parse(self, raw: Any) -> Any:
+        """Convert a TOML value or a command-line string into this knob's canonical value.
+
+        Raises :class:`RuleError` with one line naming the knob and what it accepts.
+        """
+        try:
+            return self._parse(raw)
+        except (RuleError, CardError, ValueError, TypeError) as exc:
+            detail = f" ({exc})" if isinstance(exc, CardError) else ""
+            raise RuleError(
+                f"bad value {raw!r} for rule knob '{self.name}'{detail}: "
+                f"allowed is {self.describe_allowed()}"
+            ) from None
+
+    def _parse(self, raw: Any) -> Any:
+        if self.nullable and (raw is None or (isinstance(raw, str) and raw.strip().lower() in
+                                              ("null", "none", ""))):
+            return None
+        k = self.kind
+        if k == "bool":
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("true", "yes", "on", "1"):
+                return True
+            if text in ("false", "no", "off", "0"):
+                return False
+            raise ValueError(raw)
+        if k == "int":
+            if isinstance(raw, bool):
+                raise TypeError(raw)
+            value = int(raw) if not isinstance(raw, str) else int(raw.strip())
+            if isinstance(raw, float) and raw != value:
+                raise ValueError(raw)
+            self._check_bounds(value)
+            return value
+        if k == "float":
+            if isinstance(raw, bool):
+                raise TypeError(raw)
+            value = float(raw)
+            self._check_bounds(value)
+            return value
+        if k == "enum":
+            text = str(raw).strip().upper()
+            if text not in self.allowed:
+                raise ValueError(raw)
+            return text
+        if k == "enumset":
+            items = _split(raw)
+            out = []
+            for item in items:
+                up = item.upper()
+                if up not in self.allowed:
+                    raise ValueError(raw)
+                out.append(up)
+            return tuple(sorted(set(out), key=self.allowed.index))
+        if k == "ranks":
+            items = [i for i in _split(raw) if i.lower() != "none"]
+            return tuple(sorted({parse_rank(i) for i in items}))
+        if k == "table":
+            return _parse_table(raw)
+        if k == "requirement":
+            return _parse_requirement(raw)
+        if k == "range":
+            if isinstance(raw, (list, tuple)):
+                lo, hi = (int(x) for x in raw)
+            else:
+                lo_s, _, hi_s = str(raw).partition("-")
+                lo, hi = int(lo_s), int(hi_s or lo_s)
+            if self.lo is not None and lo < self.lo or lo > hi:
+                raise ValueError(raw)
+            return (lo, hi)
+        raise TypeError(k)
+
+    def _check_bounds(self, value: float) -> None:
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            raise ValueError(value)
+
+    # --------------------------------------------------------------- formatting
+    def format(self, value: Any) -> str:
+        """Format a canonical value the way it would be written on the command line."""
+        if value is None:
+            return "null"
+        k = self.kind
+        if k == "bool":
+            return "true" if value else "false"
+        if k == "enumset":
+            return ",".join(value) if value else "none"
+        if k == "ranks":
+            return ",".join(RANK_NAMES[r] for r in value) if value else "none"
+        if k == "table":
+            for name, bands in MELD_TABLES.items():
+                if bands == value:
+                    return name
+            return ",".join(f"{'neg' if t is None else t}:{v}" for t, v in value)
+        if k == "requirement":
+            return ",".join(f"{t}:{n}" for t, n in value)
+        if k == "range":
+            return f"{value[0]}-{value[1]}"
+        if k == "float":
+            return f"{value:g}"
+        return str(value)
+
+
+def _split(raw: Any) -> list[str]:
+    if isinstance(raw, (list, tuple)):
+        return [str(x).strip() for x in raw if str(x).strip()]
+    return [x.strip() for x in str(raw).split(",") if x.strip()]
+
+
+def _parse_table(raw: Any) -> tuple[tuple[int | None, int], ...]:
+    if isinstance(raw, str) and raw.strip().upper() in MELD_TABLES:
+        return MELD_TABLES[raw.strip().upper()]
+    if isinstance(raw, dict):
+        items = [(str(k), v) for k, v in raw.items()]
+    else:
+        items = [tuple(p.split(":", 1)) for p in _split(raw)]  # type: ignore[misc]
+    bands: list[tuple[int | None, int]] = []
+    for key, val in items:
+        threshold = None if key.strip().lower() in ("neg", "<0", "-inf") else int(key)
+        minimum = int(val)
+        if minimum < 0:
+            raise ValueError(minimum)
+        bands.append((threshold, minimum))
+    if not bands:
+        raise ValueError(raw)
+    bands.sort(key=lambda b: -(10**12) if b[0] is None else b[0])
+    return tuple(bands)
+
+
+def _parse_requirement(raw: Any) -> tuple[tuple[str, int], ...]:
+    if isinstance(raw, dict):
+        items = [(str(k), int(v)) for k, v in raw.items()]
+    else:
+        items = []
+        for part in _split(raw):
+            name, _, count = part.partition(":")
+            items.append((name, int(count or 1)))
+    out: dict[str, int] = {}
+    for name, count in items:
+        up = name.strip().upper()
+        if up not in CANASTA_TYPES or count < 0:
+            raise ValueError(raw)
+        out[up] = out.get(up, 0) + count
+    if not out:
+        raise ValueError(raw)
+    return tuple(sorted(out.items(), key=lambda kv: CANASTA_TYPES.index(kv[0])))
+
+
+def _k(name: str, kind: str, help: str, **kw: Any) -> Knob:
+    return Knob(name=name, kind=kind, help=help, **kw)
+
+
+#: Every knob the engine implements, in RULES.md §3 order.
+KNOBS: tuple[Knob, ...] = (
+    # 3.1 table setup and deal
+    _k("num_players", "int", "players at the table", lo=2, hi=6),
+    _k("team_size", "int", "players per team (partners sit alternately)", lo=1, hi=3),
+    _k("decks", "int", "54-card decks shuffled together", lo=1, hi=12),
+    _k("jokers_per_deck", "int", "jokers in each deck", lo=0, hi=4),
+    _k("hand_size", "int", "cards dealt to each player", lo=1, hi=30),
+    _k("initial_pile_facedown", "int", "cards placed face down in the pile at the start", lo=0, hi=20),
+    _k("initial_pile_faceup", "int", "upcards turned at the start (0 = the pile starts empty)", lo=0, hi=1),
+    _k("upcard_cover_ranks", "ranks", "an upcard of these ranks is covered by turning another"),
+    _k("upcard_cover_effect", "enum", "what a covered upcard does to the pile", allowed=("FREEZE", "NONE")),
+    _k("play_direction", "enum", "direction of play", allowed=("CW", "CCW")),
+    _k("draw_count", "int", "cards drawn from the stock per turn", lo=1, hi=5),
+    _k("partial_draw_allowed", "bool", "take what is left when the stock has fewer than draw_count cards"),
+    _k("exact_cut_bonus", "int", "bonus for an exact cut (0 = none)", lo=0, hi=100000),
+    _k("exact_cut_target", "int", "cards the cutter aims at (null = hand_size * players + 1)", lo=1,
+       hi=1000, nullable=True),
+    _k("exact_cut_beneficiary", "enum", "team that receives the exact-cut bonus",
+       allowed=("CUTTER_TEAM", "DEALER_TEAM")),
+    _k("exact_cut_requires_canasta", "enum", "exact-cut bonus without a canasta: kept, void or negated",
+       allowed=("NO", "VOID", "NEGATE")),
+    _k("cut_sigma", "float", "std. dev. in cards of the human cut model (0 = always exact)", lo=0, hi=100),
+    # 3.2 melds and canastas
+    _k("meld_min_size", "int", "smallest meld", lo=2, hi=7),
+    _k("meld_max_size", "int", "largest meld (null = no cap; with a cap canastas are closed)", lo=3,
+       hi=30, nullable=True),
+    _k("wild_rule", "enum", "naturals/wilds ratio in a meld",
+       allowed=("PAGAT", "WIKI", "STRICT_MAJORITY", "AMERICAN")),
+    _k("max_wilds_per_meld", "int", "most wild cards in one natural-rank meld", lo=0, hi=7),
+    _k("min_naturals_before_adding_wild", "int", "naturals a meld must hold before a wild joins it",
+       lo=0, hi=7),
+    _k("wild_melds_allowed", "bool", "melds of wild cards only"),
+    _k("wild_meld_min_start", "int", "wild cards needed to start a wild meld", lo=3, hi=7),
+    _k("sevens_wilds_allowed", "bool", "wild cards may join a meld of sevens"),
+    _k("black_three_meld_when_going_out", "range", "black-three meld sizes allowed to the player going out",
+       lo=3, nullable=True),
+    _k("canasta_size", "int", "cards in a canasta", lo=3, hi=15),
+    _k("closed_rank_dead_for_all", "bool", "once a canasta of a rank exists, nobody melds that rank"),
+    _k("closed_rank_blocks_pile", "bool", "a top card whose rank has a canasta cannot be taken"),
+    _k("canasta_bonus.natural", "int", "natural canasta bonus", lo=0, hi=100000),
+    _k("canasta_bonus.mixed", "int", "mixed canasta bonus", lo=0, hi=100000),
+    _k("canasta_bonus.wild", "int", "wild canasta bonus (needs wild_melds_allowed)", lo=0, hi=100000),
+    # 3.3 discard pile
+    _k("pile_always_frozen", "bool", "the pile is always frozen (natural pair only)"),
+    _k("freeze_on_wild_discard", "bool", "a wild card in the pile freezes it"),
+    _k("frozen_until_team_opens", "bool", "the pile is frozen for a team that has not opened"),
+    _k("seven_freezes_pile", "enum", "whether sevens freeze the pile",
+       allowed=("NONE", "UPCARD_ONLY", "UPCARD_AND_DISCARD")),
+    _k("take_methods_unfrozen", "enumset", "ways to take an unfrozen pile",
+       allowed=("PAIR", "NAT_WILD", "LAYOFF")),
+    _k("first_take_pair_only", "enum", "the first take needs a natural pair",
+       allowed=("NONE", "PER_DEAL", "PER_TEAM")),
+    _k("black_three_stop", "bool", "a black three on top stops the next player taking the pile"),
+    _k("forbid_single_card_pile_with_single_card_hand", "bool",
+       "a player holding one card may not take a one-card pile"),
+    _k("first_round_pile_restriction", "bool", "in the first round only the first player may take the pile"),
+    _k("must_take_pile_after_stock_empty_if_matches", "bool",
+       "with the stock empty a player must take an unfrozen pile that matches a team meld"),
+    # 3.4 opening
+    _k("initial_meld_basis", "enum", "what the initial-meld table is keyed by",
+       allowed=("TEAM_SCORE", "DEAL_NUMBER")),
+    _k("initial_meld_table", "table", "initial-meld minimum by band"),
+    _k("concealed_out_waives_minimum", "bool", "concealed going out after a stock draw needs no minimum"),
+    # 3.5 threes
+    _k("red_three_value", "int", "bonus per red three", lo=0, hi=10000),
+    _k("all_red_threes_total", "int", "bonus when one team has every red three (null = no special value)",
+       lo=0, hi=100000, nullable=True),
+    _k("red_three_negative_if", "enum", "when red threes count against the team",
+       allowed=("NEVER", "NO_MELD", "NO_CANASTA")),
+    _k("red_three_from_pile_replaced", "bool", "a red three taken with the pile is replaced from the stock"),
+    _k("black_three_in_hand_value", "int", "value of a black three left in hand (negative = penalty)",
+       lo=-10000, hi=10000),
+    # 3.6 going out
+    _k("go_out_requirement", "requirement", "canastas a team needs before it may go out"),
+    _k("going_out_requires_discard", "bool", "going out must end with a discard"),
+    _k("going_out_bonus", "int", "bonus for going out", lo=0, hi=100000),
+    _k("concealed_out_total_bonus", "int", "total going-out bonus when concealed (null = no concealed bonus)",
+       lo=0, hi=100000, nullable=True),
+    _k("go_out_not_same_turn_as_required_canasta", "bool",
+       "no going out in the turn that first meets go_out_requirement"),
+    _k("ask_partner_permission", "enum", "asking 'partner, may I go out?'",
+       allowed=("OFF", "OPTIONAL", "REQUIRED")),
+    # 3.7 end of deal and game
+    _k("stock_exhaustion_rule", "enum", "what happens when the stock runs out",
+       allowed=("CLASSIC_CONTINUATION", "END_ON_EMPTY_DRAW")),
+    _k("last_card_red_three_ends_deal", "bool", "drawing a red three as the last stock card ends the deal"),
+    _k("meld_points_sign", "enum", "sign of melded card points",
+       allowed=("ALWAYS_PLUS", "PLUS_IF_CANASTA_ELSE_MINUS")),
+    _k("bonuses_require_canasta", "enum", "red-three and cut bonuses without a canasta",
+       allowed=("NO", "NEGATE")),
+    _k("game_target", "int", "cumulative score that ends the game", lo=1, hi=10**7),
+    _k("target_comparison", "enum", "reaching the target: >= (GE) or > (GT)", allowed=("GE", "GT")),
+    _k("max_hands", "int", "deals after which the game ends (null = no cap)", lo=1, hi=1000,
+       nullable=True),
+    _k("tie_policy", "enum", "a tie at the end of the game",
+       allowed=("PLAY_ANOTHER_DEAL", "SHARED_WIN")),
+)
+
+KNOB_BY_NAME: dict[str, Knob] = {k.name: k for k in KNOBS}
+for _knob in KNOBS:
+    KNOB_BY_NAME.setdefault(_knob.field, _knob)
+
+
+def knob(name: str) -> Knob:
+    """Look a knob up by its RULES.md name (``canasta_bonus.natural``) or field name."""
+    found = KNOB_BY_NAME.get(name.strip())
+    if found is None:
+        import difflib
+
+        close = difflib.get_close_matches(name, [k.name for k in KNOBS], n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise RuleError(f"unknown rule knob '{name}'{hint}; `simcli rules show VARIANT` lists them")
+    return found

@@ -1,0 +1,136 @@
+"""Meld legality, canasta classification and the initial-meld minimum.
+
+A team's melds are stored per rank: ``melds[rank]`` is ``None`` or a 3-item list
+``[naturals, twos, jokers]``. The slot ``WILD_MELD`` (= 0) holds a meld of wild
+cards only, and the black-three slot holds the black threes melded by a player
+going out. One meld per rank per team (RULES.md §1.4.3) falls out of this layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from simcli.cards import BLACK_THREE, CARD_VALUES, JOKER, SEVEN, TWO, WILD_MELD
+
+#: The W <= cap that each wild rule imposes by itself (RULES.md §1.4.4).
+_RULE_WILD_CAP = {"PAGAT": 3, "WIKI": 3, "STRICT_MAJORITY": 3, "AMERICAN": 2}
+
+NATURAL = "NATURAL"
+MIXED = "MIXED"
+WILD = "WILD"
+
+
+def wild_ratio_ok(wild_rule: str, naturals: int, wilds: int, max_wilds: int = 3) -> bool:
+    """Whether ``naturals`` natural cards and ``wilds`` wild cards satisfy ``wild_rule``.
+
+    ``max_wilds`` is the ``max_wilds_per_meld`` knob; the tighter of it and the
+    rule's own cap applies.
+    """
+    if wilds > max_wilds or wilds > _RULE_WILD_CAP[wild_rule]:
+        return False
+    if wild_rule == "STRICT_MAJORITY":
+        return naturals > wilds
+    if wild_rule == "WIKI":
+        return naturals >= 2 and wilds <= naturals
+    return naturals >= 2  # PAGAT, AMERICAN
+
+
+def meld_error(rules: Any, rank: int, naturals: int, twos: int, jokers: int, *,
+               new: bool) -> str | None:
+    """Why a meld of ``rank`` holding these cards is illegal under ``rules``, or ``None`` if legal.
+
+    ``new`` says whether the meld is being started (then it must reach the minimum
+    size); an existing meld only has to stay within the ratio and size caps.
+    """
+    wilds = twos + jokers
+    size = naturals + wilds
+    cap = rules.meld_max_size
+    if cap is not None and size > cap:
+        return f"meld of {size} cards exceeds meld_max_size={cap}"
+    if rank == WILD_MELD:
+        if not rules.wild_melds_allowed:
+            return "melds of wild cards only are not allowed (wild_melds_allowed=false)"
+        if naturals:
+            return "a wild meld cannot hold natural cards"
+        if new and size < rules.wild_meld_min_start:
+            return f"a wild meld needs at least {rules.wild_meld_min_start} wild cards to start"
+        return None
+    if rank == BLACK_THREE:
+        lo_hi = rules.black_three_meld_when_going_out
+        if lo_hi is None:
+            return "black threes may not be melded"
+        if wilds:
+            return "a black-three meld cannot hold wild cards"
+        if not (lo_hi[0] <= naturals <= lo_hi[1]):
+            return f"a black-three meld must have {lo_hi[0]} to {lo_hi[1]} cards"
+        return None
+    if new and size < rules.meld_min_size:
+        return f"a new meld needs at least {rules.meld_min_size} cards"
+    if wilds:
+        if rank == SEVEN and not rules.sevens_wilds_allowed:
+            return "wild cards may not join a meld of sevens (sevens_wilds_allowed=false)"
+        if naturals < rules.min_naturals_before_adding_wild:
+            return f"a wild card needs {rules.min_naturals_before_adding_wild} naturals in the meld first"
+    if not wild_ratio_ok(rules.wild_rule, naturals, wilds, rules.max_wilds_per_meld):
+        return f"{naturals} naturals with {wilds} wild cards break wild_rule={rules.wild_rule}"
+    return None
+
+
+def meld_value(naturals: int, twos: int, jokers: int, rank: int) -> int:
+    """Card points of a meld (RULES.md §1.3): naturals at their rank's value, 2s 20, jokers 50."""
+    return naturals * CARD_VALUES[rank] + twos * CARD_VALUES[TWO] + jokers * CARD_VALUES[JOKER]
+
+
+def canasta_type(rules: Any, rank: int, meld: Sequence[int]) -> str | None:
+    """``NATURAL``, ``MIXED`` or ``WILD`` if the meld is a canasta, else ``None``."""
+    naturals, twos, jokers = meld
+    if naturals + twos + jokers < rules.canasta_size or rank == BLACK_THREE:
+        return None
+    if rank == WILD_MELD:
+        return WILD
+    return NATURAL if twos + jokers == 0 else MIXED
+
+
+def canasta_bonus(rules: Any, kind: str) -> int:
+    """The bonus for one canasta of ``kind``."""
+    if kind == NATURAL:
+        return rules.canasta_bonus_natural
+    if kind == MIXED:
+        return rules.canasta_bonus_mixed
+    return rules.canasta_bonus_wild
+
+
+def count_canastas(rules: Any, melds: Sequence[Sequence[int] | None]) -> dict[str, int]:
+    """Count a team's canastas by type: ``{"NATURAL": n, "MIXED": m, "WILD": w}``."""
+    out = {NATURAL: 0, MIXED: 0, WILD: 0}
+    for rank, meld in enumerate(melds):
+        if meld is not None:
+            kind = canasta_type(rules, rank, meld)
+            if kind is not None:
+                out[kind] += 1
+    return out
+
+
+def requirement_met(requirement: Sequence[tuple[str, int]], canastas: dict[str, int]) -> bool:
+    """Whether canasta counts by type satisfy a ``go_out_requirement`` such as ``(("ANY", 1),)``."""
+    total = sum(canastas.values())
+    needed_specific = 0
+    for kind, n in requirement:
+        if kind == "ANY":
+            continue
+        if canastas.get(kind, 0) < n:
+            return False
+        needed_specific += n
+    any_needed = sum(n for kind, n in requirement if kind == "ANY")
+    return total >= needed_specific + any_needed
+
+
+def initial_meld_minimum(rules: Any, team_score: int, deal_number: int = 1) -> int:
+    """The opening minimum for a team (RULES.md §1.8) from its cumulative score or the deal number."""
+    key = deal_number if rules.initial_meld_basis == "DEAL_NUMBER" else team_score
+    minimum = rules.initial_meld_table[0][1]
+    for threshold, value in rules.initial_meld_table:
+        if threshold is None or key >= threshold:
+            minimum = value
+    return minimum

@@ -1,0 +1,167 @@
+"""The frozen :class:`RuleSet`: a variant preset (TOML) plus validated overrides.
+
+A preset lives in ``simcli/variants/<name>.toml``. Its top-level keys are knobs
+(nested tables such as ``[canasta_bonus]`` give dotted names); a ``[players.N]``
+table holds the values that change with the number of players (Classic with 2
+players deals 15 cards and draws 2) and applies unless the user overrides the
+same knob.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from typing import Any
+
+from simcli.knobs import KNOBS, MELD_TABLES, RuleError, knob
+
+__all__ = [
+    "RuleError", "RuleSet", "load_rules", "list_variants", "parse_overrides", "preset_values",
+]
+
+RuleSet = dataclasses.make_dataclass(
+    "RuleSet",
+    [("variant", str)] + [(k.field, Any) for k in KNOBS],  # type: ignore[list-item]
+    frozen=True,
+    slots=True,
+    namespace={
+        "__doc__": "A complete, validated, immutable set of rule knobs for one variant.",
+        "as_dict": lambda self: {k.name: getattr(self, k.field) for k in KNOBS},
+        "formatted": lambda self: {k.name: k.format(getattr(self, k.field)) for k in KNOBS},
+        "replace": lambda self, **kw: load_rules(
+            self.variant, {**_explicit(self), **kw}
+        ),
+        "n_teams": property(lambda self: self.num_players // self.team_size),
+    },
+)
+RuleSet.__module__ = __name__
+
+
+def _explicit(rules: Any) -> dict[str, Any]:
+    return {k.name: getattr(rules, k.field) for k in KNOBS}
+
+
+def list_variants() -> list[str]:
+    """Names of the variant presets shipped with simcli."""
+    folder = resources.files("simcli") / "variants"
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def _read_preset(variant: str) -> dict[str, Any]:
+    names = list_variants()
+    if variant not in names:
+        raise RuleError(f"unknown variant '{variant}'; allowed: {', '.join(names)}")
+    text = (resources.files("simcli") / "variants" / f"{variant}.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and name in ("canasta_bonus",):
+            flat.update(_flatten(value, name + "."))
+        else:
+            flat[name] = value
+    return flat
+
+
+def preset_values(variant: str, num_players: int | None = None) -> dict[str, Any]:
+    """The preset's parsed knob values, with the ``[players.N]`` section applied."""
+    raw = _read_preset(variant)
+    players = raw.pop("players", {})
+    raw.pop("description", None)
+    flat = _flatten(raw)
+    values = {knob(name).name: knob(name).parse(v) for name, v in flat.items()}
+    n = values.get("num_players") if num_players is None else num_players
+    for name, v in _flatten(players.get(str(n), {})).items():
+        values[knob(name).name] = knob(name).parse(v)
+    missing = [k.name for k in KNOBS if k.name not in values]
+    if missing:
+        raise RuleError(f"preset '{variant}' does not set knob(s): {', '.join(missing)}")
+    return values
+
+
+def preset_description(variant: str) -> str:
+    """The one-line description at the top of a preset."""
+    return str(_read_preset(variant).get("description", ""))
+
+
+def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
+    """Parse ``["key=value", ...]`` from ``--rule`` options into knob values."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise RuleError(f"bad --rule '{pair}': expected KNOB=VALUE")
+        k = knob(name.strip())
+        out[k.name] = k.parse(value)
+    return out
+
+
+def load_rules(variant: str = "classic", overrides: Mapping[str, Any] | None = None) -> Any:
+    """Build a validated, frozen :class:`RuleSet` for ``variant`` with ``overrides`` applied.
+
+    Override values may be raw strings (as from the command line) or already parsed.
+    """
+    parsed: dict[str, Any] = {}
+    for name, value in (overrides or {}).items():
+        k = knob(name)
+        parsed[k.name] = k.parse(value) if isinstance(value, str) else _reparse(k, value)
+    n_players = parsed.get("num_players")
+    values = preset_values(variant, n_players)
+    values.update(parsed)
+    rules = RuleSet(variant=variant, **{knob(n).field: v for n, v in values.items()})
+    validate(rules)
+    return rules
+
+
+def _reparse(k: Any, value: Any) -> Any:
+    # Already-canonical values (tuples from another RuleSet) pass through the parser
+    # in their formatted form so that every path is validated the same way.
+    if isinstance(value, tuple):
+        return k.parse(k.format(value))
+    return k.parse(value)
+
+
+def validate(rules: Any) -> None:
+    """Check combinations of knobs that are fine one by one but impossible together."""
+    p, t = rules.num_players, rules.team_size
+    if p % t or p // t < 2:
+        raise RuleError(
+            f"num_players={p} with team_size={t} does not make two or more equal teams; "
+            "allowed: team_size dividing num_players with at least 2 teams"
+        )
+    pack = rules.decks * (52 + rules.jokers_per_deck)
+    needed = p * rules.hand_size + rules.initial_pile_faceup + rules.initial_pile_facedown + 1
+    if needed > pack:
+        raise RuleError(
+            f"hand_size={rules.hand_size} for {p} players needs {needed} cards but decks={rules.decks} "
+            f"hold {pack}; allowed: hand_size <= {(pack - 2) // p}"
+        )
+    if rules.meld_max_size is not None and rules.meld_max_size < rules.canasta_size:
+        raise RuleError(
+            f"meld_max_size={rules.meld_max_size} is below canasta_size={rules.canasta_size}; "
+            "allowed: null or >= canasta_size"
+        )
+    if rules.meld_min_size > rules.canasta_size:
+        raise RuleError(f"meld_min_size={rules.meld_min_size} exceeds canasta_size={rules.canasta_size}")
+    if rules.initial_meld_table not in MELD_TABLES.values() and not rules.initial_meld_table:
+        raise RuleError("initial_meld_table is empty")
+
+
+def diff(rules: Any, base: Any | None = None) -> dict[str, tuple[str, str]]:
+    """Knobs whose value differs from ``base`` (default: the variant's preset for the same player count).
+
+    Returns ``{knob: (preset_value, value)}`` with values formatted as on the command line.
+    """
+    if base is None:
+        base = load_rules(rules.variant, {"num_players": rules.num_players})
+    out: dict[str, tuple[str, str]] = {}
+    for k in KNOBS:
+        a, b = getattr(base, k.field), getattr(rules, k.field)
+        if a != b:
+            out[k.name] = (k.format(a), k.format(b))
+    return out
