@@ -1,0 +1,22 @@
+"""The ``simcli`` command line: a click group whose subcommands live in :mod:`simcli.commands`."""
+
+from __future__ import annotations
+
+import click
+
+from simcli import __version__
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="simcli")
+def main() -> None:
+    """Canasta simulation lab: play seeded games between scripted strategies and score them."""
+
+
+def _register() -> None:
+    from simcli.commands import score
+
+    main.add_command(score.score)
+
+
+_register()

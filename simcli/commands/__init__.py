@@ -1,0 +1,1 @@
+"""Click subcommands of ``simcli``; each module defines one command."""

@@ -1,0 +1,450 @@
+"""One deal: dealing, the turn loop and the end of the deal (RULES.md §1.6, §1.11).
+
+:func:`play_deal` drives a :class:`~simcli.state.DealState` from a shuffled deck to
+a scored end, asking each seat's strategy for its decisions and validating them.
+The engine reports what happens through ``emit(kind, data)``; with no listener it
+builds no event data at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from simcli.actions import DRAW_STOCK, Meld, TakePile
+from simcli.cards import (
+    IS_WILD, JOKER, RANK_NAMES, RED_THREE, SEVEN, TWO, WILD_MELD, cards_of,
+)
+from simcli.errors import EngineError, GameContext, IllegalDecision, StrategyError
+from simcli.judge import go_out_error, melds_error, merge_melds, must_take_pile, take_error
+from simcli.melds import requirement_met
+from simcli.scoring import TeamPosition, score_deal
+from simcli.state import DealState
+from simcli.strategy import Strategy
+from simcli.view import PlayerView
+
+Emit = Callable[[str, dict[str, Any]], None]
+
+#: A deal that lasts longer than this is an engine bug (play always makes progress).
+MAX_TURNS_PER_DEAL = 5000
+
+
+@dataclass
+class DealResult:
+    """The outcome of one deal: scores per team and what happened, for records and reports."""
+
+    deal_index: int
+    dealer: int
+    first_player: int
+    scores: list[dict[str, int]]
+    end_reason: str  # "went_out" or "stock_out"
+    went_out_seat: int | None
+    concealed: bool
+    turns: int
+    canastas: list[dict[str, int]]
+    red_threes: list[int]
+    first_meld_turn: list[int | None]
+    pile_takes: list[list[int]]
+    cut_count: int
+    cut_target: int
+    exact_cut: bool
+    exact_cut_team: int | None
+    positions: list[TeamPosition] = field(repr=False, default_factory=list)
+
+
+def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team_scores: list[int],
+             cut_count: int) -> DealState:
+    """Set up a deal from a shuffled ``deck`` (``deck[0]`` is the top card): deal, upcard, cut outcome."""
+    st = DealState(rules, deal_index, dealer, team_scores)
+    st.deck = list(deck)
+    st.stock = list(reversed(deck))  # stock[-1] is the top card, so pop() draws it
+    stock = st.stock
+    p = st.n_players
+    order = [(st.first_player + i * st.step) % p for i in range(p)]
+    for _ in range(rules.hand_size):
+        for seat in order:
+            st.hands[seat][stock.pop()] += 1
+    for seat in range(p):
+        st.hand_sizes[seat] = rules.hand_size
+    for _ in range(rules.initial_pile_facedown):
+        st.pile.append(stock.pop())
+    if rules.initial_pile_faceup:
+        cover = rules.upcard_cover_ranks
+        while stock:
+            card = stock.pop()
+            st.pile.append(card)
+            st.upcards.append(card)
+            if card == SEVEN and rules.seven_freezes_pile != "NONE":
+                st.pile_frozen = True
+            if card not in cover:
+                break
+            if rules.upcard_cover_effect == "FREEZE" and (IS_WILD[card] or card == RED_THREE or card == SEVEN):
+                st.pile_frozen = True
+    st.cut_count = cut_count
+    st.cut_target = (
+        rules.exact_cut_target if rules.exact_cut_target is not None else rules.hand_size * p + 1
+    )
+    st.exact_cut = cut_count == st.cut_target
+    if st.exact_cut and rules.exact_cut_bonus:
+        beneficiary = st.cutter if rules.exact_cut_beneficiary == "CUTTER_TEAM" else dealer
+        st.exact_cut_team = st.team_of[beneficiary]
+    return st
+
+
+class Deal:
+    """Plays one prepared deal between the given strategies."""
+
+    def __init__(self, st: DealState, strategies: Sequence[Strategy], emit: Emit | None = None,
+                 ctx: GameContext | None = None):
+        self.st = st
+        self.strategies = strategies
+        self.views = [PlayerView(st, s) for s in range(st.n_players)]
+        self.emit = emit
+        self.ctx = ctx or GameContext()
+        self.decisions = 0
+
+    # ------------------------------------------------------------- plumbing
+    def _fail(self, seat: int, reason: str) -> IllegalDecision:
+        ctx = self.ctx
+        name = self.strategies[seat].name
+        return IllegalDecision(
+            f"illegal move by strategy '{name}' at seat {seat} in {ctx.describe()}: {reason}",
+            seat=seat, strategy=name, game_index=ctx.game_index, seed=ctx.seed,
+            deal_index=ctx.deal_index, turn=ctx.turn,
+        )
+
+    def _call(self, seat: int, method: Callable[..., Any], view: PlayerView) -> Any:
+        self.decisions += 1
+        try:
+            return method(view)
+        except StrategyError:
+            raise
+        except Exception as exc:
+            ctx = self.ctx
+            name = self.strategies[seat].name
+            raise StrategyError(
+                f"strategy '{name}' at seat {seat} raised {type(exc).__name__}: {exc} in {ctx.describe()}",
+                seat=seat, strategy=name, game_index=ctx.game_index, seed=ctx.seed,
+                deal_index=ctx.deal_index, turn=ctx.turn,
+            ) from exc
+
+    def _lay_red_three(self, seat: int, source: str) -> None:
+        st = self.st
+        team = st.team_of[seat]
+        st.red_threes[team] += 1
+        st.red_threes_by_seat[seat] += 1
+        if self.emit:
+            self.emit("red_three", {"seat": seat, "team": team, "source": source})
+
+    def _draw_one(self, seat: int, source: str) -> int | None:
+        """Draw one card from the stock into ``seat``'s hand, laying red threes and replacing them."""
+        st = self.st
+        stock = st.stock
+        hand = st.hands[seat]
+        while stock:
+            card = stock.pop()
+            if card == RED_THREE:
+                self._lay_red_three(seat, source)
+                if not stock:
+                    st.last_card_red_three = True
+                    return None
+                source = "replacement"
+                continue
+            hand[card] += 1
+            st.hand_sizes[seat] += 1
+            return card
+        return None
+
+    # ----------------------------------------------------------------- play
+    def play(self) -> DealResult:
+        """Play the deal to its end and score it."""
+        st = self.st
+        emit = self.emit
+        if emit:
+            emit("deal", {
+                "deal_index": st.deal_index, "dealer": st.dealer, "first_player": st.first_player,
+                "deck": [RANK_NAMES[c] for c in st.deck],
+                "hands": [" ".join(RANK_NAMES[c] for c in cards_of(h)) for h in st.hands],
+                "upcards": [RANK_NAMES[c] for c in st.upcards], "pile_frozen": st.pile_frozen,
+                "minimum": list(st.minimum),
+            })
+            emit("cut", {"cutter": st.cutter, "count": st.cut_count, "target": st.cut_target,
+                         "exact": st.exact_cut, "bonus_team": st.exact_cut_team})
+        # Dealt red threes are laid and replaced right after the deal, in seat order (RULES.md §2.1).
+        seat = st.first_player
+        for _ in range(st.n_players):
+            hand = st.hands[seat]
+            while hand[RED_THREE]:
+                hand[RED_THREE] -= 1
+                st.hand_sizes[seat] -= 1
+                self._lay_red_three(seat, "dealt")
+                self._draw_one(seat, "replacement")
+            seat = st.next_seat(seat)
+        seat = st.first_player
+        while st.end_reason is None:
+            st.turn += 1
+            self.ctx.turn = st.turn
+            if st.turn > MAX_TURNS_PER_DEAL:
+                raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({self.ctx.describe()})")
+            self._turn(seat)
+            seat = st.next_seat(seat)
+        return self._finish()
+
+    def _turn(self, seat: int) -> None:
+        st = self.st
+        r = st.rules
+        emit = self.emit
+        strategy = self.strategies[seat]
+        view = self.views[seat]
+        team = st.team_of[seat]
+        st.current = seat
+        st.seat_turns[seat] += 1
+        st.drew_from_stock = False
+        st.touched_existing = False
+        st.permission = None
+        st.asked = False
+        st.last_card_red_three = False
+        st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team])
+        had_melded = st.has_melded[seat]
+        canastas_before = sum(st.canastas[team].values())
+
+        # DRAW
+        decision = self._call(seat, strategy.choose_draw, view)
+        if emit:
+            emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": _describe(decision)})
+        if decision is DRAW_STOCK:
+            if not st.stock:
+                if must_take_pile(st, seat):
+                    raise self._fail(seat, "the stock is empty and the pile matches a team meld: it must be taken")
+                st.end_reason = "stock_out"
+                if emit:
+                    emit("stock_out", {"seat": seat, "turn": st.turn})
+                return
+            if len(st.stock) < r.draw_count and not r.partial_draw_allowed:
+                st.end_reason = "stock_out"
+                if emit:
+                    emit("stock_out", {"seat": seat, "turn": st.turn})
+                return
+            drawn = []
+            for _ in range(r.draw_count):
+                if not st.stock:
+                    break
+                card = self._draw_one(seat, "stock")
+                if card is not None:
+                    drawn.append(card)
+            st.drew_from_stock = True
+            if emit:
+                emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn],
+                              "stock_left": len(st.stock)})
+        elif isinstance(decision, TakePile):
+            err = take_error(st, seat, decision)
+            if err:
+                raise self._fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
+            self._take_pile(seat, decision)
+        else:
+            raise self._fail(seat, f"choose_draw returned {decision!r}; expected DRAW_STOCK or TakePile")
+
+        # Asking partner "may I go out?" (an agent hook with no scoring effect).
+        if r.ask_partner_permission != "OFF" and r.team_size > 1:
+            if self._call(seat, strategy.ask_to_go_out, view):
+                partner = st.partners(seat)[0]
+                st.asked = True
+                st.permission = bool(self._call(partner, self.strategies[partner].answer_go_out,
+                                                self.views[partner]))
+                if emit:
+                    emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
+
+        # MELD
+        melds = self._call(seat, strategy.choose_melds, view)
+        if melds:
+            melds = tuple(melds)
+            for m in melds:
+                if not isinstance(m, Meld):
+                    raise self._fail(seat, f"choose_melds returned {m!r}; expected Meld objects")
+            err = melds_error(st, seat, melds)
+            if err:
+                raise self._fail(seat, f"melds {[str(m) for m in melds]}: {err}")
+            self._apply_melds(seat, melds)
+        if emit:
+            emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
+                              "value": [str(m) for m in melds] if melds else []})
+
+        if st.hand_sizes[seat] == 0:
+            self._go_out(seat, had_melded, canastas_before)
+            return
+        if st.last_card_red_three and r.last_card_red_three_ends_deal:
+            st.end_reason = "stock_out"
+            if emit:
+                emit("stock_out", {"seat": seat, "turn": st.turn, "last_card_red_three": True})
+            return
+
+        # DISCARD
+        card = self._call(seat, strategy.choose_discard, view)
+        if emit:
+            emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard",
+                              "value": None if card is None else RANK_NAMES[card]})
+        hand = st.hands[seat]
+        if not isinstance(card, int) or not 0 <= card < len(hand) or hand[card] == 0:
+            raise self._fail(seat, f"choose_discard returned {card!r}, which is not a card in hand")
+        if st.hand_sizes[seat] == 1:
+            err = go_out_error(st, seat, st.canastas[team])
+            if err:
+                raise self._fail(seat, f"discarding the last card: {err}")
+        if st.permission is True and st.hand_sizes[seat] > 1:
+            raise self._fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
+        hand[card] -= 1
+        st.hand_sizes[seat] -= 1
+        st.pile.append(card)
+        if (IS_WILD[card] and r.freeze_on_wild_discard) or (
+                card == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD"):
+            st.pile_frozen = True
+        if emit:
+            emit("discard", {"seat": seat, "card": RANK_NAMES[card], "pile_size": len(st.pile),
+                             "frozen": st.pile_frozen})
+        if st.hand_sizes[seat] == 0:
+            self._go_out(seat, had_melded, canastas_before)
+
+    def _take_pile(self, seat: int, take: TakePile) -> None:
+        st = self.st
+        team = st.team_of[seat]
+        hand = st.hands[seat]
+        pile = st.pile
+        top = pile.pop()
+        size = len(pile) + 1
+        m = take.meld
+        was_opened = st.opened[team]
+        if st.melds[team][top] is not None:
+            st.touched_existing = True
+        hand[top] -= m.naturals
+        hand[TWO] -= m.twos
+        hand[JOKER] -= m.jokers
+        st.hand_sizes[seat] -= m.size
+        self._add_to_meld(seat, top, m.naturals + 1, m.twos, m.jokers)
+        rest = pile[:]
+        pile.clear()
+        st.pile_frozen = False
+        gained = 0
+        for card in rest:
+            if card == RED_THREE:
+                self._lay_red_three(seat, "pile")
+                if st.rules.red_three_from_pile_replaced:
+                    self._draw_one(seat, "replacement")
+            else:
+                hand[card] += 1
+                gained += 1
+        st.hand_sizes[seat] += gained
+        st.takes[team] += 1
+        st.take_sizes[team].append(size)
+        st.first_take_done = True
+        st.team_took[team] = True
+        if self.emit:
+            self.emit("take_pile", {"seat": seat, "team": team, "top": RANK_NAMES[top], "size": size,
+                                    "meld": str(m), "extra": [str(x) for x in take.extra]})
+        self._record_melds(seat)
+        if take.extra:
+            self._apply_melds(seat, take.extra)
+        if not was_opened:
+            st.opened[team] = True
+
+    def _apply_melds(self, seat: int, melds: Sequence[Meld]) -> None:
+        st = self.st
+        team = st.team_of[seat]
+        hand = st.hands[seat]
+        team_melds = st.melds[team]
+        for rank, (n, tw, jk) in merge_melds(melds).items():
+            if team_melds[rank] is not None:
+                st.touched_existing = True
+            if rank != WILD_MELD:
+                hand[rank] -= n
+            hand[TWO] -= tw
+            hand[JOKER] -= jk
+            st.hand_sizes[seat] -= n + tw + jk
+            self._add_to_meld(seat, rank, n, tw, jk)
+        self._record_melds(seat)
+        st.opened[team] = True
+
+    def _add_to_meld(self, seat: int, rank: int, n: int, tw: int, jk: int) -> None:
+        st = self.st
+        team = st.team_of[seat]
+        before, after = st.add_to_meld(team, rank, n, tw, jk)
+        if self.emit:
+            self.emit("meld", {"seat": seat, "team": team, "rank": RANK_NAMES[rank],
+                               "added": {"naturals": n, "twos": tw, "jokers": jk},
+                               "meld": list(st.melds[team][rank])})
+            if after is not None and before != after:
+                self.emit("canasta", {"seat": seat, "team": team, "rank": RANK_NAMES[rank],
+                                      "kind": after, "upgraded_from": before})
+
+    def _record_melds(self, seat: int) -> None:
+        st = self.st
+        team = st.team_of[seat]
+        st.has_melded[seat] = True
+        if st.first_meld_turn[team] is None:
+            st.first_meld_turn[team] = st.turn
+
+    def _go_out(self, seat: int, had_melded: bool, canastas_before: int) -> None:
+        st = self.st
+        team = st.team_of[seat]
+        st.went_out_seat = seat
+        st.end_reason = "went_out"
+        # Concealed: the whole hand melded in this one turn, no earlier melds by this player, nothing added
+        # to partner's melds, and at least one canasta among them (RULES.md §1.10).
+        st.concealed = (
+            not had_melded
+            and not st.touched_existing
+            and sum(st.canastas[team].values()) > canastas_before
+        )
+        if self.emit:
+            self.emit("going_out", {"seat": seat, "team": team, "concealed": st.concealed, "turn": st.turn})
+
+    def _finish(self) -> DealResult:
+        st = self.st
+        positions = []
+        for team in range(st.n_teams):
+            melds = tuple(
+                (rank, m[0], m[1], m[2]) for rank, m in enumerate(st.melds[team]) if m is not None
+            )
+            positions.append(TeamPosition(
+                melds=melds,
+                red_threes=st.red_threes[team],
+                hands=tuple(tuple(st.hands[s]) for s in st.members(team)),
+                went_out=st.went_out_seat is not None and st.team_of[st.went_out_seat] == team,
+                concealed=st.concealed and st.went_out_seat is not None
+                and st.team_of[st.went_out_seat] == team,
+                exact_cut=st.exact_cut_team == team,
+            ))
+        scores = score_deal(st.rules, positions)
+        result = DealResult(
+            deal_index=st.deal_index, dealer=st.dealer, first_player=st.first_player, scores=scores,
+            end_reason=st.end_reason or "", went_out_seat=st.went_out_seat, concealed=st.concealed,
+            turns=st.turn, canastas=[dict(c) for c in st.canastas], red_threes=list(st.red_threes),
+            first_meld_turn=list(st.first_meld_turn), pile_takes=[list(t) for t in st.take_sizes],
+            cut_count=st.cut_count, cut_target=st.cut_target, exact_cut=st.exact_cut,
+            exact_cut_team=st.exact_cut_team, positions=positions,
+        )
+        if self.emit:
+            self.emit("deal_scored", {
+                "deal_index": st.deal_index, "end_reason": st.end_reason, "went_out_seat": st.went_out_seat,
+                "concealed": st.concealed, "turns": st.turn,
+                "teams": [{"total": s["total"], "breakdown": {k: v for k, v in s.items() if k != "total"},
+                           "melds": {RANK_NAMES[r]: [n, tw, jk] for r, n, tw, jk in pos.melds},
+                           "red_threes": pos.red_threes,
+                           "hands": [" ".join(RANK_NAMES[c] for c in cards_of(h)) for h in pos.hands]}
+                          for s, pos in zip(scores, positions, strict=True)],
+            })
+        return result
+
+
+def _describe(decision: Any) -> Any:
+    if isinstance(decision, TakePile):
+        return {"take_pile": str(decision.meld), "extra": [str(x) for x in decision.extra]}
+    return "stock" if decision is DRAW_STOCK else repr(decision)
+
+
+def play_deal(st: DealState, strategies: Sequence[Strategy], emit: Emit | None = None,
+              ctx: GameContext | None = None) -> DealResult:
+    """Play a prepared deal (see :func:`new_deal`) to its scored end."""
+    return Deal(st, strategies, emit, ctx).play()
+
+

@@ -1,0 +1,112 @@
+"""One game: deals until a team reaches the target (or the deal cap), with the dealer rotating.
+
+:func:`play_game` is the single entry point used by ``simcli play``, batch runs and
+tests. A game is fully determined by (rules, strategies, master seed, game index).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from simcli.cards import deck_cards
+from simcli.deal import Deal, DealResult, Emit, new_deal
+from simcli.errors import EngineError, GameContext
+from simcli.seeding import deal_rng, first_dealer, human_cut, seat_rng, shuffled_deck
+from simcli.strategy import Strategy, load_strategy
+
+#: A game with more deals than this is an engine bug.
+MAX_DEALS_PER_GAME = 400
+
+
+@dataclass
+class GameResult:
+    """The outcome of a game: final totals, the winner and every deal."""
+
+    game_index: int
+    seed: int
+    strategies: list[str]
+    totals: list[int]
+    winner_team: int  # -1 for a shared win
+    deals: list[DealResult] = field(default_factory=list)
+    decisions: int = 0
+
+    @property
+    def turns(self) -> int:
+        """Turns played over all deals."""
+        return sum(d.turns for d in self.deals)
+
+
+def make_strategies(names: Sequence[str], master_seed: int, game_index: int) -> list[Strategy]:
+    """Build one strategy per seat, each with its own random stream."""
+    return [load_strategy(n)(seat_rng(master_seed, game_index, s)) for s, n in enumerate(names)]
+
+
+def target_reached(rules: Any, total: int) -> bool:
+    """Whether a cumulative total ends the game (``target_comparison`` GE or GT)."""
+    if rules.target_comparison == "GT":
+        return total > rules.game_target
+    return total >= rules.game_target
+
+
+def play_game(rules: Any, strategy_names: Sequence[str], master_seed: int, game_index: int = 0,
+              emit: Emit | None = None, strategies: Sequence[Strategy] | None = None) -> GameResult:
+    """Play one complete game and return its result.
+
+    ``strategies`` may pass ready-made strategy objects (tests use scripted ones);
+    otherwise they are built from ``strategy_names`` with per-seat streams.
+    """
+    p = rules.num_players
+    if len(strategy_names) != p:
+        raise ValueError(f"{len(strategy_names)} strategies for {p} seats")
+    players = list(strategies) if strategies is not None else make_strategies(
+        strategy_names, master_seed, game_index)
+    pack = deck_cards(rules.decks, rules.jokers_per_deck)
+    dealer = first_dealer(master_seed, game_index, p)
+    totals = [0] * (p // rules.team_size)
+    ctx = GameContext(game_index=game_index, seed=master_seed)
+    result = GameResult(game_index=game_index, seed=master_seed, strategies=list(strategy_names),
+                        totals=totals, winner_team=-1)
+    if emit:
+        emit("game_start", {"game_index": game_index, "seed": master_seed, "strategies": list(strategy_names),
+                            "first_dealer": dealer})
+    decisions = 0
+    for deal_index in range(MAX_DEALS_PER_GAME):
+        rng = deal_rng(master_seed, game_index, deal_index)
+        deck = shuffled_deck(rng, pack)
+        target = rules.exact_cut_target if rules.exact_cut_target is not None else rules.hand_size * p + 1
+        cut = human_cut(rng, target, rules.cut_sigma, len(pack))
+        st = new_deal(rules, deck, dealer, deal_index, totals, cut)
+        ctx.deal_index = deal_index
+        ctx.turn = 0
+
+        runner = Deal(st, players, emit, ctx)
+        deal = runner.play()
+        decisions += runner.decisions
+        result.deals.append(deal)
+        for t, s in enumerate(deal.scores):
+            totals[t] += s["total"]
+        if emit:
+            emit("totals", {"deal_index": deal_index, "totals": list(totals)})
+        over = any(target_reached(rules, x) for x in totals) or (
+            rules.max_hands is not None and deal_index + 1 >= rules.max_hands)
+        if over:
+            best = max(totals)
+            leaders = [t for t, x in enumerate(totals) if x == best]
+            if len(leaders) == 1:
+                result.winner_team = leaders[0]
+                break
+            if rules.tie_policy == "SHARED_WIN":
+                result.winner_team = -1
+                break
+        dealer = (dealer + st.step) % p
+    else:
+        raise EngineError(f"game did not finish in {MAX_DEALS_PER_GAME} deals ({ctx.describe()})")
+    result.decisions = decisions
+    if emit:
+        emit("game_end", {"totals": list(totals), "winner_team": result.winner_team,
+                          "deals": len(result.deals)})
+    return result
+
+

@@ -1,0 +1,189 @@
+"""Legality of decisions: taking the pile, melding, going out.
+
+Each check returns ``None`` when the decision is legal or a short reason when it
+is not. The engine raises on a reason; strategies call the same checks (through
+their view) to test a plan before returning it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from simcli.actions import Meld, TakePile
+from simcli.cards import BLACK_THREE, IS_NATURAL, JOKER, RANK_NAMES, RED_THREE, TWO, WILD_MELD
+from simcli.melds import canasta_type, meld_error, meld_value, requirement_met
+from simcli.state import DealState
+
+
+def merge_melds(melds: Sequence[Meld]) -> dict[int, list[int]]:
+    """Sum a list of meld actions per rank: ``{rank: [naturals, twos, jokers]}``."""
+    out: dict[int, list[int]] = {}
+    for m in melds:
+        acc = out.get(m.rank)
+        if acc is None:
+            out[m.rank] = [m.naturals, m.twos, m.jokers]
+        else:
+            acc[0] += m.naturals
+            acc[1] += m.twos
+            acc[2] += m.jokers
+    return out
+
+
+def go_out_error(st: DealState, seat: int, canastas: dict[str, int]) -> str | None:
+    """Why ``seat`` may not go out now with its team holding ``canastas``, or ``None``."""
+    r = st.rules
+    if not requirement_met(r.go_out_requirement, canastas):
+        need = ",".join(f"{k}:{n}" for k, n in r.go_out_requirement)
+        return f"cannot go out: the team needs canastas {need}"
+    if st.permission is False:
+        return "cannot go out: partner answered no"
+    if r.ask_partner_permission == "REQUIRED" and r.team_size > 1 and not st.asked:
+        return "cannot go out without asking partner (ask_partner_permission=REQUIRED)"
+    if r.go_out_not_same_turn_as_required_canasta and not st.req_met_at_start:
+        return "cannot go out in the turn that completed the required canastas"
+    return None
+
+
+def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: int | None = None,
+                hand_bonus: int = 0, partial: bool = False) -> str | None:
+    """Why laying ``melds`` from ``seat``'s hand is illegal now, or ``None``.
+
+    ``top_card`` is the pile's top card when the melds are part of taking the pile
+    (it joins the meld of its rank and counts toward the opening); ``hand_bonus`` is
+    the number of pile cards that will reach the hand. With ``partial`` the opening
+    minimum and the going-out conditions are not checked (for building a plan step
+    by step).
+    """
+    r = st.rules
+    team = st.team_of[seat]
+    hand = st.hands[seat]
+    team_melds = st.melds[team]
+    per_rank = merge_melds(melds)
+    if top_card is not None:
+        acc = per_rank.setdefault(top_card, [0, 0, 0])
+        acc[0] += 1
+    used_twos = used_jokers = used = 0
+    value = 0
+    canastas = dict(st.canastas[team])
+    new_canasta = False
+    for rank, (n, tw, jk) in per_rank.items():
+        from_hand = n - (1 if rank == top_card else 0)
+        if n < 0 or tw < 0 or jk < 0 or n + tw + jk == 0:
+            return f"empty or negative meld of {RANK_NAMES[rank]}"
+        if rank == WILD_MELD:
+            if n:
+                return "a wild meld cannot hold natural cards"
+        elif rank == RED_THREE or not (IS_NATURAL[rank] or rank == BLACK_THREE):
+            return f"cannot meld {RANK_NAMES[rank]}"
+        elif hand[rank] < from_hand:
+            return f"hand holds {hand[rank]} x {RANK_NAMES[rank]}, not {from_hand}"
+        if r.closed_rank_dead_for_all and rank != WILD_MELD and st.rank_has_canasta(rank):
+            return f"rank {RANK_NAMES[rank]} is closed (closed_rank_dead_for_all)"
+        used_twos += tw
+        used_jokers += jk
+        used += from_hand + tw + jk
+        existing = team_melds[rank]
+        if existing is None:
+            total = (n, tw, jk)
+            before = None
+        else:
+            total = (existing[0] + n, existing[1] + tw, existing[2] + jk)
+            before = canasta_type(r, rank, existing)
+        err = meld_error(r, rank, total[0], total[1], total[2], new=existing is None)
+        if err:
+            return err
+        after = canasta_type(r, rank, total)
+        if before != after:
+            if before is not None:
+                canastas[before] -= 1
+            if after is not None:
+                canastas[after] += 1
+                if existing is None:
+                    new_canasta = True
+        value += meld_value(n, tw, jk, rank)
+    if used_twos > hand[TWO]:
+        return f"hand holds {hand[TWO]} x 2, not {used_twos}"
+    if used_jokers > hand[JOKER]:
+        return f"hand holds {hand[JOKER]} x JK, not {used_jokers}"
+    hand_after = st.hand_sizes[seat] - used + hand_bonus
+    going_out = hand_after == 0 or (hand_after == 1 and not st.last_card_red_three)
+    if BLACK_THREE in per_rank and not going_out:
+        return "black threes may be melded only by a player going out"
+    if partial:
+        return None
+    if going_out:
+        if hand_after == 0 and r.going_out_requires_discard and not st.last_card_red_three:
+            return "going out must end with a discard (going_out_requires_discard)"
+        err = go_out_error(st, seat, canastas)
+        if err:
+            return err + (" (and a player must keep a card to discard)" if hand_after == 1 else "")
+    if per_rank and not st.opened[team] and value < st.minimum[team]:
+        concealed_waiver = (
+            r.concealed_out_waives_minimum
+            and going_out
+            and top_card is None
+            and st.drew_from_stock
+            and not st.has_melded[seat]
+            and new_canasta
+        )
+        if not concealed_waiver:
+            return f"opening melds count {value}, below the minimum {st.minimum[team]}"
+    return None
+
+
+def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
+    """Why ``seat`` may not take the pile with ``take`` now, or ``None`` (RULES.md §1.7)."""
+    r = st.rules
+    pile = st.pile
+    if not pile:
+        return "the pile is empty"
+    top = pile[-1]
+    if not IS_NATURAL[top]:
+        return f"the pile cannot be taken with {RANK_NAMES[top]} on top"
+    m = take.meld
+    if m.rank != top:
+        return f"the take meld is of {RANK_NAMES[m.rank]} but the top card is {RANK_NAMES[top]}"
+    team = st.team_of[seat]
+    if r.first_round_pile_restriction and st.seat_turns[seat] <= 1 and seat != st.first_player:
+        return "in the first round only the first player may take the pile"
+    if r.forbid_single_card_pile_with_single_card_hand and len(pile) == 1 and st.hand_sizes[seat] == 1:
+        return "a player holding one card may not take a one-card pile"
+    if r.closed_rank_blocks_pile and st.rank_has_canasta(top):
+        return f"rank {RANK_NAMES[top]} already has a canasta (closed_rank_blocks_pile)"
+    if any(x.rank == top for x in take.extra):
+        return "extra melds may not repeat the top card's rank"
+    existing = st.melds[team][top]
+    pair_only = st.frozen_for(team) or (
+        r.first_take_pair_only == "PER_DEAL" and not st.first_take_done
+    ) or (r.first_take_pair_only == "PER_TEAM" and not st.team_took[team])
+    methods = r.take_methods_unfrozen
+    if m.naturals >= 2:
+        method = "PAIR"
+    elif existing is not None:
+        method = "LAYOFF"
+    elif m.naturals >= 1 and m.twos + m.jokers >= 1:
+        method = "NAT_WILD"
+    else:
+        return "taking the pile needs a natural pair, a natural and a wild, or a team meld of its rank"
+    if pair_only and method != "PAIR":
+        return f"the pile is frozen for this team: a natural pair of {RANK_NAMES[top]} is needed"
+    if method not in methods:
+        return f"taking by {method} is not allowed (take_methods_unfrozen)"
+    gained = len(pile) - 1
+    if not r.red_three_from_pile_replaced:
+        gained -= pile.count(RED_THREE)
+    return melds_error(st, seat, (m, *take.extra), top_card=top, hand_bonus=gained)
+
+
+def must_take_pile(st: DealState, seat: int) -> bool:
+    """Classic continuation: with the stock empty, whether ``seat`` is forced to take the pile."""
+    r = st.rules
+    if st.stock or r.stock_exhaustion_rule != "CLASSIC_CONTINUATION":
+        return False
+    if not r.must_take_pile_after_stock_empty_if_matches or not st.pile:
+        return False
+    team = st.team_of[seat]
+    top = st.pile[-1]
+    if not IS_NATURAL[top] or st.frozen_for(team) or st.melds[team][top] is None:
+        return False
+    return take_error(st, seat, TakePile(Meld(top))) is None

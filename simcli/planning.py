@@ -1,0 +1,68 @@
+"""Helpers for writing strategies: plans built from a hand's rank-count vector.
+
+These are conveniences, not rules: every plan is still checked by the engine
+(strategies can check first with ``view.check_melds`` / ``view.check_take``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from simcli.actions import Meld
+from simcli.cards import ACE, CARD_VALUES, FOUR, JOKER, TWO
+
+#: Natural ranks from the most valuable down (A, K ... 8, 7 ... 4).
+RANKS_BY_VALUE: tuple[int, ...] = tuple(sorted(range(FOUR, ACE + 1), key=lambda r: (-CARD_VALUES[r], -r)))
+
+
+def take_wilds(hand: list[int], count: int, prefer_jokers: bool = False) -> tuple[int, int]:
+    """Take up to ``count`` wild cards from ``hand`` (mutating it); return ``(twos, jokers)``."""
+    order = (JOKER, TWO) if prefer_jokers else (TWO, JOKER)
+    got = {TWO: 0, JOKER: 0}
+    for rank in order:
+        n = min(count, hand[rank])
+        hand[rank] -= n
+        got[rank] += n
+        count -= n
+    return got[TWO], got[JOKER]
+
+
+def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: int | None = None,
+                 max_wilds: int = 1) -> list[Meld] | None:
+    """Melds from ``hand`` worth at least ``minimum - already`` points, or ``None`` if none found.
+
+    Lays every natural triple (or more) first, then pairs with one wild card each,
+    then extra wild cards, most valuable ranks first. ``exclude`` skips one rank
+    (the pile's top card when opening by taking the pile).
+    """
+    left = list(hand)
+    value = already
+    plan: list[Meld] = []
+    for r in RANKS_BY_VALUE:
+        if r != exclude and left[r] >= 3:
+            plan.append(Meld(r, left[r]))
+            value += left[r] * CARD_VALUES[r]
+            left[r] = 0
+    if value >= minimum:
+        return plan
+    for r in RANKS_BY_VALUE:
+        if value >= minimum:
+            break
+        if r != exclude and left[r] == 2 and left[TWO] + left[JOKER] > 0:
+            tw, jk = take_wilds(left, 1, prefer_jokers=True)
+            plan.append(Meld(r, 2, tw, jk))
+            value += 2 * CARD_VALUES[r] + 20 * tw + 50 * jk
+            left[r] = 0
+    if value < minimum and plan and max_wilds > 1:
+        # top up the first meld with wild cards (the engine checks the wild rule)
+        first = plan[0]
+        extra_tw, extra_jk = take_wilds(left, 1, prefer_jokers=True)
+        if extra_tw or extra_jk:
+            plan[0] = Meld(first.rank, first.naturals, first.twos + extra_tw, first.jokers + extra_jk)
+            value += 20 * extra_tw + 50 * extra_jk
+    return plan if value >= minimum else None
+
+
+def melds_value(melds: Sequence[Meld]) -> int:
+    """Card points of the cards in ``melds``."""
+    return sum(m.naturals * CARD_VALUES[m.rank] + 20 * m.twos + 50 * m.jokers for m in melds)

@@ -1,0 +1,45 @@
+"""Random streams: every stream of a game derives from (master seed, game index) alone.
+
+Stream keys under ``SeedSequence(master_seed, spawn_key=...)``:
+
+* ``(game, 0, deal)`` -- the deal's shuffle, then its cut;
+* ``(game, 1, seat)`` -- the strategy in ``seat``;
+* ``(game, 2)``       -- the first dealer.
+
+So game ``i`` plays the same whatever ran before it, in whichever process, and the
+global ``random`` / ``np.random`` states are never touched.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _rng(master_seed: int, *key: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(master_seed, spawn_key=key))
+
+
+def deal_rng(master_seed: int, game_index: int, deal_index: int) -> np.random.Generator:
+    """The stream that shuffles and cuts deal ``deal_index`` of game ``game_index``."""
+    return _rng(master_seed, game_index, 0, deal_index)
+
+
+def seat_rng(master_seed: int, game_index: int, seat: int) -> np.random.Generator:
+    """The stream of the strategy in ``seat`` for game ``game_index``."""
+    return _rng(master_seed, game_index, 1, seat)
+
+
+def first_dealer(master_seed: int, game_index: int, num_players: int) -> int:
+    """The first dealer of game ``game_index``, drawn uniformly."""
+    return int(_rng(master_seed, game_index, 2).integers(num_players))
+
+
+def shuffled_deck(rng: np.random.Generator, pack: list[int]) -> list[int]:
+    """A uniformly shuffled copy of ``pack`` (``result[0]`` is the top card)."""
+    return np.asarray(pack, dtype=np.int8)[rng.permutation(len(pack))].tolist()
+
+
+def human_cut(rng: np.random.Generator, target: int, sigma: float, deck_size: int) -> int:
+    """The human-grab cut model of RULES.md §1.14: ``round(target + e)``, ``e ~ Normal(0, sigma)``."""
+    count = target if sigma == 0 else int(round(target + rng.normal(0.0, sigma)))
+    return max(1, min(deck_size - 1, count))

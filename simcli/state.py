@@ -1,0 +1,130 @@
+"""The mutable state of one deal, owned by the engine.
+
+Strategies never see this object: they get a :class:`~simcli.view.PlayerView`.
+Everything here is plain lists of ints so that a turn costs microseconds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simcli.cards import NUM_RANKS
+from simcli.melds import MIXED, NATURAL, WILD, canasta_type, initial_meld_minimum
+
+CANASTA_KINDS = (NATURAL, MIXED, WILD)
+
+
+class DealState:
+    """Everything about a deal in progress: hands, stock, pile, melds, threes and bookkeeping."""
+
+    __slots__ = (
+        "rules", "n_players", "n_teams", "team_of", "step", "deal_index", "dealer", "first_player",
+        "team_scores", "minimum", "hands", "hand_sizes", "stock", "pile", "pile_frozen", "melds",
+        "canastas", "red_threes", "red_threes_by_seat", "opened", "first_meld_turn", "has_melded",
+        "takes", "take_sizes", "turn", "seat_turns", "current", "first_take_done", "team_took",
+        "went_out_seat", "concealed", "end_reason", "drew_from_stock", "touched_existing",
+        "permission", "asked", "req_met_at_start", "last_card_red_three", "cutter", "cut_count",
+        "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "events",
+    )
+
+    def __init__(self, rules: Any, deal_index: int, dealer: int, team_scores: list[int]):
+        self.rules = rules
+        p = self.n_players = rules.num_players
+        t = self.n_teams = p // rules.team_size
+        self.team_of: tuple[int, ...] = tuple(s % t for s in range(p))
+        self.step = 1 if rules.play_direction == "CW" else -1
+        self.deal_index = deal_index
+        self.dealer = dealer
+        self.first_player = (dealer + self.step) % p
+        self.team_scores = list(team_scores)
+        self.minimum = [initial_meld_minimum(rules, s, deal_index + 1) for s in team_scores]
+        self.hands: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
+        self.hand_sizes = [0] * p
+        self.stock: list[int] = []
+        self.pile: list[int] = []
+        self.pile_frozen = False
+        self.melds: list[list[list[int] | None]] = [[None] * NUM_RANKS for _ in range(t)]
+        self.canastas: list[dict[str, int]] = [dict.fromkeys(CANASTA_KINDS, 0) for _ in range(t)]
+        self.red_threes = [0] * t
+        self.red_threes_by_seat = [0] * p
+        self.opened = [False] * t
+        self.first_meld_turn: list[int | None] = [None] * t
+        self.has_melded = [False] * p
+        self.takes = [0] * t
+        self.take_sizes: list[list[int]] = [[] for _ in range(t)]
+        self.turn = 0
+        self.seat_turns = [0] * p
+        self.current = self.first_player
+        self.first_take_done = False
+        self.team_took = [False] * t
+        self.went_out_seat: int | None = None
+        self.concealed = False
+        self.end_reason: str | None = None
+        self.drew_from_stock = False
+        self.touched_existing = False
+        self.permission: bool | None = None
+        self.asked = False
+        self.req_met_at_start = False
+        self.last_card_red_three = False
+        self.cutter = (dealer - self.step) % p
+        self.cut_count = 0
+        self.cut_target = 0
+        self.exact_cut = False
+        self.exact_cut_team: int | None = None
+        self.upcards: list[int] = []
+        self.deck: list[int] = []
+        self.events = 0
+
+    # ------------------------------------------------------------------ helpers
+    def partners(self, seat: int) -> list[int]:
+        """The other members of ``seat``'s team, in seat order."""
+        team = self.team_of[seat]
+        return [s for s in range(self.n_players) if self.team_of[s] == team and s != seat]
+
+    def members(self, team: int) -> list[int]:
+        """The seats of ``team``."""
+        return [s for s in range(self.n_players) if self.team_of[s] == team]
+
+    def next_seat(self, seat: int) -> int:
+        """The seat that plays after ``seat``."""
+        return (seat + self.step) % self.n_players
+
+    def frozen_for(self, team: int) -> bool:
+        """Whether the pile is frozen for ``team`` (RULES.md §1.7)."""
+        r = self.rules
+        return (
+            self.pile_frozen
+            or r.pile_always_frozen
+            or (r.frozen_until_team_opens and not self.opened[team])
+        )
+
+    def rank_has_canasta(self, rank: int) -> bool:
+        """Whether any team has a canasta of ``rank`` (for closed-rank knobs)."""
+        size = self.rules.canasta_size
+        for team_melds in self.melds:
+            m = team_melds[rank]
+            if m is not None and m[0] + m[1] + m[2] >= size:
+                return True
+        return False
+
+    def add_to_meld(self, team: int, rank: int, naturals: int, twos: int, jokers: int) -> tuple[
+            str | None, str | None]:
+        """Add cards to a team meld; return its canasta type before and after."""
+        melds = self.melds[team]
+        m = melds[rank]
+        if m is None:
+            m = melds[rank] = [0, 0, 0]
+            before = None
+        else:
+            before = canasta_type(self.rules, rank, m)
+        m[0] += naturals
+        m[1] += twos
+        m[2] += jokers
+        after = canasta_type(self.rules, rank, m)
+        if before != after:
+            counts = self.canastas[team]
+            if before is not None:
+                counts[before] -= 1
+            if after is not None:
+                counts[after] += 1
+        return before, after

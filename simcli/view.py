@@ -1,0 +1,160 @@
+"""The read-only view a strategy gets: its own hand, the table, and public counts only.
+
+A view wraps the engine's state but exposes no stock order, no pile below its top
+card and no other player's cards: only what a player at the table can see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from simcli.actions import Meld, TakePile
+from simcli.judge import go_out_error, melds_error, must_take_pile, take_error
+from simcli.state import DealState
+
+
+class PlayerView:
+    """What the player in ``seat`` knows. Properties return copies, so strategies cannot change the game."""
+
+    __slots__ = ("_st", "seat", "team")
+
+    def __init__(self, state: DealState, seat: int):
+        self._st = state
+        self.seat = seat
+        self.team = state.team_of[seat]
+
+    # ------------------------------------------------------------ own cards
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """This player's hand as a rank-count vector (index = rank, see :mod:`simcli.cards`)."""
+        return tuple(self._st.hands[self.seat])
+
+    @property
+    def hand_size(self) -> int:
+        """Number of cards in this player's hand."""
+        return self._st.hand_sizes[self.seat]
+
+    # ---------------------------------------------------------------- table
+    @property
+    def rules(self) -> Any:
+        """The frozen rule set of this game."""
+        return self._st.rules
+
+    @property
+    def n_players(self) -> int:
+        """Players at the table."""
+        return self._st.n_players
+
+    @property
+    def n_teams(self) -> int:
+        """Teams at the table; team ``t`` holds seats ``s`` with ``s % n_teams == t``."""
+        return self._st.n_teams
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Card counts of every player's hand, by seat."""
+        return tuple(self._st.hand_sizes)
+
+    def melds(self, team: int | None = None) -> dict[int, tuple[int, int, int]]:
+        """A team's melds (default: own team) as ``{rank: (naturals, twos, jokers)}``."""
+        t = self.team if team is None else team
+        return {r: (m[0], m[1], m[2]) for r, m in enumerate(self._st.melds[t]) if m is not None}
+
+    def meld(self, rank: int, team: int | None = None) -> tuple[int, int, int] | None:
+        """One meld of a team (default: own team), or ``None``."""
+        m = self._st.melds[self.team if team is None else team][rank]
+        return None if m is None else (m[0], m[1], m[2])
+
+    def canastas(self, team: int | None = None) -> dict[str, int]:
+        """A team's canastas by type (``NATURAL``, ``MIXED``, ``WILD``)."""
+        return dict(self._st.canastas[self.team if team is None else team])
+
+    @property
+    def red_threes(self) -> tuple[int, ...]:
+        """Red threes laid by each team."""
+        return tuple(self._st.red_threes)
+
+    @property
+    def opened(self) -> tuple[bool, ...]:
+        """Whether each team has made its initial meld this deal."""
+        return tuple(self._st.opened)
+
+    @property
+    def minimum(self) -> int:
+        """This team's initial-meld minimum for the deal."""
+        return self._st.minimum[self.team]
+
+    @property
+    def pile_top(self) -> int | None:
+        """The discard pile's top card (a rank), or ``None`` when the pile is empty."""
+        pile = self._st.pile
+        return pile[-1] if pile else None
+
+    @property
+    def pile_size(self) -> int:
+        """Number of cards in the discard pile."""
+        return len(self._st.pile)
+
+    @property
+    def pile_frozen(self) -> bool:
+        """Whether the pile is frozen for this player's team."""
+        return self._st.frozen_for(self.team)
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
+        return len(self._st.stock)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Cumulative team scores at the start of this deal."""
+        return tuple(self._st.team_scores)
+
+    @property
+    def turn(self) -> int:
+        """Turn number within the deal (1 = first turn)."""
+        return self._st.turn
+
+    @property
+    def deal_index(self) -> int:
+        """Deal number within the game (0 = first deal)."""
+        return self._st.deal_index
+
+    @property
+    def dealer(self) -> int:
+        """Seat of this deal's dealer."""
+        return self._st.dealer
+
+    @property
+    def drew_from_stock(self) -> bool:
+        """Whether this player drew from the stock this turn (rather than taking the pile)."""
+        return self._st.drew_from_stock
+
+    @property
+    def must_take_pile(self) -> bool:
+        """With the stock empty (classic continuation), whether this player is forced to take the pile."""
+        return must_take_pile(self._st, self.seat)
+
+    @property
+    def no_discard_this_turn(self) -> bool:
+        """The last stock card was a red three: meld if you like, the deal ends without a discard."""
+        return self._st.last_card_red_three and self._st.rules.last_card_red_three_ends_deal
+
+    @property
+    def partner_permission(self) -> bool | None:
+        """Partner's answer to "may I go out?" this turn, or ``None`` if not asked."""
+        return self._st.permission
+
+    # ---------------------------------------------------------------- checks
+    def check_melds(self, melds: Sequence[Meld], partial: bool = False) -> str | None:
+        """Why laying ``melds`` now would be illegal, or ``None`` if it is legal."""
+        return melds_error(self._st, self.seat, melds, partial=partial)
+
+    def check_take(self, take: TakePile) -> str | None:
+        """Why taking the pile with ``take`` now would be illegal, or ``None`` if it is legal."""
+        return take_error(self._st, self.seat, take)
+
+    def go_out_error(self) -> str | None:
+        """Why this player's team may not go out with its current canastas, or ``None``."""
+        return go_out_error(self._st, self.seat, self._st.canastas[self.team])

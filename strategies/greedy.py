@@ -1,0 +1,138 @@
+"""``greedy``: take the pile when possible, meld everything useful, discard the least useful card.
+
+Priorities, in order:
+
+1. Take the pile whenever a legal take exists (opening with it if needed).
+2. Open as soon as the hand reaches the minimum; then lay every natural on a team
+   meld, every natural triple, and wild cards on melds one or two short of a canasta.
+3. Go out as soon as the team may.
+4. Discard a black three if held, else the least valuable loose card that does not
+   feed an opponent's meld; wild cards last.
+"""
+
+from __future__ import annotations
+
+from simcli.actions import DRAW_STOCK, Meld, TakePile
+from simcli.cards import BLACK_THREE, CARD_VALUES, IS_NATURAL, JOKER, NUM_RANKS, TWO
+from simcli.planning import RANKS_BY_VALUE, opening_plan, take_wilds
+from simcli.strategy import Draw, Strategy
+from simcli.view import PlayerView
+
+
+class Greedy(Strategy):
+    """Always takes the pile, melds what it can, and works toward canastas."""
+
+    name = "greedy"
+
+    def choose_draw(self, view: PlayerView) -> Draw:
+        """Take the pile if any of a few natural takes is legal, else draw."""
+        top = view.pile_top
+        if top is None or not IS_NATURAL[top]:
+            return DRAW_STOCK
+        hand = view.hand
+        n = hand[top]
+        has_meld = view.meld(top) is not None
+        frozen = view.pile_frozen
+        if n < 2 and (frozen or (not has_meld and (n == 0 or hand[TWO] + hand[JOKER] == 0))):
+            return DRAW_STOCK
+        candidates = []
+        if n >= 2:
+            candidates.append(Meld(top, n))
+        if has_meld:
+            candidates.append(Meld(top, n))
+        elif n >= 1:
+            left = list(hand)
+            tw, jk = take_wilds(left, 1)
+            candidates.append(Meld(top, n, tw, jk))
+        opened = view.opened[view.team]
+        for meld in candidates:
+            extra: tuple[Meld, ...] = ()
+            if not opened:
+                left = list(hand)
+                left[top] -= meld.naturals
+                left[TWO] -= meld.twos
+                left[JOKER] -= meld.jokers
+                already = (meld.naturals + 1) * CARD_VALUES[top] + 20 * meld.twos + 50 * meld.jokers
+                plan = opening_plan(left, view.minimum, already, exclude=top)
+                if plan is None:
+                    continue
+                extra = tuple(plan)
+            take = TakePile(meld, extra)
+            if view.check_take(take) is None:
+                return take
+        return DRAW_STOCK
+
+    def choose_melds(self, view: PlayerView) -> list[Meld]:
+        """Open if possible, then lay naturals and close canastas; go out when allowed."""
+        hand = list(view.hand)
+        if not view.opened[view.team]:
+            plan = opening_plan(hand, view.minimum)
+            if not plan:
+                return []
+            return self._fit(view, plan)
+        rules = view.rules
+        team_melds = view.melds()
+        plan: list[Meld] = []
+        left = list(hand)
+        for r in RANKS_BY_VALUE:
+            if left[r] and (r in team_melds or left[r] >= 3):
+                plan.append(Meld(r, left[r]))
+                left[r] = 0
+        # wild cards onto melds close to a canasta
+        sizes = {r: sum(team_melds.get(r, (0, 0, 0))) for r in RANKS_BY_VALUE}
+        for m in plan:
+            sizes[m.rank] += m.naturals
+        cap = rules.max_wilds_per_meld
+        for r in sorted(sizes, key=lambda x: -sizes[x]):
+            short = rules.canasta_size - sizes[r]
+            if sizes[r] == 0 or short <= 0 or short > 2 or left[TWO] + left[JOKER] == 0:
+                continue
+            used = sum(team_melds.get(r, (0, 0, 0))[1:])
+            tw, jk = take_wilds(left, min(short, cap - used))
+            if tw or jk:
+                plan.append(Meld(r, 0, tw, jk))
+        # going out: add the leftover wilds and black threes if that empties the hand
+        if view.go_out_error() is None or self._would_complete(view, plan):
+            rest = sum(left)
+            if left[BLACK_THREE] >= 3 and rest - left[BLACK_THREE] <= 1:
+                plan.append(Meld(BLACK_THREE, left[BLACK_THREE]))
+        return self._fit(view, plan)
+
+    @staticmethod
+    def _would_complete(view: PlayerView, plan: list[Meld]) -> bool:
+        return False
+
+    @staticmethod
+    def _fit(view: PlayerView, plan: list[Meld]) -> list[Meld]:
+        """Drop melds from the end of ``plan`` until the engine would accept it."""
+        while plan:
+            if view.check_melds(plan) is None:
+                return plan
+            plan = plan[:-1]
+        return plan
+
+    def choose_discard(self, view: PlayerView) -> int | None:
+        """Black three first, then the least useful natural, wild cards last."""
+        hand = view.hand
+        if hand[BLACK_THREE] and view.hand_size > 1:
+            return BLACK_THREE
+        opponents: set[int] = set()
+        for t in range(view.n_teams):
+            if t != view.team:
+                opponents.update(view.melds(t))
+        own = view.melds()
+        best = -1
+        best_score = None
+        for r in range(NUM_RANKS):
+            if not hand[r]:
+                continue
+            score = CARD_VALUES[r] + 10 * hand[r]
+            if r in own:
+                score += 200
+            if r in opponents:
+                score += 100
+            if r in (TWO, JOKER):
+                score += 1000
+            if best_score is None or score < best_score:
+                best, best_score = r, score
+        return best

@@ -1,0 +1,103 @@
+"""``random``: uniform over the legal decisions at each step.
+
+Draw: the stock or any legal take of the pile (natural pair, natural + wild, lay-off,
+with an opening plan when the team has not opened). Melds: built one action at a
+time, each step choosing uniformly among the legal next actions and "stop".
+Discard: any rank in hand. Over many deals it reaches every kind of move,
+including going out and concealed going out.
+"""
+
+from __future__ import annotations
+
+from simcli.actions import DRAW_STOCK, Meld, TakePile
+from simcli.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, IS_NATURAL, JOKER, TWO, WILD_MELD
+from simcli.planning import opening_plan
+from simcli.strategy import Draw, Strategy
+from simcli.view import PlayerView
+
+#: Meld steps per turn; a plan is almost always finished long before this.
+MAX_STEPS = 40
+
+
+class RandomStrategy(Strategy):
+    """Chooses uniformly among the legal options at every step."""
+
+    name = "random"
+
+    def choose_draw(self, view: PlayerView) -> Draw:
+        """The stock or a random legal take."""
+        options: list[Draw] = [] if view.must_take_pile else [DRAW_STOCK]
+        top = view.pile_top
+        if top is not None and IS_NATURAL[top]:
+            hand = view.hand
+            opened = view.opened[view.team]
+            for n in range(min(hand[top], 3) + 1):
+                for tw in range(min(hand[TWO], 1) + 1):
+                    for jk in range(min(hand[JOKER], 1) + 1):
+                        meld = Meld(top, n, tw, jk)
+                        extra: tuple[Meld, ...] = ()
+                        if not opened:
+                            left = list(hand)
+                            left[top] -= n
+                            left[TWO] -= tw
+                            left[JOKER] -= jk
+                            already = (n + 1) * CARD_VALUES[top] + 20 * tw + 50 * jk
+                            if already < view.minimum:
+                                plan = opening_plan(left, view.minimum, already, exclude=top)
+                                if plan is None:
+                                    continue
+                                extra = tuple(plan)
+                        take = TakePile(meld, extra)
+                        if view.check_take(take) is None:
+                            options.append(take)
+        if not options:
+            return DRAW_STOCK
+        return options[int(self.rng.integers(len(options)))]
+
+    def choose_melds(self, view: PlayerView) -> list[Meld]:
+        """Build a plan step by step, uniformly among legal next actions and stopping."""
+        plan: list[Meld] = []
+        left = list(view.hand)
+        team_melds = set(view.melds())
+        for _ in range(MAX_STEPS):
+            options: list[Meld | None] = []
+            if not plan or view.check_melds(plan) is None:
+                options.append(None)
+            planned = team_melds | {m.rank for m in plan}
+            for r in range(FOUR, ACE + 1):
+                if not left[r]:
+                    continue
+                if r in planned:
+                    options.extend(Meld(r, k) for k in range(1, left[r] + 1))
+                else:
+                    options.extend(Meld(r, k) for k in range(3, left[r] + 1))
+                    if left[r] >= 2 and left[TWO]:
+                        options.append(Meld(r, 2, 1, 0))
+                    if left[r] >= 2 and left[JOKER]:
+                        options.append(Meld(r, 2, 0, 1))
+            for r in planned:
+                if r != WILD_MELD and r != BLACK_THREE:
+                    if left[TWO]:
+                        options.append(Meld(r, 0, 1, 0))
+                    if left[JOKER]:
+                        options.append(Meld(r, 0, 0, 1))
+            if left[BLACK_THREE] >= 3:
+                options.append(Meld(BLACK_THREE, left[BLACK_THREE]))
+            legal = [o for o in options if o is None or view.check_melds(plan + [o], partial=True) is None]
+            if not legal:
+                break
+            choice = legal[int(self.rng.integers(len(legal)))]
+            if choice is None:
+                return plan
+            plan.append(choice)
+            if choice.rank != WILD_MELD:
+                left[choice.rank] -= choice.naturals
+            left[TWO] -= choice.twos
+            left[JOKER] -= choice.jokers
+        return plan if plan and view.check_melds(plan) is None else []
+
+    def choose_discard(self, view: PlayerView) -> int | None:
+        """Any rank in hand, uniformly."""
+        hand = view.hand
+        ranks = [r for r, n in enumerate(hand) if n]
+        return ranks[int(self.rng.integers(len(ranks)))]
