@@ -14,7 +14,14 @@ from typing import Any
 
 from simcli.actions import DRAW_STOCK, Meld, TakePile
 from simcli.cards import (
-    IS_WILD, JOKER, RANK_NAMES, RED_THREE, SEVEN, TWO, WILD_MELD, cards_of,
+    IS_WILD,
+    JOKER,
+    RANK_NAMES,
+    RED_THREE,
+    SEVEN,
+    TWO,
+    WILD_MELD,
+    cards_of,
 )
 from simcli.errors import EngineError, GameContext, IllegalDecision, StrategyError
 from simcli.judge import go_out_error, melds_error, merge_melds, must_take_pile, take_error

@@ -91,16 +91,12 @@ class Greedy(Strategy):
             tw, jk = take_wilds(left, min(short, cap - used))
             if tw or jk:
                 plan.append(Meld(r, 0, tw, jk))
-        # going out: add the leftover wilds and black threes if that empties the hand
-        if view.go_out_error() is None or self._would_complete(view, plan):
-            rest = sum(left)
-            if left[BLACK_THREE] >= 3 and rest - left[BLACK_THREE] <= 1:
-                plan.append(Meld(BLACK_THREE, left[BLACK_THREE]))
+        # going out: black threes may be melded only by a player going out
+        if left[BLACK_THREE] >= 3 and sum(left) - left[BLACK_THREE] <= 1:
+            with_threes = plan + [Meld(BLACK_THREE, left[BLACK_THREE])]
+            if view.check_melds(with_threes) is None:
+                return with_threes
         return self._fit(view, plan)
-
-    @staticmethod
-    def _would_complete(view: PlayerView, plan: list[Meld]) -> bool:
-        return False
 
     @staticmethod
     def _fit(view: PlayerView, plan: list[Meld]) -> list[Meld]:
