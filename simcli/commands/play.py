@@ -1,0 +1,83 @@
+"""``simcli play``: one game with a readable deal-by-deal summary and an optional JSON-lines trace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from simcli.commands.common import build_rules, cli_errors, rule_option, variant_option
+from simcli.errors import EngineError, StrategyError
+from simcli.game import play_game
+from simcli.rules import diff
+from simcli.strategy import StrategyLookupError, parse_strategy_list
+from simcli.trace import TraceWriter
+
+
+@click.command()
+@variant_option
+@click.option("--seed", type=int, default=0, show_default=True, help="master seed")
+@click.option("--game-index", type=int, default=0, show_default=True, help="which game of that seed")
+@click.option("--strategies", default="greedy", show_default=True,
+              help="one name for every seat, or one per seat, comma-separated")
+@rule_option
+@click.option("--trace", "trace_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="write every decision and event as JSON lines")
+def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple[str, ...],
+         trace_path: Path | None) -> None:
+    """Play one game and print a deal-by-deal summary."""
+    rs = build_rules(variant, rules)
+    try:
+        names = parse_strategy_list(strategies, rs.num_players)
+    except StrategyLookupError as exc:
+        raise click.ClickException(str(exc)) from None
+    writer = None
+    handle = None
+    if trace_path is not None:
+        try:
+            handle = trace_path.open("w", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write trace file {trace_path}: {exc.strerror}") from None
+        writer = TraceWriter(handle)
+        writer.header(variant=variant, seed=seed, game_index=game_index, strategies=names,
+                      rules=rs.formatted(), rules_diff={k: v[1] for k, v in diff(rs).items()},
+                      num_players=rs.num_players, n_teams=rs.n_teams)
+    try:
+        result = play_game(rs, names, seed, game_index, emit=writer)
+    except (StrategyError, EngineError) as exc:
+        raise cli_errors(exc) from None
+    finally:
+        if handle is not None:
+            handle.close()
+    teams = rs.n_teams
+    seats = ", ".join(f"{s}:{n}(team {s % teams})" for s, n in enumerate(names))
+    click.echo(f"{variant} game, seed {seed}, game {game_index}; seats {seats}")
+    changed = diff(rs)
+    if changed:
+        click.echo("rules changed from the preset: " + ", ".join(f"{k}={v[1]}" for k, v in changed.items()))
+    running = [0] * teams
+    for d in result.deals:
+        for t, s in enumerate(d.scores):
+            running[t] += s["total"]
+        if d.end_reason == "went_out":
+            how = f"seat {d.went_out_seat} went out{' concealed' if d.concealed else ''}"
+        else:
+            how = "stock ran out"
+        parts = []
+        for t, s in enumerate(d.scores):
+            can = d.canastas[t]
+            parts.append(f"team {t} {s['total']:+6d} (canastas {can['NATURAL']}n/{can['MIXED']}m, "
+                         f"R3 {d.red_threes[t]}) = {running[t]:6d}")
+        click.echo(f"deal {d.deal_index + 1:2d} dealer {d.dealer} turns {d.turns:3d} {how:24s} | "
+                   + " | ".join(parts))
+    if result.winner_team >= 0:
+        margin = result.totals[result.winner_team] - max(
+            x for t, x in enumerate(result.totals) if t != result.winner_team)
+        click.echo(f"winner: team {result.winner_team} by {margin} after {len(result.deals)} deals, "
+                   f"{result.turns} turns")
+    else:
+        click.echo(f"shared win at {result.totals} after {len(result.deals)} deals")
+    if trace_path is not None:
+        click.echo(f"trace written to {trace_path}")
+
+
