@@ -110,6 +110,8 @@ class Deal:
         self.emit = emit
         self.ctx = ctx or GameContext()
         self.decisions = 0
+        # Only strategies that override the hook are asked (saves a call per turn for the rest).
+        self._asks = [type(x).ask_to_go_out is not Strategy.ask_to_go_out for x in strategies]
 
     # ------------------------------------------------------------- plumbing
     def _fail(self, seat: int, reason: str) -> IllegalDecision:
@@ -121,20 +123,24 @@ class Deal:
             deal_index=ctx.deal_index, turn=ctx.turn,
         )
 
+    def _wrap(self, seat: int, exc: Exception) -> StrategyError:
+        """Turn an exception raised inside a strategy into a StrategyError naming seat, game, seed and turn."""
+        if isinstance(exc, StrategyError):
+            return exc
+        ctx = self.ctx
+        name = self.strategies[seat].name
+        return StrategyError(
+            f"strategy '{name}' at seat {seat} raised {type(exc).__name__}: {exc} in {ctx.describe()}",
+            seat=seat, strategy=name, game_index=ctx.game_index, seed=ctx.seed,
+            deal_index=ctx.deal_index, turn=ctx.turn,
+        )
+
     def _call(self, seat: int, method: Callable[..., Any], view: PlayerView) -> Any:
         self.decisions += 1
         try:
             return method(view)
-        except StrategyError:
-            raise
         except Exception as exc:
-            ctx = self.ctx
-            name = self.strategies[seat].name
-            raise StrategyError(
-                f"strategy '{name}' at seat {seat} raised {type(exc).__name__}: {exc} in {ctx.describe()}",
-                seat=seat, strategy=name, game_index=ctx.game_index, seed=ctx.seed,
-                deal_index=ctx.deal_index, turn=ctx.turn,
-            ) from exc
+            raise self._wrap(seat, exc) from exc
 
     def _lay_red_three(self, seat: int, source: str) -> None:
         st = self.st
@@ -212,12 +218,18 @@ class Deal:
         st.permission = None
         st.asked = False
         st.last_card_red_three = False
-        st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team])
+        if r.go_out_not_same_turn_as_required_canasta:
+            st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team])
         had_melded = st.has_melded[seat]
         canastas_before = sum(st.canastas[team].values())
 
         # DRAW
-        decision = self._call(seat, strategy.choose_draw, view)
+        self.decisions += 3
+        st.phase += 1
+        try:
+            decision = strategy.choose_draw(view)
+        except Exception as exc:
+            raise self._wrap(seat, exc) from exc
         if emit:
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": _describe(decision)})
         if decision is DRAW_STOCK:
@@ -234,10 +246,18 @@ class Deal:
                     emit("stock_out", {"seat": seat, "turn": st.turn})
                 return
             drawn = []
+            stock = st.stock
+            hand = st.hands[seat]
             for _ in range(r.draw_count):
-                if not st.stock:
+                if not stock:
                     break
-                card = self._draw_one(seat, "stock")
+                card = stock[-1]
+                if card != RED_THREE:  # the common case, inlined: no laying, no replacement
+                    stock.pop()
+                    hand[card] += 1
+                    st.hand_sizes[seat] += 1
+                else:
+                    card = self._draw_one(seat, "stock")
                 if card is not None:
                     drawn.append(card)
             st.drew_from_stock = True
@@ -245,7 +265,7 @@ class Deal:
                 emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn],
                               "stock_left": len(st.stock)})
         elif isinstance(decision, TakePile):
-            err = take_error(st, seat, decision)
+            err = None if st.validated == (st.phase, seat, decision) else take_error(st, seat, decision)
             if err:
                 raise self._fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
             self._take_pile(seat, decision)
@@ -253,7 +273,8 @@ class Deal:
             raise self._fail(seat, f"choose_draw returned {decision!r}; expected DRAW_STOCK or TakePile")
 
         # Asking partner "may I go out?" (an agent hook with no scoring effect).
-        if r.ask_partner_permission != "OFF" and r.team_size > 1:
+        if r.ask_partner_permission != "OFF" and r.team_size > 1 and (
+                self._asks[seat] or r.ask_partner_permission == "REQUIRED"):
             if self._call(seat, strategy.ask_to_go_out, view):
                 partner = st.partners(seat)[0]
                 st.asked = True
@@ -263,13 +284,17 @@ class Deal:
                     emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
 
         # MELD
-        melds = self._call(seat, strategy.choose_melds, view)
+        st.phase += 1
+        try:
+            melds = strategy.choose_melds(view)
+        except Exception as exc:
+            raise self._wrap(seat, exc) from exc
         if melds:
             melds = tuple(melds)
             for m in melds:
                 if not isinstance(m, Meld):
                     raise self._fail(seat, f"choose_melds returned {m!r}; expected Meld objects")
-            err = melds_error(st, seat, melds)
+            err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
             if err:
                 raise self._fail(seat, f"melds {[str(m) for m in melds]}: {err}")
             self._apply_melds(seat, melds)
@@ -287,7 +312,11 @@ class Deal:
             return
 
         # DISCARD
-        card = self._call(seat, strategy.choose_discard, view)
+        st.phase += 1
+        try:
+            card = strategy.choose_discard(view)
+        except Exception as exc:
+            raise self._wrap(seat, exc) from exc
         if emit:
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard",
                               "value": None if card is None else RANK_NAMES[card]})

@@ -6,6 +6,8 @@ Everything here is plain lists of ints so that a turn costs microseconds.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from simcli.cards import NUM_RANKS
@@ -24,7 +26,8 @@ class DealState:
         "takes", "take_sizes", "turn", "seat_turns", "current", "first_take_done", "team_took",
         "went_out_seat", "concealed", "end_reason", "drew_from_stock", "touched_existing",
         "permission", "asked", "req_met_at_start", "last_card_red_three", "cutter", "cut_count",
-        "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "events",
+        "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "events", "_meld_tables",
+        "_meld_dicts", "phase", "validated",
     )
 
     def __init__(self, rules: Any, deal_index: int, dealer: int, team_scores: list[int]):
@@ -74,6 +77,12 @@ class DealState:
         self.upcards: list[int] = []
         self.deck: list[int] = []
         self.events = 0
+        #: Incremented before every strategy call; a decision a view validated in the same phase
+        #: (``validated = (phase, seat, decision)``) is not validated a second time by the engine.
+        self.phase = 0
+        self.validated: tuple[int, int, object] | None = None
+        self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
+        self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
 
     # ------------------------------------------------------------------ helpers
     def partners(self, seat: int) -> list[int]:
@@ -107,10 +116,28 @@ class DealState:
                 return True
         return False
 
+    def meld_table(self, team: int) -> tuple[tuple[int, int, int] | None, ...]:
+        """An immutable snapshot of a team's melds, by rank (cached until the melds change)."""
+        table = self._meld_tables[team]
+        if table is None:
+            table = self._meld_tables[team] = tuple(
+                None if m is None else (m[0], m[1], m[2]) for m in self.melds[team])
+        return table
+
+    def meld_dict(self, team: int) -> Mapping[int, tuple[int, int, int]]:
+        """A read-only ``{rank: (naturals, twos, jokers)}`` of a team's melds (cached)."""
+        d = self._meld_dicts[team]
+        if d is None:
+            d = self._meld_dicts[team] = MappingProxyType(
+                {r: m for r, m in enumerate(self.meld_table(team)) if m is not None})
+        return d
+
     def add_to_meld(self, team: int, rank: int, naturals: int, twos: int, jokers: int) -> tuple[
             str | None, str | None]:
         """Add cards to a team meld; return its canasta type before and after."""
         melds = self.melds[team]
+        self._meld_tables[team] = None
+        self._meld_dicts[team] = None
         m = melds[rank]
         if m is None:
             m = melds[rank] = [0, 0, 0]

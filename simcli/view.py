@@ -6,7 +6,7 @@ card and no other player's cards: only what a player at the table can see.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from simcli.actions import Meld, TakePile
@@ -56,15 +56,17 @@ class PlayerView:
         """Card counts of every player's hand, by seat."""
         return tuple(self._st.hand_sizes)
 
-    def melds(self, team: int | None = None) -> dict[int, tuple[int, int, int]]:
-        """A team's melds (default: own team) as ``{rank: (naturals, twos, jokers)}``."""
-        t = self.team if team is None else team
-        return {r: (m[0], m[1], m[2]) for r, m in enumerate(self._st.melds[t]) if m is not None}
+    def melds(self, team: int | None = None) -> Mapping[int, tuple[int, int, int]]:
+        """A team's melds (default: own team) as a read-only ``{rank: (naturals, twos, jokers)}``."""
+        return self._st.meld_dict(self.team if team is None else team)
+
+    def meld_table(self, team: int | None = None) -> tuple[tuple[int, int, int] | None, ...]:
+        """A team's melds (default: own team) indexed by rank: ``(naturals, twos, jokers)`` or ``None``."""
+        return self._st.meld_table(self.team if team is None else team)
 
     def meld(self, rank: int, team: int | None = None) -> tuple[int, int, int] | None:
         """One meld of a team (default: own team), or ``None``."""
-        m = self._st.melds[self.team if team is None else team][rank]
-        return None if m is None else (m[0], m[1], m[2])
+        return self._st.meld_table(self.team if team is None else team)[rank]
 
     def canastas(self, team: int | None = None) -> dict[str, int]:
         """A team's canastas by type (``NATURAL``, ``MIXED``, ``WILD``)."""
@@ -149,11 +151,19 @@ class PlayerView:
     # ---------------------------------------------------------------- checks
     def check_melds(self, melds: Sequence[Meld], partial: bool = False) -> str | None:
         """Why laying ``melds`` now would be illegal, or ``None`` if it is legal."""
-        return melds_error(self._st, self.seat, melds, partial=partial)
+        st = self._st
+        err = melds_error(st, self.seat, melds, partial=partial)
+        if err is None and not partial:
+            st.validated = (st.phase, self.seat, tuple(melds))
+        return err
 
     def check_take(self, take: TakePile) -> str | None:
         """Why taking the pile with ``take`` now would be illegal, or ``None`` if it is legal."""
-        return take_error(self._st, self.seat, take)
+        st = self._st
+        err = take_error(st, self.seat, take)
+        if err is None:
+            st.validated = (st.phase, self.seat, take)
+        return err
 
     def go_out_error(self) -> str | None:
         """Why this player's team may not go out with its current canastas, or ``None``."""

@@ -64,38 +64,45 @@ class Greedy(Strategy):
 
     def choose_melds(self, view: PlayerView) -> list[Meld]:
         """Open if possible, then lay naturals and close canastas; go out when allowed."""
-        hand = list(view.hand)
+        hand = view.hand
         if not view.opened[view.team]:
             plan = opening_plan(hand, view.minimum)
-            if not plan:
-                return []
-            return self._fit(view, plan)
+            return self._fit(view, plan) if plan else []
         rules = view.rules
-        team_melds = view.melds()
+        table = view.meld_table()
         plan: list[Meld] = []
         left = list(hand)
+        sizes: dict[int, int] = {}
         for r in RANKS_BY_VALUE:
-            if left[r] and (r in team_melds or left[r] >= 3):
-                plan.append(Meld(r, left[r]))
+            c = left[r]
+            m = table[r]
+            if c and (m is not None or c >= 3):
+                plan.append(Meld(r, c))
                 left[r] = 0
-        # wild cards onto melds close to a canasta
-        sizes = {r: sum(team_melds.get(r, (0, 0, 0))) for r in RANKS_BY_VALUE}
-        for m in plan:
-            sizes[m.rank] += m.naturals
-        cap = rules.max_wilds_per_meld
-        for r in sorted(sizes, key=lambda x: -sizes[x]):
-            short = rules.canasta_size - sizes[r]
-            if sizes[r] == 0 or short <= 0 or short > 2 or left[TWO] + left[JOKER] == 0:
-                continue
-            used = sum(team_melds.get(r, (0, 0, 0))[1:])
-            tw, jk = take_wilds(left, min(short, cap - used))
-            if tw or jk:
-                plan.append(Meld(r, 0, tw, jk))
+            if m is not None or c >= 3:
+                sizes[r] = (c if c and (m is not None or c >= 3) else 0) + (0 if m is None else m[0] + m[1] + m[2])
+        # wild cards onto melds one or two short of a canasta
+        if left[TWO] + left[JOKER]:
+            cap = rules.max_wilds_per_meld
+            for r in sorted(sizes, key=lambda x: -sizes[x]):
+                short = rules.canasta_size - sizes[r]
+                if short <= 0 or short > 2 or left[TWO] + left[JOKER] == 0:
+                    continue
+                m = table[r]
+                used = 0 if m is None else m[1] + m[2]
+                tw, jk = take_wilds(left, min(short, cap - used))
+                if tw or jk:
+                    plan.append(Meld(r, 0, tw, jk))
         # going out: black threes may be melded only by a player going out
         if left[BLACK_THREE] >= 3 and sum(left) - left[BLACK_THREE] <= 1:
             with_threes = plan + [Meld(BLACK_THREE, left[BLACK_THREE])]
             if view.check_melds(with_threes) is None:
                 return with_threes
+        if not plan:
+            return plan
+        if (sum(left) >= 2 and rules.meld_max_size is None and not rules.closed_rank_dead_for_all
+                and not any(m.twos or m.jokers for m in plan)):
+            return plan  # natural cards only, hand kept: legal by construction (the engine still checks)
         return self._fit(view, plan)
 
     @staticmethod
@@ -112,23 +119,22 @@ class Greedy(Strategy):
         hand = view.hand
         if hand[BLACK_THREE] and view.hand_size > 1:
             return BLACK_THREE
-        opponents: set[int] = set()
-        for t in range(view.n_teams):
-            if t != view.team:
-                opponents.update(view.melds(t))
-        own = view.melds()
+        own = view.meld_table()
+        others = [view.meld_table(t) for t in range(view.n_teams) if t != view.team]
         best = -1
-        best_score = None
+        best_score = 1 << 30
         for r in range(NUM_RANKS):
-            if not hand[r]:
+            n = hand[r]
+            if not n:
                 continue
-            score = CARD_VALUES[r] + 10 * hand[r]
-            if r in own:
+            score = CARD_VALUES[r] + 10 * n
+            if own[r] is not None:
                 score += 200
-            if r in opponents:
-                score += 100
-            if r in (TWO, JOKER):
+            for table in others:
+                if table[r] is not None:
+                    score += 100
+            if r == TWO or r == JOKER:
                 score += 1000
-            if best_score is None or score < best_score:
+            if score < best_score:
                 best, best_score = r, score
         return best
