@@ -300,7 +300,7 @@ class Deal:
             self._apply_melds(seat, melds)
         if emit:
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
-                              "value": [str(m) for m in melds] if melds else []})
+                              "value": [meld_json(m) for m in melds] if melds else []})
 
         if st.hand_sizes[seat] == 0:
             self._go_out(seat, had_melded, canastas_before)
@@ -350,6 +350,9 @@ class Deal:
         size = len(pile) + 1
         m = take.meld
         was_opened = st.opened[team]
+        if self.emit:
+            self.emit("take_pile", {"seat": seat, "team": team, "top": RANK_NAMES[top], "size": size,
+                                    "meld": meld_json(m), "extra": [meld_json(x) for x in take.extra]})
         if st.melds[team][top] is not None:
             st.touched_existing = True
         hand[top] -= m.naturals
@@ -374,9 +377,6 @@ class Deal:
         st.take_sizes[team].append(size)
         st.first_take_done = True
         st.team_took[team] = True
-        if self.emit:
-            self.emit("take_pile", {"seat": seat, "team": team, "top": RANK_NAMES[top], "size": size,
-                                    "meld": str(m), "extra": [str(x) for x in take.extra]})
         self._record_melds(seat)
         if take.extra:
             self._apply_melds(seat, take.extra)
@@ -405,11 +405,13 @@ class Deal:
         team = st.team_of[seat]
         before, after = st.add_to_meld(team, rank, n, tw, jk)
         if self.emit:
-            self.emit("meld", {"seat": seat, "team": team, "rank": RANK_NAMES[rank],
+            self.emit("meld", {"seat": seat, "team": team,
+                               "rank": "WILD" if rank == WILD_MELD else RANK_NAMES[rank],
                                "added": {"naturals": n, "twos": tw, "jokers": jk},
                                "meld": list(st.melds[team][rank])})
             if after is not None and before != after:
-                self.emit("canasta", {"seat": seat, "team": team, "rank": RANK_NAMES[rank],
+                self.emit("canasta", {"seat": seat, "team": team,
+                                      "rank": "WILD" if rank == WILD_MELD else RANK_NAMES[rank],
                                       "kind": after, "upgraded_from": before})
 
     def _record_melds(self, seat: int) -> None:
@@ -464,7 +466,8 @@ class Deal:
                 "deal_index": st.deal_index, "end_reason": st.end_reason, "went_out_seat": st.went_out_seat,
                 "concealed": st.concealed, "turns": st.turn,
                 "teams": [{"total": s["total"], "breakdown": {k: v for k, v in s.items() if k != "total"},
-                           "melds": {RANK_NAMES[r]: [n, tw, jk] for r, n, tw, jk in pos.melds},
+                           "melds": {("WILD" if r == WILD_MELD else RANK_NAMES[r]): [n, tw, jk]
+                                     for r, n, tw, jk in pos.melds},
                            "red_threes": pos.red_threes,
                            "hands": [" ".join(RANK_NAMES[c] for c in cards_of(h)) for h in pos.hands]}
                           for s, pos in zip(scores, positions, strict=True)],
@@ -472,9 +475,15 @@ class Deal:
         return result
 
 
+def meld_json(m: Meld) -> dict[str, Any]:
+    """A meld action as JSON: ``{"rank": "K", "naturals": 2, "twos": 1, "jokers": 0}``."""
+    return {"rank": "WILD" if m.rank == WILD_MELD and not m.naturals else RANK_NAMES[m.rank],
+            "naturals": m.naturals, "twos": m.twos, "jokers": m.jokers}
+
+
 def _describe(decision: Any) -> Any:
     if isinstance(decision, TakePile):
-        return {"take_pile": str(decision.meld), "extra": [str(x) for x in decision.extra]}
+        return {"take_pile": meld_json(decision.meld), "extra": [meld_json(x) for x in decision.extra]}
     return "stock" if decision is DRAW_STOCK else repr(decision)
 
 
