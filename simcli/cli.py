@@ -14,9 +14,10 @@ def main() -> None:
 
 
 def _register() -> None:
-    from simcli.commands import bench, play, rules_cmd, score
+    from simcli.commands import bench, play, rules_cmd, run, score
 
     main.add_command(play.play)
+    main.add_command(run.run)
     main.add_command(score.score)
     main.add_command(bench.bench)
     main.add_command(rules_cmd.variants)

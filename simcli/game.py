@@ -29,6 +29,7 @@ class GameResult:
     strategies: list[str]
     totals: list[int]
     winner_team: int  # -1 for a shared win
+    first_dealer: int = 0
     deals: list[DealResult] = field(default_factory=list)
     decisions: int = 0
 
@@ -67,7 +68,7 @@ def play_game(rules: Any, strategy_names: Sequence[str], master_seed: int, game_
     totals = [0] * (p // rules.team_size)
     ctx = GameContext(game_index=game_index, seed=master_seed)
     result = GameResult(game_index=game_index, seed=master_seed, strategies=list(strategy_names),
-                        totals=totals, winner_team=-1)
+                        totals=totals, winner_team=-1, first_dealer=dealer)
     if emit:
         emit("game_start", {"game_index": game_index, "seed": master_seed, "strategies": list(strategy_names),
                             "first_dealer": dealer})

@@ -1,0 +1,133 @@
+"""``simcli run``: thousands of seeded games in parallel into a run directory (Parquet or CSV)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tomllib
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+from simcli.commands.common import rule_option
+from simcli.knobs import RuleError, knob
+from simcli.rules import diff, load_rules, parse_overrides
+from simcli.runner import RunError, RunSpec, default_chunk_size, execute_run, read_manifest
+from simcli.strategy import StrategyLookupError, parse_strategy_list
+
+
+def _rules_file(path: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise click.ClickException(f"cannot read rules file {path}: {exc}") from None
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            for sub, v in value.items():
+                flat[f"{key}.{sub}"] = v
+        else:
+            flat[key] = value
+    try:
+        return {knob(k).name: knob(k).parse(v) for k, v in flat.items()}
+    except RuleError as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+
+
+@click.command()
+@click.option("--variant", default="classic", show_default=True, help="rule preset")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
+@click.option("--seed", type=int, default=0, show_default=True, help="master seed")
+@click.option("--strategies", default="greedy", show_default=True,
+              help="one name for every seat, or one per seat, comma-separated")
+@rule_option
+@click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="TOML file of knob overrides (applied before --rule)")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="run directory [default: results/runs/<variant>-<name or time>]")
+@click.option("--name", help="run name used in the default --out")
+@click.option("--rotate-seats", is_flag=True, help="play every game again with the partnerships swapped")
+@click.option("--trace-games", type=click.IntRange(min=0), default=0, show_default=True,
+              help="write JSON-lines traces of the first K games to RUN_DIR/traces/")
+@click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), default="parquet", show_default=True)
+@click.option("--resume", is_flag=True, help="finish an interrupted run in --out (plays only missing games)")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@click.option("--on-error", type=click.Choice(["stop", "skip"]), default="stop", show_default=True,
+              help="a failing game stops the run, or is recorded in errors.parquet and skipped")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--scheduler", help="Dask scheduler address (without it --backend dask starts a local cluster)")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None, help="games per chunk [default: from N]")
+@click.pass_context
+def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str, rules: tuple[str, ...],
+        rules_file: Path | None, jobs: int | None, out: Path | None, name: str | None, rotate_seats: bool,
+        trace_games: int, fmt: str, resume: bool, quiet: bool, on_error: str, backend: str,
+        scheduler: str | None, chunk_size: int | None) -> None:
+    """Play N seeded games and write games/deals tables to a run directory."""
+    def given(param: str) -> bool:
+        return ctx.get_parameter_source(param) == ParameterSource.COMMANDLINE
+
+    stored: dict[str, Any] | None = None
+    if resume:
+        if out is None:
+            raise click.ClickException("--resume needs --out RUN_DIR")
+        try:
+            stored = read_manifest(out)["spec"]
+        except (OSError, ValueError, KeyError):
+            raise click.ClickException(f"nothing to resume: {out} has no readable run.json") from None
+        variant = variant if given("variant") else stored["variant"]
+        games = games if given("games") else stored["games"]
+        seed = seed if given("seed") else stored["seed"]
+        strategies = strategies if given("strategies") else ",".join(stored["strategies"])
+        rotate_seats = rotate_seats or stored["rotate_seats"]
+        trace_games = trace_games if given("trace_games") else stored["trace_games"]
+        on_error = on_error if given("on_error") else stored["on_error"]
+        chunk_size = chunk_size if given("chunk_size") else stored["chunk_size"]
+        fmt = fmt if given("fmt") else read_manifest(out).get("format", "parquet")
+    try:
+        overrides: dict[str, Any] = _rules_file(rules_file) if rules_file else {}
+        overrides.update(parse_overrides(rules))
+        if stored is not None and not overrides:
+            rs = load_rules(variant, stored["rules"])
+        else:
+            rs = load_rules(variant, overrides)
+        names = parse_strategy_list(strategies, rs.num_players)
+    except (RuleError, StrategyLookupError) as exc:
+        raise click.ClickException(str(exc)) from None
+    spec = RunSpec(variant=variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, games=games,
+                   rotate_seats=rotate_seats, chunk_size=chunk_size or default_chunk_size(games),
+                   on_error=on_error, trace_games=trace_games)
+    if out is None:
+        stamp = name or datetime.now().strftime("%Y%m%d-%H%M%S")
+        out = Path("results") / "runs" / f"{variant}-{stamp}"
+    jobs = jobs or os.cpu_count() or 1
+    total = games * (2 if rotate_seats else 1)
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit="game", desc=f"{variant}", disable=quiet or not sys.stderr.isatty(),
+               dynamic_ncols=True, smoothing=0.1)
+    try:
+        outcome = execute_run(spec, out, jobs=jobs, backend=backend, scheduler=scheduler, fmt=fmt, resume=resume,
+                              command=["simcli", *sys.argv[1:]], progress=bar.update,
+                              rules_diff={k: v[1] for k, v in diff(rs).items()})
+    except RunError as exc:
+        bar.close()
+        raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(f"\ninterrupted: finished chunks are saved in {out}; finish the run with:\n"
+                   f"  simcli run --resume --out {out}", err=True)
+        sys.exit(130)
+    bar.close()
+    hands_per_s = f"{outcome.hands_per_s:,.0f} hands/s" if outcome.hands_per_s else "nothing left to play"
+    click.echo(
+        f"Played {outcome.games:,} games ({outcome.hands:,} deals) of {variant} with {', '.join(dict.fromkeys(names))}"
+        f" on {jobs} {backend} job(s): {hands_per_s}"
+        + (f", {outcome.errors} failed game(s) in errors.{fmt}" if outcome.errors else "")
+        + f".\nResults: {out}/games.{fmt}, {out}/deals.{fmt} and {out}/run.json "
+        f"(schemas in docs/results-format.md).\n"
+        f"Load them with: python -c \"import simcli.results as r; print(r.load('{out}').games.describe())\""
+    )

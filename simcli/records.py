@@ -1,0 +1,82 @@
+"""Records: flat rows for ``games`` and ``deals`` tables, made from game results.
+
+This is the one place that turns engine results into columns; ``docs/results-format.md``
+documents every column. Rows are plain dicts so workers stay free of pandas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from simcli.game import GameResult
+from simcli.scoring import SCORE_PARTS
+
+
+def game_row(result: GameResult, rotation: int, n_teams: int) -> dict[str, Any]:
+    """One row of ``games``: the outcome of a whole game."""
+    totals = result.totals
+    ranked = sorted(totals, reverse=True)
+    last = result.deals[-1]
+    row: dict[str, Any] = {
+        "game_index": result.game_index,
+        "rotation": rotation,
+        "seed": result.seed,
+        "winner_team": result.winner_team,
+        "margin": ranked[0] - ranked[1],
+        "deals": len(result.deals),
+        "turns": result.turns,
+        "decisions": result.decisions,
+        "first_dealer": result.first_dealer,
+        "last_deal_end": last.end_reason,
+    }
+    for t in range(n_teams):
+        row[f"score_team_{t}"] = totals[t]
+    for s, name in enumerate(result.strategies):
+        row[f"strategy_seat_{s}"] = name
+    return row
+
+
+def deal_rows(result: GameResult, rotation: int, n_teams: int, team_of: Sequence[int]) -> list[dict[str, Any]]:
+    """Rows of ``deals``: one per deal and team."""
+    rows = []
+    cumulative = [0] * n_teams
+    for d in result.deals:
+        for t in range(n_teams):
+            s = d.scores[t]
+            cumulative[t] += s["total"]
+            takes = d.pile_takes[t]
+            row: dict[str, Any] = {
+                "game_index": result.game_index,
+                "rotation": rotation,
+                "deal_index": d.deal_index,
+                "team": t,
+                "dealer": d.dealer,
+                "first_player": d.first_player,
+                "dealer_team": team_of[d.dealer] == t,
+                "first_player_team": team_of[d.first_player] == t,
+                "end_reason": d.end_reason,
+                "went_out": d.went_out_seat is not None and team_of[d.went_out_seat] == t,
+                "went_out_seat": d.went_out_seat if d.went_out_seat is not None else -1,
+                "concealed": bool(d.concealed and d.went_out_seat is not None and team_of[d.went_out_seat] == t),
+                "stock_out": d.end_reason == "stock_out",
+                "turns": d.turns,
+                "first_meld_turn": d.first_meld_turn[t] if d.first_meld_turn[t] is not None else -1,
+                "canastas_natural": d.canastas[t]["NATURAL"],
+                "canastas_mixed": d.canastas[t]["MIXED"],
+                "canastas_wild": d.canastas[t]["WILD"],
+                "red_threes": d.red_threes[t],
+                "pile_takes": len(takes),
+                "pile_cards_taken": sum(takes),
+                "pile_take_max": max(takes) if takes else 0,
+                "cut_count": d.cut_count,
+                "cut_target": d.cut_target,
+                "cut_exact": d.exact_cut,
+                "exact_cut_bonus_team": d.exact_cut_team == t,
+                "cumulative": cumulative[t],
+            }
+            for part in SCORE_PARTS:
+                row[f"score_{part}"] = s[part]
+            row["score_total"] = s["total"]
+            rows.append(row)
+    return rows

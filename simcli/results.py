@@ -1,0 +1,58 @@
+"""Loading run directories into pandas: ``simcli.results.load(run_dir)``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from simcli.runner import CHUNK_DIR, MANIFEST
+
+
+@dataclass
+class Run:
+    """A loaded run: ``games`` and ``deals`` DataFrames, ``errors`` (maybe empty) and the ``manifest``."""
+
+    path: Path
+    manifest: dict[str, Any]
+    games: pd.DataFrame
+    deals: pd.DataFrame
+    errors: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the run finished (every game played or recorded as an error)."""
+        return self.manifest.get("status") == "complete"
+
+
+def _read(run_dir: Path, name: str) -> pd.DataFrame:
+    for ext, reader in (("parquet", pd.read_parquet), ("csv", pd.read_csv)):
+        path = run_dir / f"{name}.{ext}"
+        if path.exists():
+            return reader(path)
+    parts = sorted((run_dir / CHUNK_DIR).glob(f"{name}-*.parquet"))
+    if parts:  # an interrupted run: what finished so far
+        return pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+    return pd.DataFrame()
+
+
+def load(run_dir: str | Path) -> Run:
+    """Load a run directory written by ``simcli run`` (complete, or interrupted: finished chunks only)."""
+    path = Path(run_dir)
+    manifest_path = path / MANIFEST
+    if not manifest_path.exists():
+        raise FileNotFoundError(f"{path} is not a run directory (no {MANIFEST})")
+    manifest = json.loads(manifest_path.read_text())
+    games = _read(path, "games")
+    deals = _read(path, "deals")
+    errors = _read(path, "errors")
+    sort_games = [c for c in ("game_index", "rotation") if c in games.columns]
+    if sort_games:
+        games = games.sort_values(sort_games, ignore_index=True)
+    sort_deals = [c for c in ("game_index", "rotation", "deal_index", "team") if c in deals.columns]
+    if sort_deals:
+        deals = deals.sort_values(sort_deals, ignore_index=True)
+    return Run(path=path, manifest=manifest, games=games, deals=deals, errors=errors)
