@@ -8,6 +8,7 @@ run's settings and ``i``, so results are identical for any number of jobs, chunk
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -295,7 +296,7 @@ def _dask_results(spec: RunSpec, todo: list[int], jobs: int, scheduler: str | No
     try:
         window = max(jobs, 1) * 4
         queue = iter(todo)
-        futures = [client.submit(play_chunk, spec, k, pure=False) for k, _ in zip(queue, range(window), strict=False)]
+        futures = [client.submit(play_chunk, spec, k, pure=False) for k in itertools.islice(queue, window)]
         ac = as_completed(futures)
         for fut in ac:
             yield fut.result()
@@ -405,6 +406,11 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "
         raise
     wall = time.perf_counter() - t0
     all_done = done_chunks(run_dir)
+    missing = [k for k in range(n_chunks) if k not in all_done]
+    if missing:
+        manifest["status"] = "incomplete"
+        write_manifest(run_dir, manifest)
+        raise RunError(f"chunks {missing[:5]} did not finish; run again with --resume --out {run_dir}")
     total_hands = sum(int(v["hands"]) for v in all_done.values())
     total_errors = sum(int(v["errors"]) for v in all_done.values())
     try:
