@@ -346,13 +346,14 @@ class Deal:
         team = st.team_of[seat]
         hand = st.hands[seat]
         pile = st.pile
-        top = pile.pop()
-        size = len(pile) + 1
+        top = pile[-1]
+        size = len(pile)
         m = take.meld
         was_opened = st.opened[team]
-        if self.emit:
+        if self.emit:  # before any card moves, so that listeners see a consistent state
             self.emit("take_pile", {"seat": seat, "team": team, "top": RANK_NAMES[top], "size": size,
                                     "meld": meld_json(m), "extra": [meld_json(x) for x in take.extra]})
+        pile.pop()
         if st.melds[team][top] is not None:
             st.touched_existing = True
         hand[top] -= m.naturals

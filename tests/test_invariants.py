@@ -122,7 +122,6 @@ class Checker:
     # ------------------------------------------------------------------ per event
     def check_state(self, kind: str) -> None:
         st = self.st
-        rules = self.rules
         stock = st.stock
         k = len(stock)
         if stock != self.rev[:k]:
@@ -159,13 +158,10 @@ class Checker:
                 self.fail(kind, f"team {team}: red_threes {st.red_threes[team]} but seats laid {red}")
         total[RED_THREE] += sum(st.red_threes)
         if total != self.expected:
-            diff = {RANK_NAMES[r]: total[r] - self.expected[r] for r in range(NUM_RANKS) if total[r] != self.expected[r]}
+            diff = {RANK_NAMES[r]: total[r] - n for r, n in enumerate(self.expected) if total[r] != n}
             self.fail(kind, f"cards not accounted for (found - pack, by rank): {diff}")
         if self.ended_by is not None and kind not in (self.ended_by, "deal_scored"):
             self.fail(kind, f"event after the deal ended by '{self.ended_by}'")
-        if rules.meld_max_size is None and any(m is not None and m[0] + m[1] + m[2] > 0 and
-                                               False for m in ()):  # pragma: no cover - placeholder
-            pass
 
     def _judge_melds(self, key: tuple[Any, ...]) -> tuple[str | None, dict[str, int]]:
         rules = self.rules
@@ -291,7 +287,7 @@ class Checker:
         else:
             if result.went_out_seat is not None:
                 self.fail(kind, "stock_out with a went_out_seat")
-            if st.stock and not (st.last_card_red_three or len(st.stock) < rules.draw_count):
+            if len(st.stock) >= (1 if rules.partial_draw_allowed else rules.draw_count):
                 self.fail(kind, f"stock_out with {len(st.stock)} cards in the stock")
         for s, t, rank, _ in self.meld_log:
             if rank == BLACK_THREE and (s != result.went_out_seat or t != st.turn):
@@ -506,8 +502,7 @@ def crafted_deck(rules: Any, first_hand: Sequence[int], stock_top: Sequence[int]
     for c in [*first_hand, *stock_top, upcard]:
         left[c] -= 1
     assert min(left) >= 0
-    rest = [r for r in range(NUM_RANKS) if r != RED_THREE for _ in range(left[r])]
-    rest.reverse()  # naturals first; jokers, twos and threes go to the bottom
+    rest = [r for r in range(NUM_RANKS) if r != RED_THREE for _ in range(left[r])]  # pop() takes naturals first
     p, size = rules.num_players, rules.hand_size
     hands = [list(first_hand)] + [[rest.pop() for _ in range(size)] for _ in range(p - 1)]
     deck = [hands[i % p][i // p] for i in range(p * size)]
@@ -520,8 +515,7 @@ def run_crafted(first_hand: Sequence[int], draw: int, melds: Sequence[Meld], dis
     rules = CLASSIC
     deck = crafted_deck(rules, first_hand, [draw], upcard=5)
     st = new_deal(rules, deck, 3, 0, team_scores, cut_count=0)
-    assert st.first_player == 0 and sorted(r for r in range(NUM_RANKS) for _ in range(st.hands[0][r])) == sorted(
-        first_hand)
+    assert st.first_player == 0 and st.hands[0] == counts_of(first_hand)
     stats: Counter[str] = Counter()
     checker = Checker(st, stats, where="crafted")
     players = [_Script(melds, discard)] + [_Script() for _ in range(rules.num_players - 1)]
@@ -542,12 +536,13 @@ def test_concealed_going_out_after_a_stock_draw_waives_the_minimum() -> None:
 
 
 def test_concealed_going_out_by_melding_every_card_with_black_threes() -> None:
-    hand = [KING] * 6 + [QUEEN] * 3 + [BLACK_THREE] * 2
-    result, stats = run_crafted(hand, BLACK_THREE,
-                                [Meld(KING, 6, 1, 0), Meld(QUEEN, 3), Meld(BLACK_THREE, 3)], None, [0, 0])
+    # 7 kings, a 2 and 3 black threes; the draw brings the 4th black three: meld all 12 cards, no discard.
+    hand = [KING] * 7 + [TWO] + [BLACK_THREE] * 3
+    result, stats = run_crafted(hand, BLACK_THREE, [Meld(KING, 7, 1, 0), Meld(BLACK_THREE, 4)], None, [0, 0])
     assert result.end_reason == "went_out" and result.concealed
     assert stats[OUT_MELDING] == 1 and stats[B3_OUT] == 1 and stats[OUT_CONCEALED] == 1
     assert result.scores[0]["canasta_mixed"] == 300 and result.scores[0]["going_out"] == 200
+    assert result.scores[0]["melded"] == 7 * 10 + 20 + 4 * 5
 
 
 def test_checker_catches_a_lost_card() -> None:
@@ -567,29 +562,23 @@ def test_checker_catches_a_lost_card() -> None:
 def test_checker_catches_an_illegal_meld_and_a_stale_canasta_count() -> None:
     st = new_deal(CLASSIC, crafted_deck(CLASSIC, [KING] * 8 + [TWO] * 3, [QUEEN], 5), 3, 0, [0, 0], 0)
     checker = Checker(st, Counter())
-    st.hands[0][KING] -= 2
-    st.hands[0][TWO] -= 3
-    st.hand_sizes[0] -= 5
-    st.melds[0][KING] = [2, 3, 0]  # legal under PAGAT
-    checker("meld", {"seat": 0, "rank": "K", "added": {"naturals": 2, "twos": 3, "jokers": 0}, "meld": [2, 3, 0]})
-    st.hands[0][KING] -= 1
-    st.hand_sizes[0] -= 1
-    st.melds[0][KING] = [2, 3, 0]
-    st.melds[0][BLACK_THREE] = None
-    st.hands[0][KING] += 1
-    st.hand_sizes[0] += 1
-    st.hands[0][KING] -= 6
-    st.hand_sizes[0] -= 6
-    st.melds[0][KING] = [8, 3, 0]  # a mixed canasta that st.canastas does not know about
+
+    def move_to_meld(naturals: int, twos: int) -> None:
+        st.hands[0][KING] -= naturals
+        st.hands[0][TWO] -= twos
+        st.hand_sizes[0] -= naturals + twos
+        m = st.melds[0][KING] = [a + b for a, b in zip(st.melds[0][KING] or [0, 0, 0], [naturals, twos, 0],
+                                                           strict=True)]
+        checker("meld", {"seat": 0, "rank": "K", "added": {"naturals": naturals, "twos": twos, "jokers": 0},
+                         "meld": list(m)})
+
+    move_to_meld(2, 3)  # 2 kings and 3 twos: legal under PAGAT
     with pytest.raises(InvariantError, match="count_canastas"):
-        checker("meld", {"seat": 0, "rank": "K", "added": {"naturals": 6, "twos": 0, "jokers": 0},
-                         "meld": [8, 3, 0]})
-    st.melds[0][KING] = [1, 3, 0]
-    st.hands[0][KING] += 7
-    st.hand_sizes[0] += 7
+        move_to_meld(6, 0)  # now a mixed canasta that st.canastas does not count
+    st.canastas[0]["MIXED"] = 1
+    checker("canasta", {"seat": 0, "upgraded_from": None})
     with pytest.raises(InvariantError, match="illegal meld"):
-        checker("meld", {"seat": 0, "rank": "K", "added": {"naturals": 1, "twos": 3, "jokers": 0},
-                         "meld": [1, 3, 0]})
+        move_to_meld(-7, 0)  # 1 king with 3 wild cards
 
 
 # ---------------------------------------------------------------------------------------------- heavy sweeps
