@@ -366,14 +366,15 @@ class Deal:
         st.pile_frozen = False
         gained = 0
         for card in rest:
-            if card == RED_THREE:
-                self._lay_red_three(seat, "pile")
-                if st.rules.red_three_from_pile_replaced:
-                    self._draw_one(seat, "replacement")
-            else:
+            if card != RED_THREE:
                 hand[card] += 1
                 gained += 1
         st.hand_sizes[seat] += gained
+        # Red threes found in the pile are laid once the rest of the pile is in the hand (consistent events).
+        for _ in range(len(rest) - gained):
+            self._lay_red_three(seat, "pile")
+            if st.rules.red_three_from_pile_replaced:
+                self._draw_one(seat, "replacement")
         st.takes[team] += 1
         st.take_sizes[team].append(size)
         st.first_take_done = True

@@ -282,7 +282,6 @@ KNOBS: tuple[Knob, ...] = (
        allowed=("PAIR", "NAT_WILD", "LAYOFF")),
     _k("first_take_pair_only", "enum", "the first take needs a natural pair",
        allowed=("NONE", "PER_DEAL", "PER_TEAM")),
-    _k("black_three_stop", "bool", "a black three on top stops the next player taking the pile"),
     _k("forbid_single_card_pile_with_single_card_hand", "bool",
        "a player holding one card may not take a one-card pile"),
     _k("first_round_pile_restriction", "bool", "in the first round only the first player may take the pile"),

@@ -76,11 +76,21 @@ class RandomStrategy(Strategy):
                     if left[r] >= 2 and left[JOKER]:
                         options.append(Meld(r, 2, 0, 1))
             for r in planned:
-                if r != WILD_MELD and r != BLACK_THREE:
+                if r >= FOUR:
                     if left[TWO]:
                         options.append(Meld(r, 0, 1, 0))
                     if left[JOKER]:
                         options.append(Meld(r, 0, 0, 1))
+            if view.rules.wild_melds_allowed:
+                if WILD_MELD in planned:
+                    if left[TWO]:
+                        options.append(Meld(WILD_MELD, 0, 1, 0))
+                    if left[JOKER]:
+                        options.append(Meld(WILD_MELD, 0, 0, 1))
+                elif left[TWO] + left[JOKER] >= view.rules.wild_meld_min_start:
+                    k = view.rules.wild_meld_min_start
+                    tw = min(left[TWO], k)
+                    options.append(Meld(WILD_MELD, 0, tw, k - tw))
             if left[BLACK_THREE] >= 3:
                 options.append(Meld(BLACK_THREE, left[BLACK_THREE]))
             legal = [o for o in options if o is None or view.check_melds(plan + [o], partial=True) is None]
