@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from helpers import (
     AUTO,
@@ -98,11 +99,11 @@ def test_stack_deck_rejects_impossible_requests() -> None:
 
 
 def test_dealt_red_threes_are_replaced_from_the_top_of_the_stock_in_seat_order() -> None:
-    st = setup({0: "R3", 1: "R3 R3"}, stock="A K Q")
+    st = setup({0: "R3 4 4 5 5 6 6 7 7 8 8", 1: "R3 R3 4 4 5 5 6 6 7 7 8"}, stock="A K Q")
     table = Table(st, players())
     assert st.red_threes == [1, 2] and st.red_threes_by_seat == [1, 2, 0, 0]
-    assert st.hands[0][RED_THREE] == 0 and st.hands[0][parse_rank("A")] >= 1
-    assert st.hands[1][parse_rank("K")] >= 1 and st.hands[1][parse_rank("Q")] >= 1
+    assert st.hands[0] == counts("A 4 4 5 5 6 6 7 7 8 8")
+    assert st.hands[1] == counts("K Q 4 4 5 5 6 6 7 7 8")
     assert st.hand_sizes == [11, 11, 11, 11]
     assert not table.over
 
@@ -112,8 +113,6 @@ def test_table_matches_deal_play() -> None:
     rules = make_rules()
     deck = stack_deck(rules, {0: "R3 K K", 1: "R3 Q Q", 2: "A A 2", 3: "JK 9 9"}, upcards="8", dealer=DEALER)
     greedy = load_strategy("greedy")
-    import numpy as np
-
     results = []
     for use_table in (False, True):
         st = new_deal(rules, deck, DEALER, 0, [0, 0], cut_count=0)
@@ -198,7 +197,8 @@ def test_take_pile_each_way(freeze: str, method: str) -> None:
     if frozen and method != "M1_pair":
         with pytest.raises(IllegalDecision, match="frozen for this team: a natural pair of 9 is needed"):
             play_until(st, strategies, 3)
-        assert st.melds[0][parse_rank("9")] is None and len(st.pile) == len(cards(upcards)) + 2
+        assert meld_of(st, 0, "9") == ([3, 0, 0] if method == "M3_layoff" else None)  # unchanged
+        assert len(st.pile) == len(cards(upcards)) + 2 and st.hand_sizes[2] == 11
         return
     pile_before = cards(upcards) + cards(d0) + cards("9")
     play_until(st, strategies, 3)
@@ -216,29 +216,26 @@ def test_take_pile_each_way(freeze: str, method: str) -> None:
 
 def test_pile_frozen_for_a_team_that_has_not_opened() -> None:
     """Team 1 has not opened: M2 is rejected (frozen_until_team_opens), M1 with the opening melds works."""
-    hands = {0: "Q A A A K K K 4 4 5 5"}
-    opening0 = Scripted(melds=[[meld("A", 3), meld("K", 3)]], discards=["Q"])
 
     def run(hand1: str, how: Any, **knobs: Any) -> Any:
-        st = setup({**hands, 1: hand1}, stock="6", rules=make_rules(**knobs))
-        play_until(st, players({0: Scripted(melds=[[meld("A", 3), meld("K", 3)]], discards=["Q"]),
-                                1: Scripted(draws=[how], discards=["4"])}), 1)
-        assert st.pile_frozen is False and st.frozen_for(0) is False and st.frozen_for(1) is True
+        # turn 1: seat 0 opens A A A + K K K and discards a Q; turn 2: seat 1 takes the pile
+        st = setup({0: "Q A A A K K K 4 4 5 5", 1: hand1}, stock="6 7", rules=make_rules(**knobs))
+        table = play_until(st, players({0: Scripted(melds=[[meld("A", 3), meld("K", 3)]], discards=["Q"]),
+                                        1: Scripted(draws=[how], discards=["4"])}), 1)
+        assert st.pile_frozen is False and st.frozen_for(0) is False
+        assert st.frozen_for(1) is knobs.get("frozen_until_team_opens", True)
+        table.step(1)
         return st
 
     m2 = take("Q", 1, twos=1, extra=[meld("8", 3)])  # Q + Q + 2 + 8 8 8 = 70
-    st = run("Q 2 8 8 8 4 5 6 7 9 10", m2)
-    with pytest.raises(IllegalDecision, match="frozen for this team"):
-        Table(st, players({1: Scripted(draws=[m2])})).step(1)  # seat 1 is next to play
+    with pytest.raises(IllegalDecision, match="frozen for this team: a natural pair of Q is needed"):
+        run("Q 2 8 8 8 4 5 6 7 9 10", m2)
     st = run("Q 2 8 8 8 4 5 6 7 9 10", m2, frozen_until_team_opens=False)
-    Table(st, players({1: Scripted(draws=[m2], discards=["4"])})).step(1)
     assert meld_of(st, 1, "Q") == [2, 1, 0] and meld_of(st, 1, "8") == [3, 0, 0] and st.opened == [True, True]
 
     m1 = take("Q", 2, extra=[meld("8", 3)])  # Q Q Q + 8 8 8 = 60
     st = run("Q Q 8 8 8 4 5 6 7 9 10", m1)
-    Table(st, players({1: Scripted(draws=[m1], discards=["4"])})).step(1)
-    assert meld_of(st, 1, "Q") == [3, 0, 0] and st.opened == [True, True]
-    assert opening0.pending  # (the template script above was never used)
+    assert meld_of(st, 1, "Q") == [3, 0, 0] and meld_of(st, 1, "8") == [3, 0, 0] and st.opened == [True, True]
 
 
 # ============================================================================ black-three stop
@@ -315,15 +312,13 @@ BANDS = [
 def test_opening_minimum_by_band(score: int, minimum: int, hand: str, below: Any, at: Any) -> None:
     st = setup({0: hand}, stock="6", team_scores=(score, 0))
     assert st.minimum == [minimum, 50]
-    if below is not None:
-        count = sum(m.naturals * {4: 5, 5: 5}.get(m.rank, 10 if m.rank < 14 else 20) for m in below)
-        assert count == minimum - 5
-        with pytest.raises(IllegalDecision, match=f"below the minimum {minimum}"):
+    if below is not None:  # every "below" case counts exactly 5 points short
+        with pytest.raises(IllegalDecision, match=f"opening melds count {minimum - 5}, below the minimum {minimum}"):
             play_until(st, players({0: Scripted(melds=[below])}), 1)
         st = setup({0: hand}, stock="6", team_scores=(score, 0))
     play_until(st, players({0: Scripted(melds=[at])}), 1)
     assert st.opened == [True, False]
-    assert sum(st.hand_sizes[0:1]) == 11 + 1 - sum(m.size for m in at) - 1
+    assert st.hand_sizes[0] == 11 + 1 - sum(m.size for m in at) - 1
 
 
 def test_opening_minimum_band_edges() -> None:
@@ -450,12 +445,12 @@ def test_black_threes_not_melded_unless_going_out() -> None:
 @pytest.mark.parametrize("rule_on", [True, False])
 def test_single_card_hand_cannot_take_single_card_pile(rule_on: bool) -> None:
     """Seat 0 opens with K x7 + Q Q Q and keeps one card; seat 3 takes the pile and leaves a single K on it."""
-    st = setup({0: "K K K K K K K Q Q Q 4", 2: "A", 3: "A A"}, stock="5 6 8",
+    st = setup({0: "K K K K K K K Q Q Q 4", 2: "A", 3: "A A K"}, stock="5 6 8",
                rules=make_rules(forbid_single_card_pile_with_single_card_hand=rule_on))
     strategies = players({
         0: Scripted(draws=[DRAW_STOCK, take("K")], melds=[[meld("K", 7), meld("Q", 3)]], discards=["5", "4"]),
         2: Scripted(discards=["A"]),
-        3: Scripted(draws=[take("A", 2)], discards=[fallback_discard_k()]),
+        3: Scripted(draws=[take("A", 2)], discards=["K"]),  # the eighth king
     })
     table = play_until(st, strategies, 4)
     assert st.hand_sizes[0] == 1 and st.pile == cards("K") and not st.frozen_for(0)
@@ -465,12 +460,7 @@ def test_single_card_hand_cannot_take_single_card_pile(rule_on: bool) -> None:
         return
     res = table.finish()
     assert meld_of(st, 0, "K") == [8, 0, 0]
-    assert res.end_reason == "went_out" and res.went_out_seat == 0 and st.pile == cards("K 4")[-1:]
-
-
-def fallback_discard_k() -> str:
-    """Seat 3's discard in the single-card scenario: the eighth king (dealt as filler to seat 3)."""
-    return "K"
+    assert res.end_reason == "went_out" and res.went_out_seat == 0 and st.pile == cards("4")
 
 
 # ============================================================================ stock exhaustion (§1.11)
@@ -495,12 +485,12 @@ def test_stock_out_forced_take_when_top_matches_a_team_meld() -> None:
 
 def test_stock_out_forced_take_then_deal_ends_when_next_player_cannot_take() -> None:
     st, scripts = exhaustion_scenario("K")
-    scripts[2] = Scripted(draws=[take("K")], discards=["4"])
+    scripts[2] = Scripted(draws=[take("K")])
     res = Table(st, players(scripts)).finish()
     assert meld_of(st, 0, "K") == [4, 0, 0]
     # seat 3 (team 1, not opened: the pile is frozen for it) cannot be forced and draws from the empty stock
     assert res.end_reason == "stock_out" and res.turns == 4 and res.went_out_seat is None
-    assert res.pile_takes == [[4], []]
+    assert res.pile_takes == [[3], []]  # upcard, 9, K
     assert res.scores[0]["going_out"] == 0 and res.scores[1]["going_out"] == 0
 
 
@@ -552,9 +542,11 @@ def test_partial_draw_with_draw_count_2(partial: bool, expected_end: str | None)
     st = setup({0: "4 4 5 5 6 6 7 7 8 8 10"}, stock="9", fill_stock=False,
                rules=make_rules(draw_count=2, partial_draw_allowed=partial))
     play_until(st, players({0: Scripted(discards=["9"])}), 1)
-    assert st.end_reason == expected_end
-    assert st.hand_sizes[0] == (11 if partial else 11)
-    assert st.stock == ([] if partial else cards("9"))
+    assert st.end_reason == expected_end and st.hand_sizes[0] == 11
+    if partial:  # drew the one card left, discarded it
+        assert st.stock == [] and len(st.pile) == 2 and st.pile[-1] == parse_rank("9")
+    else:  # fewer than draw_count cards left and no partial draw: the deal ends, nothing drawn or discarded
+        assert st.stock == cards("9") and len(st.pile) == 1
 
 
 def test_hand_size_13() -> None:
@@ -582,7 +574,8 @@ def test_wild_rule_5_5_2_2_joker(wild_rule: str, legal: bool) -> None:
 @pytest.mark.parametrize("cap,legal", [(None, True), (7, False)])
 def test_meld_max_size_rejects_an_eighth_card(cap: int | None, legal: bool) -> None:
     """Seat 0 lays K x7 on turn 1 and draws the eighth K on turn 5."""
-    st = setup({0: "K K K K K K K 4 5 6 7"}, stock="Q 4 5 6 K", rules=make_rules(meld_max_size=cap))
+    rules = make_rules() if cap is None else make_rules(meld_max_size=cap)
+    st = setup({0: "K K K K K K K 4 5 6 7"}, stock="Q 4 5 6 K", rules=rules)
     strategies = players({0: Scripted(melds={1: [meld("K", 7)], 5: [meld("K", 1)]}, discards=["Q"])})
     table = play_until(st, strategies, 4)
     assert meld_of(st, 0, "K") == [7, 0, 0] and st.canastas[0]["NATURAL"] == 1
@@ -605,23 +598,22 @@ def test_game_target_changes_when_the_game_ends() -> None:
 
 
 # ============================================================================ illegal decisions
+#: seat 1's bad decision on turn 2 and the reason the engine gives
 ILLEGAL = {
-    "bad_draw": (Scripted(draws=["bogus"], name="bad-bot"), "choose_draw returned 'bogus'"),
-    "bad_take": (Scripted(draws=[take("K", 2)], name="bad-bot"), "the take meld is of K but the top card is"),
-    "bad_meld": (Scripted(melds=[[meld("A", 2)]], name="bad-bot"), "a new meld needs at least 3 cards"),
-    "bad_discard": (Scripted(discards=["JK"], name="bad-bot"), "not a card in hand"),
+    "bad_draw": ({"draws": ["bogus"]}, "choose_draw returned 'bogus'"),
+    "bad_take": ({"draws": [take("K", 2)]}, "the take meld is of K but the top card is 4"),
+    "bad_meld": ({"melds": [[meld("A", 2)]]}, "a new meld needs at least 3 cards"),
+    "bad_discard": ({"discards": ["JK"]}, "not a card in hand"),
 }
 
 
 @pytest.mark.parametrize("case", list(ILLEGAL))
 def test_illegal_decision_message_names_strategy_seat_game_seed_turn(case: str) -> None:
-    make, reason = ILLEGAL[case]
-    bad = Scripted(draws=list(make.scripts["draw"].queue), melds=list(make.scripts["melds"].queue),
-                   discards=list(make.scripts["discard"].queue), name="bad-bot")
+    script, reason = ILLEGAL[case]
     st = setup({0: "4 5 6 7 8 9 10 J Q K A", 1: "A A 4 5 6 7 8 9 10 J Q"}, upcards="9", stock="5 6")
     ctx = GameContext(game_index=3, seed=42, deal_index=1)
     with pytest.raises(IllegalDecision) as info:
-        play_until(st, players({1: bad}), 2, ctx=ctx)
+        play_until(st, players({1: Scripted(name="bad-bot", **script)}), 2, ctx=ctx)
     msg = str(info.value)
     for part in ("strategy 'bad-bot'", "seat 1", "game 3", "seed 42", "turn 2", reason):
         assert part in msg, (part, msg)
