@@ -141,9 +141,8 @@ class DealReplay:
             s = (ev["first_player"] + k * self.step) % self.P
             n = self.hands[s].pop(R3, 0)
             self.red_threes[self.team(s)] += n
-            for _ in range(n):
+            for _ in range(n):  # each one is laid and replaced (replacement red threes too) before the next
                 self.emit(red_three(s, self.team(s), "dealt"))
-            for _ in range(n):
                 self.draw_one(s, first_source="replacement")
 
     # ------------------------------------------------------------------ helpers
@@ -155,6 +154,10 @@ class DealReplay:
 
     def emit(self, event: dict[str, Any]) -> None:
         self.expected.append((self.turn, event))
+
+    def held(self, seat: int) -> int:
+        """Number of cards in the seat's hand."""
+        return sum(self.hands[seat].values())
 
     def stock_left(self) -> int:
         return len(self.stock) - self.stock_pos
@@ -184,8 +187,8 @@ class DealReplay:
             self.fail(self.turn, f"seat {seat} {what}: needs {dict(cards)} but holds {dict(+self.hands[seat])}")
         self.hands[seat] -= cards
 
-    def add_to_meld(self, seat: int, rank: str, n: int, t: int, j: int, canastas: list[dict[str, Any]]) -> None:
-        """Put cards on the team's meld of ``rank`` and emit the ``meld`` event (canasta events are collected)."""
+    def add_to_meld(self, seat: int, rank: str, n: int, t: int, j: int) -> None:
+        """Put cards on the team's meld of ``rank``; emit the ``meld`` event and, right after it, ``canasta``."""
         team = self.team(seat)
         comp = self.melds[team].setdefault(rank, [0, 0, 0])
         before = canasta_kind(rank, comp, self.canasta_size)
@@ -196,7 +199,7 @@ class DealReplay:
                    "added": {"naturals": n, "twos": t, "jokers": j}, "meld": list(comp)})
         after = canasta_kind(rank, comp, self.canasta_size)
         if after is not None and after != before:
-            canastas.append({"event": "canasta", "seat": seat, "team": team, "rank": rank, "kind": after,
+            self.emit({"event": "canasta", "seat": seat, "team": team, "rank": rank, "kind": after,
                              "upgraded_from": before})
 
     def check_meld_legal(self, team: int, rank: str) -> None:
@@ -251,6 +254,14 @@ class DealReplay:
     def draw_stock(self, seat: int) -> None:
         self.turn_state["drew_stock"] = True
         if not self.stock_left():  # stock exhausted: the deal ends in place of the draw (RULES §1.11)
+            team = self.team(seat)
+            top = self.pile[-1] if self.pile else None
+            single = self.rules["forbid_single_card_pile_with_single_card_hand"] == "true"
+            forced = (self.rules["must_take_pile_after_stock_empty_if_matches"] == "true" and top in NATURALS
+                      and not self.frozen and top in self.melds[team]
+                      and not (single and len(self.pile) == 1 and self.held(seat) == 1))
+            if forced:
+                self.fail(self.turn, f"stock empty: seat {seat} had to take the pile (top {top} matches a meld)")
             self.emit({"event": "stock_out", "seat": seat, "turn": self.turn})
             self.end("stock_out")
             return
@@ -273,10 +284,17 @@ class DealReplay:
             self.fail(self.turn, f"pile with top {top} taken with a {meld['rank']} meld")
         # RULES §1.7: frozen for the team -> natural pair only; single-card rule
         frozen_for_team = self.frozen or not self.opened(team)
-        if frozen_for_team and (meld["naturals"] < 2 or meld["twos"] + meld["jokers"]):
-            self.fail(self.turn, f"frozen pile taken without a natural pair: {meld}")
+        n, w = meld["naturals"], meld["twos"] + meld["jokers"]
+        if frozen_for_team:
+            ok = n >= 2
+        else:
+            methods = set(self.rules["take_methods_unfrozen"].split(","))
+            ok = (("PAIR" in methods and n >= 2) or ("NAT_WILD" in methods and n >= 1 and w >= 1)
+                  or ("LAYOFF" in methods and top in self.melds[team]))
+        if not ok:
+            self.fail(self.turn, f"pile (frozen for team {team}: {frozen_for_team}) taken with {meld}")
         if (self.rules["forbid_single_card_pile_with_single_card_hand"] == "true" and len(self.pile) == 1
-                and sum(self.hands[seat].values()) == 1):
+                and self.held(seat) == 1):
             self.fail(self.turn, "a 1-card pile taken with a 1-card hand")
         used = [meld, *extra]
         for m in used:
@@ -287,8 +305,7 @@ class DealReplay:
                 self.fail(self.turn, f"team {team} opened with {points} < minimum {self.minimum[team]} (pile)")
         self.emit({"event": "take_pile", "seat": seat, "team": team, "top": top, "size": len(self.pile),
                    "meld": meld, "extra": extra})
-        canastas: list[dict[str, Any]] = []
-        self.add_to_meld(seat, top, meld["naturals"] + 1, meld["twos"], meld["jokers"], canastas)
+        self.add_to_meld(seat, top, meld["naturals"] + 1, meld["twos"], meld["jokers"])
         rest, self.pile = self.pile[:-1], []
         self.frozen = False
         for card in rest:  # red threes in the pile are laid without replacement in Classic
@@ -300,9 +317,7 @@ class DealReplay:
             else:
                 self.hands[seat][card] += 1
         for m in extra:
-            self.add_to_meld(seat, m["rank"], m["naturals"], m["twos"], m["jokers"], canastas)
-        for c in canastas:
-            self.emit(c)
+            self.add_to_meld(seat, m["rank"], m["naturals"], m["twos"], m["jokers"])
         for m in used:
             self.check_meld_legal(team, m["rank"])
         self.turn_state["melds_this_turn"] += [m["rank"] for m in used]
@@ -310,14 +325,18 @@ class DealReplay:
     def meld_phase(self, seat: int, melds: list[dict[str, Any]]) -> None:
         team = self.team(seat)
         opening = not self.opened(team)
-        canastas: list[dict[str, Any]] = []
         points = 0
+        # several MELDs of one rank in a decision give one ``meld`` event (ranks in order of first appearance)
+        merged: dict[str, list[int]] = {}
         for m in melds:
             self.remove(seat, meld_cards(m["rank"], m["naturals"], m["twos"], m["jokers"]), "meld")
             points += meld_points(m["rank"], [m["naturals"], m["twos"], m["jokers"]])
-            self.add_to_meld(seat, m["rank"], m["naturals"], m["twos"], m["jokers"], canastas)
-        for c in canastas:
-            self.emit(c)
+            comp = merged.setdefault(m["rank"], [0, 0, 0])
+            comp[0] += m["naturals"]
+            comp[1] += m["twos"]
+            comp[2] += m["jokers"]
+        for rank, (n, t, j) in merged.items():
+            self.add_to_meld(seat, rank, n, t, j)
         for m in melds:
             self.check_meld_legal(team, m["rank"])
         self.turn_state["melds_this_turn"] += [m["rank"] for m in melds]
@@ -325,10 +344,10 @@ class DealReplay:
         if opening and melds and points < self.minimum[team]:
             # the minimum is waived only for a concealed going out after a stock draw (RULES §1.8.5, §1.10)
             waived = (self.rules["concealed_out_waives_minimum"] == "true" and self.turn_state["drew_stock"]
-                      and len(+self.hands[seat]) <= 1 and not self.turn_state["melded_before"])
+                      and self.held(seat) <= 1 and not self.turn_state["melded_before"])
             if not waived:
                 self.fail(self.turn, f"team {team} opened with {points} < minimum {self.minimum[team]}")
-        if any(m["rank"] == B3 for m in melds) and len(+self.hands[seat]) > 1:
+        if any(m["rank"] == B3 for m in melds) and self.held(seat) > 1:
             self.fail(self.turn, "black threes melded by a player who is not going out")
         if self.last_card_red_three and self.rules["last_card_red_three_ends_deal"] == "true":
             if hand_empty:
@@ -598,3 +617,62 @@ def test_trace_is_byte_identical_for_the_same_seed(tmp_path: Path) -> None:
     c = make_trace(tmp_path / "c.jsonl", 12, "greedy,random,greedy,random").read_bytes()
     assert a == b
     assert a != c
+
+
+def _first(events: list[dict[str, Any]], kind: str) -> dict[str, Any]:
+    return next(e for e in events if e["event"] == kind)
+
+
+def _mutate_score(events: list[dict[str, Any]]) -> None:
+    team = _first(events, "deal_scored")["teams"][0]
+    team["breakdown"]["melded"] += 5
+    team["total"] += 5
+
+
+def _mutate_deck(events: list[dict[str, Any]]) -> None:
+    deck = _first(events, "deal")["deck"]
+    players = int(events[0]["rules"]["num_players"])
+    i = next(i for i in range(1, len(deck)) if i % players and deck[i] != deck[0] and R3 not in (deck[0], deck[i]))
+    deck[0], deck[i] = deck[i], deck[0]
+
+
+def _mutate_draw(events: list[dict[str, Any]]) -> None:
+    draw = _first(events, "draw")
+    draw["cards"][0] = "K" if draw["cards"][0] != "K" else "Q"
+
+
+def _mutate_final_hand(events: list[dict[str, Any]]) -> None:
+    team = _first(events, "deal_scored")["teams"][1]
+    team["hands"][0] = (team["hands"][0] + " 4").strip()
+
+
+def _mutate_frozen(events: list[dict[str, Any]]) -> None:
+    discard = _first(events, "discard")
+    discard["frozen"] = not discard["frozen"]
+
+
+def _mutate_totals(events: list[dict[str, Any]]) -> None:
+    _first(events, "totals")["totals"][0] += 100
+
+
+MUTATIONS = {"score": _mutate_score, "deck": _mutate_deck, "draw": _mutate_draw, "final_hand": _mutate_final_hand,
+             "frozen": _mutate_frozen, "totals": _mutate_totals}
+
+
+@pytest.fixture(scope="module")
+def good_trace(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    path = make_trace(tmp_path_factory.mktemp("mut") / "good.jsonl", 1, "greedy")
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("mutation", sorted(MUTATIONS))
+def test_replayer_rejects_a_corrupted_trace(tmp_path: Path, good_trace: list[dict[str, Any]], mutation: str) -> None:
+    """The replayer is not vacuous: each single corruption of a good trace is caught."""
+    events = json.loads(json.dumps(good_trace))
+    MUTATIONS[mutation](events)
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(json.dumps(e, sort_keys=True, separators=(",", ":")) + "\n" for e in events),
+                    encoding="utf-8")
+    with pytest.raises(ReplayError) as info:
+        replay_trace(path)
+    print(mutation, "->", info.value)
