@@ -361,17 +361,18 @@ class Deal:
         hand[JOKER] -= m.jokers
         st.hand_sizes[seat] -= m.size
         self._add_to_meld(seat, top, m.naturals + 1, m.twos, m.jokers)
-        rest = pile[:]
-        pile.clear()
-        st.pile_frozen = False
         gained = 0
-        for card in rest:
+        for card in pile:
             if card != RED_THREE:
                 hand[card] += 1
                 gained += 1
         st.hand_sizes[seat] += gained
-        # Red threes found in the pile are laid once the rest of the pile is in the hand (consistent events).
-        for _ in range(len(rest) - gained):
+        pile[:] = [RED_THREE] * (len(pile) - gained)
+        st.pile_frozen = False
+        # Red threes found in the pile are laid one by one once the rest of the pile is in the hand,
+        # so that every event sees each card in exactly one place.
+        while pile:
+            pile.pop()
             self._lay_red_three(seat, "pile")
             if st.rules.red_three_from_pile_replaced:
                 self._draw_one(seat, "replacement")

@@ -251,6 +251,15 @@ def write_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
     atomic_write_bytes(run_dir / MANIFEST, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode())
 
 
+def _difference(key: str, was: Any, now: Any) -> str:
+    """One setting a resume disagrees on; for the rules, only the knobs that differ."""
+    if isinstance(was, dict) and isinstance(now, dict):
+        knobs = [f"{k} (run has {was.get(k)!r}, now {now.get(k)!r})" for k in sorted(set(was) | set(now))
+                 if was.get(k) != now.get(k)]
+        return f"{key}: " + ", ".join(knobs)
+    return f"{key} (run has {was!r}, now {now!r})"
+
+
 # --------------------------------------------------------------------------- backends
 def _local_results(spec: RunSpec, todo: list[int], jobs: int) -> Iterator[ChunkResult]:
     if jobs <= 1:
@@ -347,15 +356,16 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "
             raise RunError(f"nothing to resume: {run_dir} has no {MANIFEST}")
         old = read_manifest(run_dir)
         mine = spec.comparable()
-        differences = [f"{k} (run has {old['spec'].get(k)!r}, now {mine[k]!r})" for k in mine
-                       if old["spec"].get(k) != mine[k]]
+        differences = [_difference(k, old["spec"].get(k), mine[k]) for k in mine if old["spec"].get(k) != mine[k]]
         if differences:
             raise RunError("cannot resume with different settings: " + "; ".join(differences))
         if fmt != old.get("format", "parquet"):
             raise RunError(f"cannot resume with different settings: format (run has {old.get('format')!r}, "
                            f"now {fmt!r})")
         manifest = old
+        was_complete = old.get("status") == "complete"
     else:
+        was_complete = False
         if manifest_path.exists() or any((run_dir / CHUNK_DIR).iterdir()):
             raise RunError(f"{run_dir} already holds a run; use --resume to finish it or choose another --out")
         manifest = {
@@ -373,6 +383,13 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "
     per_game = 2 if spec.rotate_seats else 1
     if progress is not None and finished:
         progress(sum(min(spec.chunk_size, spec.games - k * spec.chunk_size) for k in finished) * per_game)
+    if was_complete and not todo:
+        # Nothing left to play; the chunk copies are gone, so consolidating again would empty the tables.
+        manifest["status"] = "complete"
+        write_manifest(run_dir, manifest)
+        return RunOutcome(run_dir=run_dir, games=int(manifest.get("games_played") or 0),
+                          hands=int(manifest.get("hands") or 0), errors=int(manifest.get("errors") or 0),
+                          wall_seconds=0.0, hands_per_s=0.0, status="complete")
     t0 = time.perf_counter()
     hands = 0
     errors = 0
@@ -417,10 +434,6 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "
         counts = consolidate(run_dir, n_chunks, fmt)
     except OSError as exc:
         raise RunError(f"cannot write results to {run_dir}: {exc.strerror or exc}") from None
-    # The consolidated tables hold every row now; drop the chunk copies, keep the done-markers.
-    for name in TABLES:
-        for part in (run_dir / CHUNK_DIR).glob(f"{name}-*.parquet"):
-            part.unlink()
     previous_wall = float(manifest.get("wall_seconds") or 0.0)
     manifest.update({
         "status": status, "finished": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -429,6 +442,11 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "
         "games_played": counts.get("games", 0), "errors": total_errors, "chunks": n_chunks,
     })
     write_manifest(run_dir, manifest)
+    # The consolidated tables hold every row and the run is marked complete (so a resume will not consolidate
+    # again): drop the chunk copies, keep the done-markers.
+    for name in TABLES:
+        for part in (run_dir / CHUNK_DIR).glob(f"{name}-*.parquet"):
+            part.unlink()
     return RunOutcome(run_dir=run_dir, games=counts.get("games", 0), hands=total_hands, errors=total_errors,
                       wall_seconds=wall, hands_per_s=hands / wall if wall > 0 else 0.0, status=status,
                       counts=counts)

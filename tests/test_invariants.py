@@ -547,7 +547,7 @@ def test_concealed_going_out_by_melding_every_card_with_black_threes() -> None:
 
 def test_checker_catches_a_lost_card() -> None:
     """The checker itself can fail: a card that vanishes from a hand is reported."""
-    st = new_deal(CLASSIC, crafted_deck(CLASSIC, [KING] * 11, [QUEEN], 5), 3, 0, [0, 0], 0)
+    st = new_deal(CLASSIC, crafted_deck(CLASSIC, [KING] * 8 + [QUEEN] * 3, [QUEEN], 5), 3, 0, [0, 0], 0)
     checker = Checker(st, Counter())
     checker("cut", {})
     st.hands[0][KING] -= 1
