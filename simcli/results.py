@@ -33,8 +33,11 @@ def _read(run_dir: Path, name: str) -> pd.DataFrame:
         path = run_dir / f"{name}.{ext}"
         if path.exists():
             return reader(path)
-    parts = sorted((run_dir / CHUNK_DIR).glob(f"{name}-*.parquet"))
-    if parts:  # an interrupted run: what finished so far
+    folder = run_dir / CHUNK_DIR
+    # An interrupted run: the chunks that finished so far (a chunk without its done-marker may be partial).
+    parts = [p for p in sorted(folder.glob(f"{name}-*.parquet"))
+             if (folder / f"done-{p.stem.rsplit('-', 1)[1]}.json").exists()]
+    if parts:
         return pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
     return pd.DataFrame()
 

@@ -14,8 +14,10 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -173,6 +175,26 @@ def write_chunk(run_dir: Path, chunk: ChunkResult) -> None:
     marker = {"chunk": chunk.index, "games": len(chunk.games), "hands": chunk.hands,
               "errors": len(chunk.errors), "seconds": chunk.seconds}
     atomic_write_bytes(folder / f"done-{chunk.index:05d}.json", json.dumps(marker).encode())
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C until the chunk being written is complete (tables and done-marker), then deliver it.
+
+    Raised mid-write, the KeyboardInterrupt would leave a chunk without its marker, or be lost altogether
+    when it lands in a finalizer (pyarrow's ``ParquetWriter.__del__``), where Python ignores exceptions.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        signal.raise_signal(signal.SIGINT)
 
 
 def done_chunks(run_dir: Path) -> dict[int, dict[str, Any]]:
@@ -409,7 +431,8 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "
                     f"Finished chunks are kept in {run_dir}; rerun with --on-error skip to record and go on"
                 )
             try:
-                write_chunk(run_dir, chunk)
+                with _sigint_held():
+                    write_chunk(run_dir, chunk)
             except OSError as exc:
                 raise RunError(f"cannot write results to {run_dir}: {exc.strerror or exc}") from None
             hands += chunk.hands

@@ -17,23 +17,33 @@ from simcli.state import DealState
 class PlayerView:
     """What the player in ``seat`` knows. Properties return copies, so strategies cannot change the game."""
 
-    __slots__ = ("_st", "seat", "team")
+    __slots__ = ("_st", "_seat", "_team")
 
     def __init__(self, state: DealState, seat: int):
         self._st = state
-        self.seat = seat
-        self.team = state.team_of[seat]
+        self._seat = seat
+        self._team = state.team_of[seat]
+
+    @property
+    def seat(self) -> int:
+        """This player's seat (read-only: a view cannot be pointed at another seat)."""
+        return self._seat
+
+    @property
+    def team(self) -> int:
+        """This player's team."""
+        return self._team
 
     # ------------------------------------------------------------ own cards
     @property
     def hand(self) -> tuple[int, ...]:
         """This player's hand as a rank-count vector (index = rank, see :mod:`simcli.cards`)."""
-        return tuple(self._st.hands[self.seat])
+        return tuple(self._st.hands[self._seat])
 
     @property
     def hand_size(self) -> int:
         """Number of cards in this player's hand."""
-        return self._st.hand_sizes[self.seat]
+        return self._st.hand_sizes[self._seat]
 
     # ---------------------------------------------------------------- table
     @property
@@ -58,19 +68,19 @@ class PlayerView:
 
     def melds(self, team: int | None = None) -> Mapping[int, tuple[int, int, int]]:
         """A team's melds (default: own team) as a read-only ``{rank: (naturals, twos, jokers)}``."""
-        return self._st.meld_dict(self.team if team is None else team)
+        return self._st.meld_dict(self._team if team is None else team)
 
     def meld_table(self, team: int | None = None) -> tuple[tuple[int, int, int] | None, ...]:
         """A team's melds (default: own team) indexed by rank: ``(naturals, twos, jokers)`` or ``None``."""
-        return self._st.meld_table(self.team if team is None else team)
+        return self._st.meld_table(self._team if team is None else team)
 
     def meld(self, rank: int, team: int | None = None) -> tuple[int, int, int] | None:
         """One meld of a team (default: own team), or ``None``."""
-        return self._st.meld_table(self.team if team is None else team)[rank]
+        return self._st.meld_table(self._team if team is None else team)[rank]
 
     def canastas(self, team: int | None = None) -> dict[str, int]:
         """A team's canastas by type (``NATURAL``, ``MIXED``, ``WILD``)."""
-        return dict(self._st.canastas[self.team if team is None else team])
+        return dict(self._st.canastas[self._team if team is None else team])
 
     @property
     def red_threes(self) -> tuple[int, ...]:
@@ -85,7 +95,7 @@ class PlayerView:
     @property
     def minimum(self) -> int:
         """This team's initial-meld minimum for the deal."""
-        return self._st.minimum[self.team]
+        return self._st.minimum[self._team]
 
     @property
     def pile_top(self) -> int | None:
@@ -101,7 +111,7 @@ class PlayerView:
     @property
     def pile_frozen(self) -> bool:
         """Whether the pile is frozen for this player's team."""
-        return self._st.frozen_for(self.team)
+        return self._st.frozen_for(self._team)
 
     @property
     def stock_size(self) -> int:
@@ -136,7 +146,7 @@ class PlayerView:
     @property
     def must_take_pile(self) -> bool:
         """With the stock empty (classic continuation), whether this player is forced to take the pile."""
-        return must_take_pile(self._st, self.seat)
+        return must_take_pile(self._st, self._seat)
 
     @property
     def no_discard_this_turn(self) -> bool:
@@ -152,19 +162,19 @@ class PlayerView:
     def check_melds(self, melds: Sequence[Meld], partial: bool = False) -> str | None:
         """Why laying ``melds`` now would be illegal, or ``None`` if it is legal."""
         st = self._st
-        err = melds_error(st, self.seat, melds, partial=partial)
+        err = melds_error(st, self._seat, melds, partial=partial)
         if err is None and not partial:
-            st.validated = (st.phase, self.seat, tuple(melds))
+            st.validated = (st.phase, self._seat, tuple(melds))
         return err
 
     def check_take(self, take: TakePile) -> str | None:
         """Why taking the pile with ``take`` now would be illegal, or ``None`` if it is legal."""
         st = self._st
-        err = take_error(st, self.seat, take)
+        err = take_error(st, self._seat, take)
         if err is None:
-            st.validated = (st.phase, self.seat, take)
+            st.validated = (st.phase, self._seat, take)
         return err
 
     def go_out_error(self) -> str | None:
         """Why this player's team may not go out with its current canastas, or ``None``."""
-        return go_out_error(self._st, self.seat, self._st.canastas[self.team])
+        return go_out_error(self._st, self._seat, self._st.canastas[self._team])

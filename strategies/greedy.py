@@ -40,6 +40,7 @@ class Greedy(Strategy):
             candidates.append(Meld(top, n))
         if has_meld:
             candidates.append(Meld(top, n))
+            candidates.append(Meld(top, 0))  # a bare lay-off (fits under a meld size cap; may be forced)
         elif n >= 1:
             left = list(hand)
             tw, jk = take_wilds(left, 1)

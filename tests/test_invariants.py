@@ -34,17 +34,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 import simcli.game
-from simcli.actions import DRAW_STOCK, Meld
+from simcli.actions import DRAW_STOCK, Meld, TakePile
 from simcli.cards import (
+    ACE,
     BLACK_THREE,
     CARD_VALUES,
+    EIGHT,
+    FIVE,
+    FOUR,
     IS_NATURAL,
     JOKER,
     KING,
+    NINE,
     NUM_RANKS,
     QUEEN,
     RANK_NAMES,
     RED_THREE,
+    SEVEN,
+    SIX,
     TWO,
     WILD_MELD,
     counts_of,
@@ -57,6 +64,8 @@ from simcli.rules import load_rules
 from simcli.scoring import SCORE_PARTS
 from simcli.state import DealState
 from simcli.strategy import Strategy
+from simcli.view import PlayerView
+from strategies.greedy import Greedy
 
 CLASSIC = load_rules("classic")
 ZERO = [0] * NUM_RANKS
@@ -365,7 +374,7 @@ def checking(stats: Counter[str], where: str = "") -> Iterator[None]:
 
 def play_checked(rules: Any, names: Sequence[str], seed: int, games: Sequence[int], stats: Counter[str],
                  max_deals: int | None = None) -> int:
-    """Play the given games under the checker; return how many deals were played."""
+    """Play the given games under the checker; return how many deals were played (in full games)."""
     deals = 0
     for g in games:
         with checking(stats, f"{','.join(names)} seed {seed} game {g} ({rules.num_players}p):"):
@@ -467,22 +476,28 @@ def test_knob_settings_keep_invariants(knobs: dict[str, Any]) -> None:
 def test_any_seed_keeps_invariants(knobs: dict[str, Any], seed: int, game: int, mix: int) -> None:
     rules = load_rules("classic", {**knobs, "max_hands": 3})
     stats: Counter[str] = Counter()
-    assert play_checked(rules, _names(rules, mix), seed, [game], stats) == stats["deals"]
+    deals = play_checked(rules, _names(rules, mix), seed, [game], stats)
+    assert deals == stats["deals"]
 
 
 # ---------------------------------------------------------------------------------------------- crafted deals
 class _Script(Strategy):
-    """Plays fixed decisions; anything unscripted draws from the stock, melds nothing and discards its lowest card."""
+    """Plays one scripted turn; afterwards draws from the stock (or takes the pile when forced), melds nothing
+    and discards its lowest card."""
 
     name = "script"
 
-    def __init__(self, melds: Sequence[Meld] = (), discard: int | None = -1):
+    def __init__(self, draw: Any = DRAW_STOCK, melds: Sequence[Meld] = (), discard: int | None = -1):
         super().__init__(np.random.default_rng(0))
+        self.draw = draw
         self.melds = list(melds)
         self.discard = discard
 
     def choose_draw(self, view: Any) -> Any:
-        return DRAW_STOCK
+        draw, self.draw = self.draw, DRAW_STOCK
+        if draw is DRAW_STOCK and view.must_take_pile:
+            return TakePile(Meld(view.pile_top))
+        return draw
 
     def choose_melds(self, view: Any) -> list[Meld]:
         melds, self.melds = self.melds, []
@@ -495,11 +510,12 @@ class _Script(Strategy):
         return next(r for r in range(NUM_RANKS) if view.hand[r])
 
 
-def crafted_deck(rules: Any, first_hand: Sequence[int], stock_top: Sequence[int], upcard: int) -> list[int]:
-    """A pack ordered so that the first player (dealer 3 -> seat 0) gets ``first_hand``, ``upcard`` is turned
-    and ``stock_top`` are the first stock cards; the other hands get the rest with no red threes."""
+def crafted_deck(rules: Any, first_hand: Sequence[int], stock_top: Sequence[int],
+                 upcards: Sequence[int] = (FIVE,)) -> list[int]:
+    """A pack ordered so that the first player (dealer 3 -> seat 0) gets ``first_hand``, ``upcards`` are turned
+    and ``stock_top`` are the first stock cards; the other hands get naturals and no red three."""
     left = deck_counts(rules.decks, rules.jokers_per_deck)
-    for c in [*first_hand, *stock_top, upcard]:
+    for c in [*first_hand, *stock_top, *upcards]:
         left[c] -= 1
     assert min(left) >= 0
     rest = [r for r in range(NUM_RANKS) if r != RED_THREE for _ in range(left[r])]  # pop() takes naturals first
@@ -507,27 +523,29 @@ def crafted_deck(rules: Any, first_hand: Sequence[int], stock_top: Sequence[int]
     hands = [list(first_hand)] + [[rest.pop() for _ in range(size)] for _ in range(p - 1)]
     deck = [hands[i % p][i // p] for i in range(p * size)]
     tail = rest[::-1] + [RED_THREE] * left[RED_THREE]
-    return deck + [upcard, *stock_top] + tail
+    return deck + [*upcards, *stock_top] + tail
 
 
-def run_crafted(first_hand: Sequence[int], draw: int, melds: Sequence[Meld], discard: int | None,
-                team_scores: list[int]) -> tuple[DealResult, Counter[str]]:
+def run_crafted(first_hand: Sequence[int], script: _Script, team_scores: list[int], stock_top: Sequence[int] = (),
+                upcards: Sequence[int] = (FIVE,)) -> tuple[DealResult, Counter[str], list[tuple[str, dict]]]:
+    """Play a crafted Classic deal under the checker: seat 0 plays ``script`` first, then everyone plays dumb."""
     rules = CLASSIC
-    deck = crafted_deck(rules, first_hand, [draw], upcard=5)
-    st = new_deal(rules, deck, 3, 0, team_scores, cut_count=0)
+    st = new_deal(rules, crafted_deck(rules, first_hand, stock_top, upcards), 3, 0, team_scores, cut_count=0)
     assert st.first_player == 0 and st.hands[0] == counts_of(first_hand)
     stats: Counter[str] = Counter()
-    checker = Checker(st, stats, where="crafted")
-    players = [_Script(melds, discard)] + [_Script() for _ in range(rules.num_players - 1)]
+    events: list[tuple[str, dict]] = []
+    checker = Checker(st, stats, lambda kind, data: events.append((kind, data)), where="crafted")
+    players = [script] + [_Script() for _ in range(rules.num_players - 1)]
     result = Deal(st, players, checker).play()
     checker.finish(result)
-    return result, stats
+    return result, stats, events
 
 
 def test_concealed_going_out_after_a_stock_draw_waives_the_minimum() -> None:
     # 7 kings, 3 queens and a 5 (worth 110 < the 120 minimum of a team on 3000); the draw brings the 4th queen.
-    hand = [KING] * 7 + [QUEEN] * 3 + [5]
-    result, stats = run_crafted(hand, QUEEN, [Meld(KING, 7), Meld(QUEEN, 4)], 5, [3000, 0])
+    hand = [KING] * 7 + [QUEEN] * 3 + [FIVE]
+    script = _Script(melds=[Meld(KING, 7), Meld(QUEEN, 4)], discard=FIVE)
+    result, stats, _ = run_crafted(hand, script, [3000, 0], stock_top=[QUEEN])
     assert result.end_reason == "went_out" and result.went_out_seat == 0 and result.turns == 1
     assert result.concealed and stats[OUT_CONCEALED] == 1 and stats[OUT_DISCARD] == 1
     assert result.scores[0]["going_out"] == CLASSIC.concealed_out_total_bonus == 200
@@ -538,16 +556,47 @@ def test_concealed_going_out_after_a_stock_draw_waives_the_minimum() -> None:
 def test_concealed_going_out_by_melding_every_card_with_black_threes() -> None:
     # 7 kings, a 2 and 3 black threes; the draw brings the 4th black three: meld all 12 cards, no discard.
     hand = [KING] * 7 + [TWO] + [BLACK_THREE] * 3
-    result, stats = run_crafted(hand, BLACK_THREE, [Meld(KING, 7, 1, 0), Meld(BLACK_THREE, 4)], None, [0, 0])
+    script = _Script(melds=[Meld(KING, 7, 1, 0), Meld(BLACK_THREE, 4)], discard=None)
+    result, stats, _ = run_crafted(hand, script, [0, 0], stock_top=[BLACK_THREE])
     assert result.end_reason == "went_out" and result.concealed
     assert stats[OUT_MELDING] == 1 and stats[B3_OUT] == 1 and stats[OUT_CONCEALED] == 1
     assert result.scores[0]["canasta_mixed"] == 300 and result.scores[0]["going_out"] == 200
     assert result.scores[0]["melded"] == 7 * 10 + 20 + 4 * 5
 
 
+def test_taking_a_pile_with_red_threes_keeps_every_card_in_place() -> None:
+    """Two red threes turned up under a 9: taking the pile lays both; every event sees all 108 cards.
+
+    Regression: the engine used to emit ``take_pile`` with the top card already off the pile and in no meld,
+    and ``red_three`` events while the rest of the pile was in neither the pile nor the hand."""
+    hand = [NINE] * 2 + [KING] * 3 + [QUEEN, QUEEN, FIVE, SIX, SEVEN, EIGHT]
+    script = _Script(draw=TakePile(Meld(NINE, 2), (Meld(KING, 3),)), discard=FIVE)
+    result, stats, events = run_crafted(hand, script, [0, 0], upcards=[RED_THREE, RED_THREE, NINE])
+    assert stats[TAKE_PAIR] >= 1
+    from_pile = [d for k, d in events if k == "red_three" and d["source"] == "pile"]
+    assert [(d["seat"], d["team"]) for d in from_pile] == [(0, 0), (0, 0)]
+    assert result.red_threes[0] >= 2
+
+
+def test_greedy_takes_a_forced_pile() -> None:
+    """Stock empty, a 5-king meld, K on the pile, two kings in hand, melds capped at 7: the pile must be
+    taken (laying off the K alone is legal), but greedy only tries K+K+K onto the meld (8 cards) and draws."""
+    rules = load_rules("classic", {"meld_max_size": 7})
+    st = new_deal(rules, crafted_deck(rules, [KING, KING, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, QUEEN, QUEEN, ACE],
+                                      []), 3, 0, [0, 0], 0)
+    st.add_to_meld(0, KING, 5, 0, 0)
+    st.opened[0] = True
+    st.pile = [SIX, KING]
+    st.stock = []
+    view = PlayerView(st, 0)
+    assert view.must_take_pile and view.check_take(TakePile(Meld(KING))) is None
+    decision = Greedy(np.random.default_rng(0)).choose_draw(view)
+    assert decision is not DRAW_STOCK and view.check_take(decision) is None
+
+
 def test_checker_catches_a_lost_card() -> None:
     """The checker itself can fail: a card that vanishes from a hand is reported."""
-    st = new_deal(CLASSIC, crafted_deck(CLASSIC, [KING] * 8 + [QUEEN] * 3, [QUEEN], 5), 3, 0, [0, 0], 0)
+    st = new_deal(CLASSIC, crafted_deck(CLASSIC, [KING] * 8 + [QUEEN] * 3, [QUEEN]), 3, 0, [0, 0], 0)
     checker = Checker(st, Counter())
     checker("cut", {})
     st.hands[0][KING] -= 1
@@ -560,7 +609,7 @@ def test_checker_catches_a_lost_card() -> None:
 
 
 def test_checker_catches_an_illegal_meld_and_a_stale_canasta_count() -> None:
-    st = new_deal(CLASSIC, crafted_deck(CLASSIC, [KING] * 8 + [TWO] * 3, [QUEEN], 5), 3, 0, [0, 0], 0)
+    st = new_deal(CLASSIC, crafted_deck(CLASSIC, [KING] * 8 + [TWO] * 3, [QUEEN]), 3, 0, [0, 0], 0)
     checker = Checker(st, Counter())
 
     def move_to_meld(naturals: int, twos: int) -> None:
@@ -634,4 +683,5 @@ def test_slow_knob_sweep(knobs: dict[str, Any]) -> None:
 def test_slow_random_knob_combinations(knobs: dict[str, Any], seed: int, game: int, mix: int) -> None:
     rules = load_rules("classic", knobs)
     stats: Counter[str] = Counter()
-    assert play_checked(rules, _names(rules, mix), seed, [game], stats) == stats["deals"]
+    deals = play_checked(rules, _names(rules, mix), seed, [game], stats)
+    assert deals == stats["deals"]

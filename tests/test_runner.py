@@ -156,6 +156,10 @@ def test_interrupted_run_resumes_with_only_missing_games(ref: tuple[Path, Result
     partial = results.load(out)  # an interrupted run loads its finished chunks
     assert not partial.complete
     assert_frame_equal(partial.games, results.load(ref[0]).games.iloc[:15])
+    # As if it had been stopped while writing chunk 2: its tables are there, its done-marker is not.
+    (out / "chunks" / "done-00002.json").unlink()
+    assert (out / "chunks" / "games-00002.parquet").exists()
+    assert results.load(out).games["game_index"].tolist() == list(range(10))  # only finished chunks
     before = markers(out)
 
     played: list[int] = []
@@ -167,7 +171,7 @@ def test_interrupted_run_resumes_with_only_missing_games(ref: tuple[Path, Result
 
     monkeypatch.setattr(runner, "play_chunk", counting_play_chunk)
     res = cli("--resume", "--out", out, "--jobs", 1)
-    assert played == [3, 4, 5, 6, 7]
+    assert played == [2, 3, 4, 5, 6, 7]
     after = markers(out)
     assert {k: after[k] for k in before} == before  # finished chunks were not played or written again
     assert len(after) == N // CHUNK
@@ -209,7 +213,9 @@ def test_ctrl_c_then_resume(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert f"simcli run --resume --out {out}" in err
-    assert runner.read_manifest(out)["status"] == "interrupted"
+    manifest = runner.read_manifest(out)
+    assert manifest["status"] == "interrupted"
+    assert manifest["command"] == ["simcli", *args]
     before = markers(out)
     assert 0 < len(before) < n // 5
     kept = results.load(out).games
@@ -460,10 +466,10 @@ def test_deals_rows(ref: tuple[Path, Result]) -> None:
     assert (deals[deals["went_out"]]["score_going_out"] > 0).all()
 
 
-def test_manifest(ref: tuple[Path, Result], tmp_path: Path) -> None:
+def test_manifest(ref: tuple[Path, Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     m = results.load(ref[0]).manifest
     assert m["simcli_version"] == simcli.__version__
-    assert m["command"][:2] == ["simcli", "run"]
+    assert m["command"][0] == "simcli"  # the rest is sys.argv: pytest's here (see test_ctrl_c_then_resume)
     assert m["rules"] == load_rules("classic").formatted()
     assert m["rules_diff"] == {}
     assert m["strategies"] == ["greedy"] * 4
@@ -474,8 +480,11 @@ def test_manifest(ref: tuple[Path, Result], tmp_path: Path) -> None:
     assert json.loads((ref[0] / "run.json").read_text()) == m
 
     out = tmp_path / "rule"
-    cli("--games", 5, "--jobs", 1, "--rule", "going_out_bonus=200", "--out", out, "-q")
+    args = ["--games", "5", "--jobs", "1", "--rule", "going_out_bonus=200", "--out", str(out), "-q"]
+    monkeypatch.setattr(sys, "argv", ["/usr/bin/simcli", "run", *args])
+    cli(*args)
     m = results.load(out).manifest
+    assert m["command"] == ["simcli", "run", *args]
     assert m["rules_diff"] == {"going_out_bonus": "200"}
     assert m["rules"]["going_out_bonus"] == "200"
     assert m["spec"]["rules"]["going_out_bonus"] == "200"
