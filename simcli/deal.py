@@ -110,8 +110,16 @@ class Deal:
         self.emit = emit
         self.ctx = ctx or GameContext()
         self.decisions = 0
+        r = st.rules
+        # Rule-derived constants, computed once per deal rather than once per turn.
+        permission = r.ask_partner_permission != "OFF" and r.team_size > 1
+        required = r.ask_partner_permission == "REQUIRED"
         # Only strategies that override the hook are asked (saves a call per turn for the rest).
-        self._asks = [type(x).ask_to_go_out is not Strategy.ask_to_go_out for x in strategies]
+        self._asks = [permission and (required or type(x).ask_to_go_out is not Strategy.ask_to_go_out)
+                      for x in strategies]
+        self._discard_freezes = tuple(
+            (IS_WILD[c] and r.freeze_on_wild_discard) or (c == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD")
+            for c in range(len(RANK_NAMES)))
 
     # ------------------------------------------------------------- plumbing
     def _fail(self, seat: int, reason: str) -> IllegalDecision:
@@ -221,7 +229,7 @@ class Deal:
         if r.go_out_not_same_turn_as_required_canasta:
             st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team])
         had_melded = st.has_melded[seat]
-        canastas_before = sum(st.canastas[team].values())
+        st.new_canasta = False
 
         # DRAW
         self.decisions += 3
@@ -273,8 +281,7 @@ class Deal:
             raise self._fail(seat, f"choose_draw returned {decision!r}; expected DRAW_STOCK or TakePile")
 
         # Asking partner "may I go out?" (an agent hook with no scoring effect).
-        if r.ask_partner_permission != "OFF" and r.team_size > 1 and (
-                self._asks[seat] or r.ask_partner_permission == "REQUIRED"):
+        if self._asks[seat]:
             if self._call(seat, strategy.ask_to_go_out, view):
                 partner = st.partners(seat)[0]
                 st.asked = True
@@ -303,7 +310,7 @@ class Deal:
                               "value": [meld_json(m) for m in melds] if melds else []})
 
         if st.hand_sizes[seat] == 0:
-            self._go_out(seat, had_melded, canastas_before)
+            self._go_out(seat, had_melded)
             return
         if st.last_card_red_three and r.last_card_red_three_ends_deal:
             st.end_reason = "stock_out"
@@ -332,14 +339,13 @@ class Deal:
         hand[card] -= 1
         st.hand_sizes[seat] -= 1
         st.pile.append(card)
-        if (IS_WILD[card] and r.freeze_on_wild_discard) or (
-                card == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD"):
+        if self._discard_freezes[card]:
             st.pile_frozen = True
         if emit:
             emit("discard", {"seat": seat, "card": RANK_NAMES[card], "pile_size": len(st.pile),
                              "frozen": st.pile_frozen})
         if st.hand_sizes[seat] == 0:
-            self._go_out(seat, had_melded, canastas_before)
+            self._go_out(seat, had_melded)
 
     def _take_pile(self, seat: int, take: TakePile) -> None:
         st = self.st
@@ -424,7 +430,7 @@ class Deal:
         if st.first_meld_turn[team] is None:
             st.first_meld_turn[team] = st.turn
 
-    def _go_out(self, seat: int, had_melded: bool, canastas_before: int) -> None:
+    def _go_out(self, seat: int, had_melded: bool) -> None:
         st = self.st
         team = st.team_of[seat]
         st.went_out_seat = seat
@@ -434,7 +440,7 @@ class Deal:
         st.concealed = (
             not had_melded
             and not st.touched_existing
-            and sum(st.canastas[team].values()) > canastas_before
+            and st.new_canasta
         )
         if self.emit:
             self.emit("going_out", {"seat": seat, "team": team, "concealed": st.concealed, "turn": st.turn})

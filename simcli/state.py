@@ -27,7 +27,7 @@ class DealState:
         "went_out_seat", "concealed", "end_reason", "drew_from_stock", "touched_existing",
         "permission", "asked", "req_met_at_start", "last_card_red_three", "cutter", "cut_count",
         "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "events", "_meld_tables",
-        "_meld_dicts", "phase", "validated",
+        "_meld_dicts", "phase", "validated", "new_canasta",
     )
 
     def __init__(self, rules: Any, deal_index: int, dealer: int, team_scores: list[int]):
@@ -80,6 +80,8 @@ class DealState:
         #: Incremented before every strategy call; a decision a view validated in the same phase
         #: (``validated = (phase, seat, decision)``) is not validated a second time by the engine.
         self.phase = 0
+        #: Set when a meld becomes a canasta during the current turn (for concealed going out).
+        self.new_canasta = False
         self.validated: tuple[int, int, object] | None = None
         self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
         self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
@@ -154,4 +156,6 @@ class DealState:
                 counts[before] -= 1
             if after is not None:
                 counts[after] += 1
+                if before is None:
+                    self.new_canasta = True
         return before, after

@@ -93,6 +93,11 @@ class PlayerView:
         return tuple(self._st.opened)
 
     @property
+    def has_opened(self) -> bool:
+        """Whether this player's team has made its initial meld this deal."""
+        return self._st.opened[self._team]
+
+    @property
     def minimum(self) -> int:
         """This team's initial-meld minimum for the deal."""
         return self._st.minimum[self._team]

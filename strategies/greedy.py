@@ -13,7 +13,7 @@ Priorities, in order:
 from __future__ import annotations
 
 from simcli.actions import DRAW_STOCK, Meld, TakePile
-from simcli.cards import BLACK_THREE, CARD_VALUES, IS_NATURAL, JOKER, NUM_RANKS, TWO
+from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, IS_NATURAL, JOKER, NUM_RANKS, TWO
 from simcli.planning import RANKS_BY_VALUE, opening_plan, take_wilds
 from simcli.strategy import Draw, Strategy
 from simcli.view import PlayerView
@@ -45,7 +45,7 @@ class Greedy(Strategy):
             left = list(hand)
             tw, jk = take_wilds(left, 1)
             candidates.append(Meld(top, n, tw, jk))
-        opened = view.opened[view.team]
+        opened = view.has_opened
         for meld in candidates:
             extra: tuple[Meld, ...] = ()
             if not opened:
@@ -66,24 +66,24 @@ class Greedy(Strategy):
     def choose_melds(self, view: PlayerView) -> list[Meld]:
         """Open if possible, then lay naturals and close canastas; go out when allowed."""
         hand = view.hand
-        if not view.opened[view.team]:
+        if not view.has_opened:
             plan = opening_plan(hand, view.minimum)
             return self._fit(view, plan) if plan else []
         rules = view.rules
         table = view.meld_table()
         plan: list[Meld] = []
         left = list(hand)
-        sizes: dict[int, int] = {}
         for r in RANKS_BY_VALUE:
             c = left[r]
-            m = table[r]
-            if c and (m is not None or c >= 3):
+            if c and (c >= 3 or table[r] is not None):
                 plan.append(Meld(r, c))
                 left[r] = 0
-            if m is not None or c >= 3:
-                sizes[r] = (c if c and (m is not None or c >= 3) else 0) + (0 if m is None else m[0] + m[1] + m[2])
         # wild cards onto melds one or two short of a canasta
         if left[TWO] + left[JOKER]:
+            sizes = {m.rank: m.naturals for m in plan}
+            for r, m in enumerate(table):
+                if m is not None and r >= FOUR:
+                    sizes[r] = sizes.get(r, 0) + m[0] + m[1] + m[2]
             cap = rules.max_wilds_per_meld
             for r in sorted(sizes, key=lambda x: -sizes[x]):
                 short = rules.canasta_size - sizes[r]
