@@ -131,7 +131,6 @@ def test_another_seed_gives_other_results(ref: tuple[Path, Result], tmp_path: Pa
 
 
 def test_dask_backend_matches_local(ref: tuple[Path, Result], tmp_path: Path) -> None:
-    pytest.importorskip("distributed")
     out = tmp_path / "dask"
     res = cli("--games", N, "--seed", SEED, "--backend", "dask", "--jobs", 2, "--out", out, "-q")
     same_results(ref[0], out)
