@@ -57,12 +57,17 @@ class DealResult:
     cut_target: int
     exact_cut: bool
     exact_cut_team: int | None
+    pony_pickup_turns: list[int | None] = field(default_factory=list)
+    required_set_turn: list[int | None] = field(default_factory=list)
+    pony_cut_count: int = 0
+    pony_exact: bool = False
+    pony_exact_team: int | None = None
     positions: list[TeamPosition] = field(repr=False, default_factory=list)
 
 
 def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team_scores: list[int],
-             cut_count: int) -> DealState:
-    """Set up a deal from a shuffled ``deck`` (``deck[0]`` is the top card): deal, upcard, cut outcome."""
+             cut_count: int, pony_cut_count: int = 0) -> DealState:
+    """Set up a deal from a shuffled ``deck`` (``deck[0]`` is the top card): hands, ponies, upcards, cuts."""
     st = DealState(rules, deal_index, dealer, team_scores)
     st.deck = list(deck)
     st.stock = list(reversed(deck))  # stock[-1] is the top card, so pop() draws it
@@ -74,6 +79,10 @@ def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team
             st.hands[seat][stock.pop()] += 1
     for seat in range(p):
         st.hand_sizes[seat] = rules.hand_size
+    # Ponies are dealt after the hands, in the same order (the pony dealer sits after the dealer).
+    for _ in range(rules.pony_size):
+        for seat in order:
+            st.ponies[seat][stock.pop()] += 1
     for _ in range(rules.initial_pile_facedown):
         st.pile.append(stock.pop())
     if rules.initial_pile_faceup:
@@ -86,7 +95,7 @@ def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team
                 st.pile_frozen = True
             if card not in cover:
                 break
-            if rules.upcard_cover_effect == "FREEZE" and (IS_WILD[card] or card == RED_THREE or card == SEVEN):
+            if rules.upcard_cover_effect == "FREEZE" and card in rules.upcard_freeze_ranks:
                 st.pile_frozen = True
     st.cut_count = cut_count
     st.cut_target = (
@@ -96,6 +105,11 @@ def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team
     if st.exact_cut and rules.exact_cut_bonus:
         beneficiary = st.cutter if rules.exact_cut_beneficiary == "CUTTER_TEAM" else dealer
         st.exact_cut_team = st.team_of[beneficiary]
+    if rules.pony_size:
+        st.pony_cut_count = pony_cut_count
+        st.pony_exact = pony_cut_count == rules.pony_size * p
+        if st.pony_exact and rules.pony_dealer_exact_bonus:
+            st.pony_exact_team = st.team_of[st.pony_dealer]
     return st
 
 
@@ -230,6 +244,8 @@ class Deal:
             st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team])
         had_melded = st.has_melded[seat]
         st.new_canasta = False
+        if st.pony_unlocked[seat] and not st.pony_picked[seat]:
+            self._pick_up_pony(seat)  # a pony unlocked by a teammate is picked up at the start of the turn
 
         # DRAW
         self.decisions += 3
@@ -277,6 +293,8 @@ class Deal:
             if err:
                 raise self._fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
             self._take_pile(seat, decision)
+            if st.ponies_in_play:
+                self._after_melds(seat)
         else:
             raise self._fail(seat, f"choose_draw returned {decision!r}; expected DRAW_STOCK or TakePile")
 
@@ -291,25 +309,32 @@ class Deal:
                     emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
 
         # MELD
-        st.phase += 1
-        try:
-            melds = strategy.choose_melds(view)
-        except Exception as exc:
-            raise self._wrap(seat, exc) from exc
-        if melds:
-            melds = tuple(melds)
-            for m in melds:
-                if not isinstance(m, Meld):
-                    raise self._fail(seat, f"choose_melds returned {m!r}; expected Meld objects")
-            err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
-            if err:
-                raise self._fail(seat, f"melds {[str(m) for m in melds]}: {err}")
-            self._apply_melds(seat, melds)
-        if emit:
-            emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
-                              "value": [meld_json(m) for m in melds] if melds else []})
+        # A pony picked up while melding brings new cards: the strategy is asked again.
+        while True:
+            st.phase += 1
+            try:
+                melds = strategy.choose_melds(view)
+            except Exception as exc:
+                raise self._wrap(seat, exc) from exc
+            picked = False
+            if melds:
+                melds = tuple(melds)
+                for m in melds:
+                    if not isinstance(m, Meld):
+                        raise self._fail(seat, f"choose_melds returned {m!r}; expected Meld objects")
+                err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
+                if err:
+                    raise self._fail(seat, f"melds {[str(m) for m in melds]}: {err}")
+                self._apply_melds(seat, melds)
+            if emit:
+                emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
+                                  "value": [meld_json(m) for m in melds] if melds else []})
+            if melds and st.ponies_in_play:
+                picked = self._after_melds(seat)
+            if not picked:
+                break
 
-        if st.hand_sizes[seat] == 0:
+        if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
             self._go_out(seat, had_melded)
             return
         if st.last_card_red_three and r.last_card_red_three_ends_deal:
@@ -344,8 +369,62 @@ class Deal:
         if emit:
             emit("discard", {"seat": seat, "card": RANK_NAMES[card], "pile_size": len(st.pile),
                              "frozen": st.pile_frozen})
-        if st.hand_sizes[seat] == 0:
+        if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
             self._go_out(seat, had_melded)
+
+    # ------------------------------------------------------------------ ponies
+    def _pick_up_pony(self, seat: int) -> None:
+        """Add ``seat``'s pony to the hand, laying its red threes and replacing them from the stock."""
+        st = self.st
+        pony = st.ponies[seat]
+        hand = st.hands[seat]
+        threes = pony[RED_THREE]
+        size = sum(pony)
+        for r, n in enumerate(pony):
+            if n and r != RED_THREE:
+                hand[r] += n
+        st.hand_sizes[seat] += size - threes
+        st.ponies[seat] = [0] * len(pony)
+        st.pony_picked[seat] = True
+        st.ponies_in_play = not all(st.pony_picked)
+        st.pony_turn[seat] = st.turn
+        if self.emit:
+            self.emit("pony_pickup", {"seat": seat, "team": st.team_of[seat], "turn": st.turn, "cards": size})
+        for _ in range(threes):
+            self._lay_red_three(seat, "pony")
+            self._draw_one(seat, "replacement")
+
+    def _after_melds(self, seat: int) -> bool:
+        """Unlock ponies after melds (RULES.md §2.2); return whether ``seat`` picked up its own now."""
+        st = self.st
+        r = st.rules
+        team = st.team_of[seat]
+        picked = False
+        if st.new_canasta:
+            st.made_canasta[seat] = True
+        unlock = r.pony_unlock
+        if unlock == "TEAM_FIRST_CANASTA" and sum(st.canastas[team].values()):
+            for s in st.members(team):
+                st.pony_unlocked[s] = True
+        elif unlock == "OWN_FIRST_CANASTA" and st.made_canasta[seat]:
+            st.pony_unlocked[seat] = True
+        if st.pony_unlocked[seat] and not st.pony_picked[seat]:
+            self._pick_up_pony(seat)
+            picked = True
+        if r.pony_partner_pickup == "IMMEDIATE_OUT_OF_TURN":
+            for s in st.partners(seat):
+                if st.pony_unlocked[s] and not st.pony_picked[s]:
+                    self._pick_up_pony(s)
+        return picked
+
+    def _hand_empty_pony(self, seat: int) -> bool:
+        """``pony_unlock=HAND_EMPTY``: an emptied hand picks up the pony instead of going out."""
+        st = self.st
+        if st.rules.pony_unlock != "HAND_EMPTY" or st.pony_picked[seat]:
+            return False
+        st.pony_unlocked[seat] = True
+        self._pick_up_pony(seat)
+        return True
 
     def _take_pile(self, seat: int, take: TakePile) -> None:
         st = self.st
@@ -429,6 +508,8 @@ class Deal:
         st.has_melded[seat] = True
         if st.first_meld_turn[team] is None:
             st.first_meld_turn[team] = st.turn
+        if st.req_met_turn[team] is None and requirement_met(st.rules.go_out_requirement, st.canastas[team]):
+            st.req_met_turn[team] = st.turn
 
     def _go_out(self, seat: int, had_melded: bool) -> None:
         st = self.st
@@ -460,6 +541,8 @@ class Deal:
                 concealed=st.concealed and st.went_out_seat is not None
                 and st.team_of[st.went_out_seat] == team,
                 exact_cut=st.exact_cut_team == team,
+                ponies=tuple(tuple(st.ponies[s]) for s in st.members(team) if not st.pony_picked[s]),
+                pony_dealer_exact=st.pony_exact_team == team,
             ))
         scores = score_deal(st.rules, positions)
         result = DealResult(
@@ -469,6 +552,9 @@ class Deal:
             first_meld_turn=list(st.first_meld_turn), pile_takes=[list(t) for t in st.take_sizes],
             cut_count=st.cut_count, cut_target=st.cut_target, exact_cut=st.exact_cut,
             exact_cut_team=st.exact_cut_team, positions=positions,
+            pony_pickup_turns=list(st.pony_turn) if st.rules.pony_size else [],
+            required_set_turn=list(st.req_met_turn), pony_cut_count=st.pony_cut_count,
+            pony_exact=st.pony_exact, pony_exact_team=st.pony_exact_team,
         )
         if self.emit:
             self.emit("deal_scored", {
@@ -478,6 +564,7 @@ class Deal:
                            "melds": {("WILD" if r == WILD_MELD else RANK_NAMES[r]): [n, tw, jk]
                                      for r, n, tw, jk in pos.melds},
                            "red_threes": pos.red_threes,
+                           "unpicked_ponies": [" ".join(RANK_NAMES[c] for c in cards_of(p)) for p in pos.ponies],
                            "hands": [" ".join(RANK_NAMES[c] for c in cards_of(h)) for h in pos.hands]}
                           for s, pos in zip(scores, positions, strict=True)],
             })

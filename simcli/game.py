@@ -14,6 +14,7 @@ from simcli.cards import deck_cards
 from simcli.deal import Deal, DealResult, Emit, new_deal
 from simcli.errors import EngineError, GameContext
 from simcli.seeding import deal_rng, first_dealer, human_cut, seat_rng, shuffled_deck
+from simcli.state import DealState
 from simcli.strategy import Strategy, load_strategy
 
 #: A game with more deals than this is an engine bug.
@@ -42,6 +43,21 @@ class GameResult:
 def make_strategies(names: Sequence[str], master_seed: int, game_index: int) -> list[Strategy]:
     """Build one strategy per seat, each with its own random stream."""
     return [load_strategy(n)(seat_rng(master_seed, game_index, s)) for s, n in enumerate(names)]
+
+
+def prepare_deal(rules: Any, pack: list[int], master_seed: int, game_index: int, deal_index: int, dealer: int,
+                 totals: list[int]) -> DealState:
+    """Shuffle and cut deal ``deal_index`` of a game from its own stream and lay it out.
+
+    The stream draws, in order: the shuffle, the cutter's grab, and (with ponies) the pony dealer's grab.
+    """
+    p = rules.num_players
+    rng = deal_rng(master_seed, game_index, deal_index)
+    deck = shuffled_deck(rng, pack)
+    target = rules.exact_cut_target if rules.exact_cut_target is not None else rules.hand_size * p + 1
+    cut = human_cut(rng, target, rules.cut_sigma, len(pack))
+    pony_cut = human_cut(rng, rules.pony_size * p, rules.cut_sigma, len(pack)) if rules.pony_size else 0
+    return new_deal(rules, deck, dealer, deal_index, totals, cut, pony_cut)
 
 
 def target_reached(rules: Any, total: int) -> bool:
@@ -74,11 +90,7 @@ def play_game(rules: Any, strategy_names: Sequence[str], master_seed: int, game_
                             "first_dealer": dealer})
     decisions = 0
     for deal_index in range(MAX_DEALS_PER_GAME):
-        rng = deal_rng(master_seed, game_index, deal_index)
-        deck = shuffled_deck(rng, pack)
-        target = rules.exact_cut_target if rules.exact_cut_target is not None else rules.hand_size * p + 1
-        cut = human_cut(rng, target, rules.cut_sigma, len(pack))
-        st = new_deal(rules, deck, dealer, deal_index, totals, cut)
+        st = prepare_deal(rules, pack, master_seed, game_index, deal_index, dealer, totals)
         ctx.deal_index = deal_index
         ctx.turn = 0
 
@@ -98,7 +110,10 @@ def play_game(rules: Any, strategy_names: Sequence[str], master_seed: int, game_
             if len(leaders) == 1:
                 result.winner_team = leaders[0]
                 break
-            if rules.tie_policy == "SHARED_WIN":
+            # A tie is shared under SHARED_WIN once no more deals are due (RULES.md §3.7, A-X-3);
+            # otherwise another deal is played.
+            if rules.tie_policy == "SHARED_WIN" and (
+                    rules.max_hands is None or deal_index + 1 >= rules.max_hands):
                 result.winner_team = -1
                 break
         dealer = (dealer + st.step) % p

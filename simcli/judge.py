@@ -41,6 +41,8 @@ def go_out_error(st: DealState, seat: int, canastas: dict[str, int]) -> str | No
         return "cannot go out without asking partner (ask_partner_permission=REQUIRED)"
     if r.go_out_not_same_turn_as_required_canasta and not st.req_met_at_start:
         return "cannot go out in the turn that completed the required canastas"
+    if r.must_pick_pony_before_going_out and not st.pony_picked[seat]:
+        return "cannot go out before picking up the pony"
     return None
 
 
@@ -65,7 +67,8 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     used_twos = used_jokers = used = 0
     value = 0
     canastas = dict(st.canastas[team])
-    new_canasta = False
+    new_canasta = False  # a canasta laid as a new meld in this batch (concealed going out)
+    completed = False  # any meld that became a canasta in this batch (pony unlock)
     for rank, (n, tw, jk) in per_rank.items():
         from_hand = n - (1 if rank == top_card else 0)
         if n < 0 or tw < 0 or jk < 0 or n + tw + jk == 0:
@@ -98,6 +101,8 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
                 canastas[before] -= 1
             if after is not None:
                 canastas[after] += 1
+                if before is None:
+                    completed = True
                 if existing is None:
                     new_canasta = True
         value += meld_value(n, tw, jk, rank)
@@ -106,6 +111,8 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     if used_jokers > hand[JOKER]:
         return f"hand holds {hand[JOKER]} x JK, not {used_jokers}"
     hand_after = st.hand_sizes[seat] - used + hand_bonus
+    if not st.pony_picked[seat]:
+        hand_after += _pony_gain(st, seat, canastas, completed, hand_after)
     going_out = hand_after == 0 or (hand_after == 1 and not st.last_card_red_three)
     if BLACK_THREE in per_rank and not going_out:
         return "black threes may be melded only by a player going out"
@@ -129,6 +136,18 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
         if not concealed_waiver:
             return f"opening melds count {value}, below the minimum {st.minimum[team]}"
     return None
+
+
+def _pony_gain(st: DealState, seat: int, canastas: dict[str, int], completed: bool, hand_after: int) -> int:
+    """Cards ``seat``'s pony would add to the hand if these melds unlock it (RULES.md §2.2)."""
+    unlock = st.rules.pony_unlock
+    opens = (
+        st.pony_unlocked[seat]
+        or (unlock == "TEAM_FIRST_CANASTA" and sum(canastas.values()) > 0)
+        or (unlock == "OWN_FIRST_CANASTA" and (completed or st.made_canasta[seat]))
+        or (unlock == "HAND_EMPTY" and hand_after == 0)
+    )
+    return sum(st.ponies[seat]) if opens else 0
 
 
 def take_error(st: DealState, seat: int, take: TakePile) -> str | None:

@@ -19,6 +19,9 @@ _RULE_WILD_CAP = {"PAGAT": 3, "WIKI": 3, "STRICT_MAJORITY": 3, "AMERICAN": 2}
 NATURAL = "NATURAL"
 MIXED = "MIXED"
 WILD = "WILD"
+SEVENS = "SEVENS"
+#: Canasta types in classification order (RULES.md §1.5: first match wins).
+CANASTA_KINDS = (WILD, SEVENS, NATURAL, MIXED)
 
 
 def wild_ratio_ok(wild_rule: str, naturals: int, wilds: int, max_wilds: int = 3) -> bool:
@@ -83,12 +86,18 @@ def meld_value(naturals: int, twos: int, jokers: int, rank: int) -> int:
 
 
 def canasta_type(rules: Any, rank: int, meld: Sequence[int]) -> str | None:
-    """``NATURAL``, ``MIXED`` or ``WILD`` if the meld is a canasta, else ``None``."""
+    """``WILD``, ``SEVENS``, ``NATURAL`` or ``MIXED`` if the meld is a canasta, else ``None``.
+
+    A canasta of sevens is its own type only where the variant pays a sevens bonus
+    (``canasta_bonus.sevens`` not null); elsewhere it is natural or mixed like any rank.
+    """
     naturals, twos, jokers = meld
     if naturals + twos + jokers < rules.canasta_size or rank == BLACK_THREE:
         return None
     if rank == WILD_MELD:
         return WILD
+    if rank == SEVEN and rules.canasta_bonus_sevens is not None:
+        return SEVENS
     return NATURAL if twos + jokers == 0 else MIXED
 
 
@@ -98,12 +107,14 @@ def canasta_bonus(rules: Any, kind: str) -> int:
         return rules.canasta_bonus_natural
     if kind == MIXED:
         return rules.canasta_bonus_mixed
+    if kind == SEVENS:
+        return rules.canasta_bonus_sevens or 0
     return rules.canasta_bonus_wild
 
 
 def count_canastas(rules: Any, melds: Sequence[Sequence[int] | None]) -> dict[str, int]:
-    """Count a team's canastas by type: ``{"NATURAL": n, "MIXED": m, "WILD": w}``."""
-    out = {NATURAL: 0, MIXED: 0, WILD: 0}
+    """Count a team's canastas by type: ``{"NATURAL": n, "MIXED": m, "WILD": w, "SEVENS": s}``."""
+    out = dict.fromkeys((NATURAL, MIXED, WILD, SEVENS), 0)
     for rank, meld in enumerate(melds):
         if meld is not None:
             kind = canasta_type(rules, rank, meld)

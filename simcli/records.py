@@ -65,6 +65,8 @@ def deal_rows(result: GameResult, rotation: int, n_teams: int, team_of: Sequence
                 "canastas_natural": d.canastas[t]["NATURAL"],
                 "canastas_mixed": d.canastas[t]["MIXED"],
                 "canastas_wild": d.canastas[t]["WILD"],
+                "canastas_sevens": d.canastas[t]["SEVENS"],
+                "required_set_turn": d.required_set_turn[t] if d.required_set_turn[t] is not None else -1,
                 "red_threes": d.red_threes[t],
                 "pile_takes": len(takes),
                 "pile_cards_taken": sum(takes),
@@ -75,6 +77,14 @@ def deal_rows(result: GameResult, rotation: int, n_teams: int, team_of: Sequence
                 "exact_cut_bonus_team": d.exact_cut_team == t,
                 "cumulative": cumulative[t],
             }
+            if d.pony_pickup_turns:
+                # One column per seat, filled on the rows of that seat's team only (NaN on the others),
+                # so each seat counts once per deal: the turn it picked up its pony, or -1 for never.
+                for seat, turn in enumerate(d.pony_pickup_turns):
+                    row[f"pony_pickup_turn_seat_{seat}"] = (
+                        (turn if turn is not None else -1) if team_of[seat] == t else None)
+                row["pony_cut_count"] = d.pony_cut_count
+                row["pony_cut_exact"] = d.pony_exact
             for part in SCORE_PARTS:
                 row[f"score_{part}"] = s[part]
             row["score_total"] = s["total"]

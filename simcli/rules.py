@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
-from simcli.knobs import KNOBS, MELD_TABLES, RuleError, knob
+from simcli.knobs import KNOBS, RuleError, knob
 
 __all__ = [
     "RuleError", "RuleSet", "load_rules", "list_variants", "parse_overrides", "preset_values",
@@ -148,8 +148,13 @@ def validate(rules: Any) -> None:
         )
     if rules.meld_min_size > rules.canasta_size:
         raise RuleError(f"meld_min_size={rules.meld_min_size} exceeds canasta_size={rules.canasta_size}")
-    if rules.initial_meld_table not in MELD_TABLES.values() and not rules.initial_meld_table:
-        raise RuleError("initial_meld_table is empty")
+    needed = dict(rules.go_out_requirement)
+    if needed.get("WILD") and not rules.wild_melds_allowed:
+        raise RuleError("go_out_requirement needs a WILD canasta but wild_melds_allowed=false; "
+                        "allowed: set wild_melds_allowed=true or drop WILD")
+    if needed.get("SEVENS") and rules.canasta_bonus_sevens is None:
+        raise RuleError("go_out_requirement needs a SEVENS canasta but canasta_bonus.sevens is null; "
+                        "allowed: give canasta_bonus.sevens a value or drop SEVENS")
 
 
 def diff(rules: Any, base: Any | None = None) -> dict[str, tuple[str, str]]:

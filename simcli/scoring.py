@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcli.cards import BLACK_THREE, CARD_VALUES
-from simcli.melds import MIXED, NATURAL, WILD, canasta_bonus, canasta_type, meld_value
+from simcli.cards import BLACK_THREE, CARD_VALUES, RED_THREE
+from simcli.melds import MIXED, NATURAL, SEVENS, WILD, canasta_bonus, canasta_type, meld_value
 
 #: Score parts in the order they are reported; a team's total is their sum.
 SCORE_PARTS: tuple[str, ...] = (
-    "going_out", "canasta_natural", "canasta_mixed", "canasta_wild",
-    "red_threes", "exact_cut", "melded", "hand",
+    "going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens",
+    "red_threes", "exact_cut", "pony_dealer_exact", "melded", "hand", "pony",
 )
 
 
@@ -34,6 +34,10 @@ class TeamPosition:
     concealed: bool = False
     #: The team received the exact-cut bonus this deal.
     exact_cut: bool = False
+    #: Ponies (rank-count vectors) of members who never picked theirs up (Ponytail).
+    ponies: tuple[tuple[int, ...], ...] = ()
+    #: The team's pony dealer grabbed exactly the pony cards (``pony_dealer_exact_bonus``).
+    pony_dealer_exact: bool = False
 
 
 def hand_points(rules: Any, counts: Sequence[int]) -> int:
@@ -58,7 +62,8 @@ def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
         kind = canasta_type(rules, rank, (naturals, twos, jokers))
         if kind is not None:
             n_canastas += 1
-            key = {NATURAL: "canasta_natural", MIXED: "canasta_mixed", WILD: "canasta_wild"}[kind]
+            key = {NATURAL: "canasta_natural", MIXED: "canasta_mixed", WILD: "canasta_wild",
+                   SEVENS: "canasta_sevens"}[kind]
             parts[key] += canasta_bonus(rules, kind)
     if team.went_out:
         parts["going_out"] = (
@@ -87,6 +92,12 @@ def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
         elif n_canastas == 0 and (rules.exact_cut_requires_canasta == "NEGATE" or negate_bonuses):
             bonus = -bonus
         parts["exact_cut"] = bonus
+    if team.pony_dealer_exact and rules.pony_dealer_exact_bonus:
+        parts["pony_dealer_exact"] = rules.pony_dealer_exact_bonus
+    if team.ponies and rules.unpicked_pony_counts_against:
+        # An unpicked pony counts at card value, a red three in it at its bonus value (A-PT-15).
+        parts["pony"] = -sum(hand_points(rules, p) + p[RED_THREE] * rules.red_three_value
+                             for p in team.ponies if p)
     sign = -1 if rules.meld_points_sign == "PLUS_IF_CANASTA_ELSE_MINUS" and n_canastas == 0 else 1
     parts["melded"] = sign * melded
     parts["hand"] = -sum(hand_points(rules, h) for h in team.hands)

@@ -11,9 +11,9 @@ from types import MappingProxyType
 from typing import Any
 
 from simcli.cards import NUM_RANKS
-from simcli.melds import MIXED, NATURAL, WILD, canasta_type, initial_meld_minimum
+from simcli.melds import MIXED, NATURAL, SEVENS, WILD, canasta_type, initial_meld_minimum
 
-CANASTA_KINDS = (NATURAL, MIXED, WILD)
+CANASTA_KINDS = (NATURAL, MIXED, WILD, SEVENS)
 
 
 class DealState:
@@ -27,7 +27,9 @@ class DealState:
         "went_out_seat", "concealed", "end_reason", "drew_from_stock", "touched_existing",
         "permission", "asked", "req_met_at_start", "last_card_red_three", "cutter", "cut_count",
         "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "events", "_meld_tables",
-        "_meld_dicts", "phase", "validated", "new_canasta",
+        "_meld_dicts", "phase", "validated", "new_canasta", "ponies", "pony_picked", "pony_unlocked",
+        "pony_turn", "made_canasta", "req_met_turn", "pony_cut_count", "pony_dealer", "pony_exact",
+        "pony_exact_team", "ponies_in_play",
     )
 
     def __init__(self, rules: Any, deal_index: int, dealer: int, team_scores: list[int]):
@@ -82,6 +84,20 @@ class DealState:
         self.phase = 0
         #: Set when a meld becomes a canasta during the current turn (for concealed going out).
         self.new_canasta = False
+        # Ponytail: each player's pony (a rank-count vector), whether it was picked up, and when.
+        self.ponies: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
+        self.pony_picked = [rules.pony_size == 0] * p
+        #: Whether any pony is still face down (saves the unlock check on every meld otherwise).
+        self.ponies_in_play = rules.pony_size > 0
+        self.pony_unlocked = [False] * p
+        self.pony_turn: list[int | None] = [None] * p
+        self.made_canasta = [False] * p
+        #: Turn at which each team first met go_out_requirement (None: never).
+        self.req_met_turn: list[int | None] = [None] * t
+        self.pony_dealer = (dealer + self.step) % p
+        self.pony_cut_count = 0
+        self.pony_exact = False
+        self.pony_exact_team: int | None = None
         self.validated: tuple[int, int, object] | None = None
         self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
         self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t

@@ -13,7 +13,7 @@ Priorities, in order:
 from __future__ import annotations
 
 from simcli.actions import DRAW_STOCK, Meld, TakePile
-from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, IS_NATURAL, JOKER, NUM_RANKS, TWO
+from simcli.cards import BLACK_THREE, CARD_VALUES, IS_NATURAL, JOKER, NUM_RANKS, TWO, WILD_MELD
 from simcli.planning import RANKS_BY_VALUE, opening_plan, take_wilds
 from simcli.strategy import Draw, Strategy
 from simcli.view import PlayerView
@@ -71,29 +71,24 @@ class Greedy(Strategy):
             return self._fit(view, plan) if plan else []
         rules = view.rules
         table = view.meld_table()
+        cap = rules.meld_max_size or 10**6
         plan: list[Meld] = []
         left = list(hand)
+        sizes: dict[int, int] = {}
         for r in RANKS_BY_VALUE:
             c = left[r]
-            if c and (c >= 3 or table[r] is not None):
-                plan.append(Meld(r, c))
-                left[r] = 0
-        # wild cards onto melds one or two short of a canasta
+            m = table[r]
+            size = 0 if m is None else m[0] + m[1] + m[2]
+            if c and (c >= rules.meld_min_size or m is not None):
+                n = min(c, cap - size)
+                if n > 0:
+                    plan.append(Meld(r, n))
+                    left[r] -= n
+                    size += n
+            if size:
+                sizes[r] = size
         if left[TWO] + left[JOKER]:
-            sizes = {m.rank: m.naturals for m in plan}
-            for r, m in enumerate(table):
-                if m is not None and r >= FOUR:
-                    sizes[r] = sizes.get(r, 0) + m[0] + m[1] + m[2]
-            cap = rules.max_wilds_per_meld
-            for r in sorted(sizes, key=lambda x: -sizes[x]):
-                short = rules.canasta_size - sizes[r]
-                if short <= 0 or short > 2 or left[TWO] + left[JOKER] == 0:
-                    continue
-                m = table[r]
-                used = 0 if m is None else m[1] + m[2]
-                tw, jk = take_wilds(left, min(short, cap - used))
-                if tw or jk:
-                    plan.append(Meld(r, 0, tw, jk))
+            self._place_wilds(rules, table, sizes, left, plan, cap)
         # going out: black threes may be melded only by a player going out
         if left[BLACK_THREE] >= 3 and sum(left) - left[BLACK_THREE] <= 1:
             with_threes = plan + [Meld(BLACK_THREE, left[BLACK_THREE])]
@@ -101,10 +96,33 @@ class Greedy(Strategy):
                 return with_threes
         if not plan:
             return plan
-        if (sum(left) >= 2 and rules.meld_max_size is None and not rules.closed_rank_dead_for_all
-                and not any(m.twos or m.jokers for m in plan)):
-            return plan  # natural cards only, hand kept: legal by construction (the engine still checks)
+        if sum(left) >= 2 and not rules.closed_rank_dead_for_all and not any(m.twos or m.jokers for m in plan):
+            return plan  # natural cards only within the caps, hand kept: legal by construction (still checked)
         return self._fit(view, plan)
+
+    def _place_wilds(self, rules: object, table: tuple, sizes: dict[int, int], left: list[int],
+                     plan: list[Meld], cap: int) -> None:
+        """Wild cards go to a wild meld where the variant has them, else onto melds one or two short."""
+        if rules.wild_melds_allowed and rules.canasta_bonus_wild:  # type: ignore[attr-defined]
+            wild = table[WILD_MELD]
+            size = 0 if wild is None else wild[1] + wild[2]
+            if size < rules.canasta_size:  # type: ignore[attr-defined]
+                count = left[TWO] + left[JOKER]
+                if wild is not None or count >= rules.wild_meld_min_start:  # type: ignore[attr-defined]
+                    tw, jk = take_wilds(left, min(count, cap - size))
+                    if tw or jk:
+                        plan.append(Meld(WILD_MELD, 0, tw, jk))
+                return  # keep the wild cards for the wild canasta
+        max_wilds = rules.max_wilds_per_meld  # type: ignore[attr-defined]
+        for r in sorted(sizes, key=lambda x: -sizes[x]):
+            short = rules.canasta_size - sizes[r]  # type: ignore[attr-defined]
+            if short <= 0 or short > 2 or left[TWO] + left[JOKER] == 0:
+                continue
+            m = table[r]
+            used = 0 if m is None else m[1] + m[2]
+            tw, jk = take_wilds(left, min(short, max_wilds - used))
+            if tw or jk:
+                plan.append(Meld(r, 0, tw, jk))
 
     @staticmethod
     def _fit(view: PlayerView, plan: list[Meld]) -> list[Meld]:

@@ -24,8 +24,8 @@ from simcli.rules import load_rules
 from simcli.scoring import SCORE_PARTS, score_deal
 
 PARTS = (
-    "going_out", "canasta_natural", "canasta_mixed", "canasta_wild",
-    "red_threes", "exact_cut", "melded", "hand",
+    "going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens",
+    "red_threes", "exact_cut", "pony_dealer_exact", "melded", "hand", "pony",
 )
 
 

@@ -9,10 +9,10 @@ import click
 
 from simcli.cards import deck_cards
 from simcli.commands.common import build_rules, cli_errors, rule_option, variant_option
-from simcli.deal import Deal, new_deal
+from simcli.deal import Deal
 from simcli.errors import EngineError, GameContext, StrategyError
-from simcli.game import make_strategies
-from simcli.seeding import deal_rng, first_dealer, human_cut, shuffled_deck
+from simcli.game import make_strategies, prepare_deal
+from simcli.seeding import first_dealer
 from simcli.strategy import StrategyLookupError, parse_strategy_list
 
 
@@ -20,17 +20,13 @@ def bench_deals(rules: object, names: list[str], hands: int, seed: int = 0) -> d
     """Play ``hands`` seeded deals (deal ``i`` is game ``i``'s first deal) and time them."""
     pack = deck_cards(rules.decks, rules.jokers_per_deck)  # type: ignore[attr-defined]
     p = rules.num_players  # type: ignore[attr-defined]
-    target = rules.exact_cut_target or rules.hand_size * p + 1  # type: ignore[attr-defined]
     decisions = 0
     turns = 0
     elapsed = 0.0
     for i in range(hands):
         players = make_strategies(names, seed, i)
-        rng = deal_rng(seed, i, 0)
-        deck = shuffled_deck(rng, pack)
-        cut = human_cut(rng, target, rules.cut_sigma, len(pack))  # type: ignore[attr-defined]
         n_teams = p // rules.team_size  # type: ignore[attr-defined]
-        st = new_deal(rules, deck, first_dealer(seed, i, p), 0, [0] * n_teams, cut)
+        st = prepare_deal(rules, pack, seed, i, 0, first_dealer(seed, i, p), [0] * n_teams)
         runner = Deal(st, players, None, GameContext(game_index=i, seed=seed))
         t0 = time.perf_counter()
         runner.play()
