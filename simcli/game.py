@@ -45,6 +45,26 @@ def make_strategies(names: Sequence[str], master_seed: int, game_index: int) -> 
     return [load_strategy(n)(seat_rng(master_seed, game_index, s)) for s, n in enumerate(names)]
 
 
+def game_outcome(rules: Any, totals: Sequence[int], deals_played: int) -> tuple[bool, int]:
+    """Whether the game is over after ``deals_played`` deals with these totals, and the winner (-1: shared).
+
+    The game ends when a team reaches ``game_target`` or ``max_hands`` deals have been played; the
+    highest total wins. A tie is shared under ``tie_policy=SHARED_WIN`` once no more deals are due,
+    otherwise another deal is played (RULES.md §1.13, A-X-3).
+    """
+    over = any(target_reached(rules, x) for x in totals) or (
+        rules.max_hands is not None and deals_played >= rules.max_hands)
+    if not over:
+        return False, -1
+    best = max(totals)
+    leaders = [t for t, x in enumerate(totals) if x == best]
+    if len(leaders) == 1:
+        return True, leaders[0]
+    if rules.tie_policy == "SHARED_WIN" and (rules.max_hands is None or deals_played >= rules.max_hands):
+        return True, -1
+    return False, -1
+
+
 def prepare_deal(rules: Any, pack: list[int], master_seed: int, game_index: int, deal_index: int, dealer: int,
                  totals: list[int]) -> DealState:
     """Shuffle and cut deal ``deal_index`` of a game from its own stream and lay it out.
@@ -102,20 +122,10 @@ def play_game(rules: Any, strategy_names: Sequence[str], master_seed: int, game_
             totals[t] += s["total"]
         if emit:
             emit("totals", {"deal_index": deal_index, "totals": list(totals)})
-        over = any(target_reached(rules, x) for x in totals) or (
-            rules.max_hands is not None and deal_index + 1 >= rules.max_hands)
+        over, winner = game_outcome(rules, totals, deal_index + 1)
         if over:
-            best = max(totals)
-            leaders = [t for t, x in enumerate(totals) if x == best]
-            if len(leaders) == 1:
-                result.winner_team = leaders[0]
-                break
-            # A tie is shared under SHARED_WIN once no more deals are due (RULES.md §3.7, A-X-3);
-            # otherwise another deal is played.
-            if rules.tie_policy == "SHARED_WIN" and (
-                    rules.max_hands is None or deal_index + 1 >= rules.max_hands):
-                result.winner_team = -1
-                break
+            result.winner_team = winner
+            break
         dealer = (dealer + st.step) % p
     else:
         raise EngineError(f"game did not finish in {MAX_DEALS_PER_GAME} deals ({ctx.describe()})")

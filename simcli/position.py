@@ -33,7 +33,7 @@ from simcli.scoring import TeamPosition
 __all__ = ["PositionError", "parse_position", "parse_meld", "position_to_json"]
 
 TOP_KEYS = ("variant", "rules", "teams")
-TEAM_KEYS = ("melds", "threes", "hands", "went_out", "concealed", "exact_cut")
+TEAM_KEYS = ("melds", "threes", "hands", "went_out", "concealed", "exact_cut", "ponies", "pony_dealer_exact")
 _ALLOWED_CARDS = "A K Q J 10 9 8 7 6 5 4 2 JK R3 B3"
 
 
@@ -111,6 +111,20 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
     went_out = _bool(raw, "went_out", label)
     concealed = _bool(raw, "concealed", label)
     exact_cut = _bool(raw, "exact_cut", label)
+    pony_dealer_exact = _bool(raw, "pony_dealer_exact", label)
+    ponies_raw = raw.get("ponies", [])
+    if not isinstance(ponies_raw, list) or len(ponies_raw) > rules.team_size:
+        raise PositionError(f"{label}: 'ponies' must be a list of at most team_size={rules.team_size} card lists "
+                            "(the ponies of members who never picked theirs up)")
+    if ponies_raw and not rules.pony_size:
+        raise PositionError(f"{label}: 'ponies' given but variant '{rules.variant}' has no pony (pony_size=0)")
+    ponies = []
+    for j, pony_raw in enumerate(ponies_raw):
+        cards = _cards(pony_raw, f"{label} pony {j + 1}")
+        if len(cards) != rules.pony_size:
+            raise PositionError(f"{label} pony {j + 1}: {len(cards)} cards; allowed: exactly pony_size="
+                                f"{rules.pony_size} (an unpicked pony is never touched)")
+        ponies.append(tuple(counts_of(cards)))
     if concealed and not went_out:
         raise PositionError(f"{label}: 'concealed' is true but 'went_out' is false; concealed needs went_out")
 
@@ -186,6 +200,8 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
         went_out=went_out,
         concealed=concealed,
         exact_cut=exact_cut,
+        ponies=tuple(ponies),
+        pony_dealer_exact=pony_dealer_exact,
     )
 
 
@@ -202,7 +218,7 @@ def _check_pack(rules: Any, teams: Sequence[TeamPosition]) -> None:
             used[TWO] += twos
             used[JOKER] += jokers
         used[RED_THREE] += team.red_threes
-        for hand in team.hands:
+        for hand in (*team.hands, *team.ponies):
             for r, n in enumerate(hand):
                 used[r] += n
     pack = deck_counts(rules.decks, rules.jokers_per_deck)
@@ -282,6 +298,10 @@ def position_to_json(rules: Any, teams: Sequence[TeamPosition]) -> dict[str, Any
             entry["concealed"] = True
         if team.exact_cut:
             entry["exact_cut"] = True
+        if team.ponies:
+            entry["ponies"] = [_hand_names(p) for p in team.ponies]
+        if team.pony_dealer_exact:
+            entry["pony_dealer_exact"] = True
         out_teams.append(entry)
     changed = {name: value for name, (_, value) in diff(rules, base).items()}
     doc: dict[str, Any] = {"variant": rules.variant}
