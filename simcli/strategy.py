@@ -20,7 +20,11 @@ if TYPE_CHECKING:
     from simcli.view import PlayerView
 
 Draw = _DrawStock | TakePile
-BUILTIN_STRATEGIES = {"random": "strategies.random_play:RandomStrategy", "greedy": "strategies.greedy:Greedy"}
+BUILTIN_STRATEGIES = {
+    "random": "strategies.random_play:RandomStrategy",
+    "greedy": "strategies.greedy:Greedy",
+    "ponytail": "strategies.ponytail:Ponytail",
+}
 ENTRY_POINT_GROUP = "simcli.strategies"
 
 

@@ -1,0 +1,111 @@
+"""``ponytail``: greedy play tuned for Ponytail Canasta's four required canastas.
+
+Over :class:`~strategies.greedy.Greedy` it:
+
+1. keeps every wild card for the wild canasta until it is complete, then uses one to
+   turn a six-card natural meld into the mixed canasta the set needs;
+2. discards dead cards first: naturals of a rank whose canasta the team has closed
+   (they can never be melded again), unless an opponent has an open meld of that rank;
+3. times going out: with the required set made it goes out only when the team is ahead
+   on the deal, the stock is running low, or the opponents could go out first;
+   otherwise it keeps two cards back and goes on building canastas.
+"""
+
+from __future__ import annotations
+
+from simcli.actions import Meld
+from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN, TWO, WILD_MELD
+from simcli.melds import canasta_bonus, canasta_type, meld_value, requirement_met
+from simcli.planning import take_wilds
+from simcli.view import PlayerView
+from strategies.greedy import Greedy
+
+#: Below this many stock cards the deal may end any moment: go out when allowed.
+LOW_STOCK = 16
+
+
+class Ponytail(Greedy):
+    """Builds the four required canastas, discards dead cards, and chooses when to go out."""
+
+    name = "ponytail"
+
+    def _place_wilds(self, rules: object, table: tuple, sizes: dict[int, int], left: list[int],
+                     plan: list[Meld], cap: int) -> None:
+        wild = table[WILD_MELD]
+        wild_done = wild is not None and wild[1] + wild[2] >= rules.canasta_size  # type: ignore[attr-defined]
+        if not wild_done:
+            super()._place_wilds(rules, table, sizes, left, plan, cap)
+            return
+        # The wild canasta is made: a single wild completes a six-card meld, preferring the
+        # mixed canasta the set still lacks; sevens first (1500).
+        for r in sorted(sizes, key=lambda x: (x != SEVEN, -sizes[x])):
+            if left[TWO] + left[JOKER] == 0:
+                break
+            if sizes[r] == rules.canasta_size - 1:  # type: ignore[attr-defined]
+                m = table[r]
+                if m is not None and m[1] + m[2] >= rules.max_wilds_per_meld:  # type: ignore[attr-defined]
+                    continue
+                tw, jk = take_wilds(left, 1)
+                plan.append(Meld(r, 0, tw, jk))
+
+    def choose_melds(self, view: PlayerView) -> list[Meld]:
+        """Greedy melds, but hold back going out until it pays."""
+        plan = super().choose_melds(view)
+        if not plan:
+            return plan
+        used = sum(m.size for m in plan)
+        if view.hand_size - used > 1 or self._wants_out(view, plan):
+            return plan
+        # Keep two cards: drop melds from the end (or trim the last) until the hand keeps them.
+        while plan and view.hand_size - sum(m.size for m in plan) < 2:
+            last = plan.pop()
+            keep = 2 - (view.hand_size - sum(m.size for m in plan))
+            if last.naturals > keep and last.twos == last.jokers == 0 and last.rank != BLACK_THREE:
+                trimmed = Meld(last.rank, last.naturals - keep)
+                if view.check_melds(plan + [trimmed]) is None:
+                    plan.append(trimmed)
+                    break
+        return self._fit(view, plan)
+
+    def _wants_out(self, view: PlayerView, plan: list[Meld]) -> bool:
+        """Whether going out now beats playing on."""
+        if view.stock_size <= LOW_STOCK:
+            return True
+        rules = view.rules
+        mine = self._table_value(view, view.team) + sum(
+            meld_value(m.naturals, m.twos, m.jokers, m.rank) for m in plan)
+        best_other = max(self._table_value(view, t) for t in range(view.n_teams) if t != view.team)
+        for t in range(view.n_teams):
+            if t != view.team and requirement_met(rules.go_out_requirement, view.canastas(t)):
+                return True  # they could go out first
+        return mine + rules.going_out_bonus > best_other + 500
+
+    @staticmethod
+    def _table_value(view: PlayerView, team: int) -> int:
+        rules = view.rules
+        total = 0
+        for rank, m in view.melds(team).items():
+            total += meld_value(m[0], m[1], m[2], rank)
+            kind = canasta_type(rules, rank, m)
+            if kind is not None:
+                total += canasta_bonus(rules, kind)
+        return total
+
+    def choose_discard(self, view: PlayerView) -> int | None:
+        """Dead cards (ranks of our closed canastas) first, then greedy's choice."""
+        hand = view.hand
+        rules = view.rules
+        if hand[BLACK_THREE] and view.hand_size > 1:
+            return BLACK_THREE
+        own = view.meld_table()
+        opponents = [view.meld_table(t) for t in range(view.n_teams) if t != view.team]
+        size = rules.canasta_size
+        dead = [r for r in range(FOUR, NUM_RANKS)
+                if hand[r] and own[r] is not None and sum(own[r]) >= (rules.meld_max_size or 10**6)
+                and all(o[r] is None or sum(o[r]) >= size for o in opponents)]
+        if dead:
+            return min(dead, key=lambda r: (CARD_VALUES[r], r))
+        return super().choose_discard(view)
+
+
+STRATEGY = Ponytail
