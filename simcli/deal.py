@@ -217,13 +217,14 @@ class Deal:
                 self._draw_one(seat, "replacement")
             seat = st.next_seat(seat)
         seat = st.first_player
+        step, p, ctx, turn = st.step, st.n_players, self.ctx, self._turn
         while st.end_reason is None:
             st.turn += 1
-            self.ctx.turn = st.turn
+            ctx.turn = st.turn
             if st.turn > MAX_TURNS_PER_DEAL:
-                raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({self.ctx.describe()})")
-            self._turn(seat)
-            seat = st.next_seat(seat)
+                raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})")
+            turn(seat)
+            seat = (seat + step) % p
         return self._finish()
 
     def _turn(self, seat: int) -> None:

@@ -35,6 +35,15 @@ def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: i
     then extra wild cards, most valuable ranks first. ``exclude`` skips one rank
     (the pile's top card when opening by taking the pile).
     """
+    # Quick bound: every natural in a triple or better, plus each wild card with a pair.
+    bound = already
+    wilds = hand[TWO] + hand[JOKER]
+    for r in RANKS_BY_VALUE:
+        c = hand[r]
+        if c >= 3 or (c == 2 and wilds):
+            bound += c * CARD_VALUES[r]
+    if bound + 50 * wilds < minimum:
+        return None
     left = list(hand)
     value = already
     plan: list[Meld] = []

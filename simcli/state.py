@@ -154,8 +154,6 @@ class DealState:
             str | None, str | None]:
         """Add cards to a team meld; return its canasta type before and after."""
         melds = self.melds[team]
-        self._meld_tables[team] = None
-        self._meld_dicts[team] = None
         m = melds[rank]
         if m is None:
             m = melds[rank] = [0, 0, 0]
@@ -165,6 +163,12 @@ class DealState:
         m[0] += naturals
         m[1] += twos
         m[2] += jokers
+        table = self._meld_tables[team]
+        if table is not None:  # patch the snapshot in place of rebuilding it on the next read
+            patched = list(table)
+            patched[rank] = (m[0], m[1], m[2])
+            self._meld_tables[team] = tuple(patched)
+        self._meld_dicts[team] = None
         after = canasta_type(self.rules, rank, m)
         if before != after:
             counts = self.canastas[team]

@@ -13,10 +13,12 @@ Priorities, in order:
 from __future__ import annotations
 
 from simcli.actions import DRAW_STOCK, Meld, TakePile
-from simcli.cards import BLACK_THREE, CARD_VALUES, IS_NATURAL, JOKER, NUM_RANKS, TWO, WILD_MELD
+from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, TWO, WILD_MELD
 from simcli.planning import RANKS_BY_VALUE, opening_plan, take_wilds
 from simcli.strategy import Draw, Strategy
 from simcli.view import PlayerView
+
+NATURALS = NATURAL_RANKS
 
 
 class Greedy(Strategy):
@@ -27,13 +29,15 @@ class Greedy(Strategy):
     def choose_draw(self, view: PlayerView) -> Draw:
         """Take the pile if any of a few natural takes is legal, else draw."""
         top = view.pile_top
-        if top is None or not IS_NATURAL[top]:
+        if top is None or top < FOUR:  # empty pile, or a wild card or three on top
             return DRAW_STOCK
         hand = view.hand
         n = hand[top]
         has_meld = view.meld(top) is not None
+        if n < 2 and not has_meld and (n == 0 or hand[TWO] + hand[JOKER] == 0):
+            return DRAW_STOCK
         frozen = view.pile_frozen
-        if n < 2 and (frozen or (not has_meld and (n == 0 or hand[TWO] + hand[JOKER] == 0))):
+        if n < 2 and frozen:
             return DRAW_STOCK
         candidates = []
         if n >= 2:
@@ -72,21 +76,42 @@ class Greedy(Strategy):
         rules = view.rules
         table = view.meld_table()
         cap = rules.meld_max_size or 10**6
+        min_size = rules.meld_min_size
         plan: list[Meld] = []
+        used = 0
+        for r in RANKS_BY_VALUE:
+            c = hand[r]
+            if not c:
+                continue
+            m = table[r]
+            if m is None:
+                if c < min_size:
+                    continue
+                n = c if c <= cap else cap
+            else:
+                n = cap - m[0] - m[1] - m[2]
+                if n > c:
+                    n = c
+                if n <= 0:
+                    continue
+            plan.append(Meld(r, n))
+            used += n
+        if not (hand[TWO] or hand[JOKER] or hand[BLACK_THREE] >= 3):
+            # The common case: natural cards only, within the caps. With two cards kept it is legal by
+            # construction (the engine still checks); otherwise the plan is fitted.
+            if not plan or (view.hand_size - used >= 2 and not rules.closed_rank_dead_for_all):
+                return plan
+            return self._fit(view, plan)
         left = list(hand)
         sizes: dict[int, int] = {}
+        for m in plan:
+            left[m.rank] -= m.naturals
         for r in RANKS_BY_VALUE:
-            c = left[r]
             m = table[r]
-            size = 0 if m is None else m[0] + m[1] + m[2]
-            if c and (c >= rules.meld_min_size or m is not None):
-                n = min(c, cap - size)
-                if n > 0:
-                    plan.append(Meld(r, n))
-                    left[r] -= n
-                    size += n
+            size = (0 if m is None else m[0] + m[1] + m[2]) + (hand[r] - left[r])
             if size:
                 sizes[r] = size
+        naturals_only = len(plan)
         if left[TWO] + left[JOKER]:
             self._place_wilds(rules, table, sizes, left, plan, cap)
         # going out: black threes may be melded only by a player going out
@@ -96,8 +121,8 @@ class Greedy(Strategy):
                 return with_threes
         if not plan:
             return plan
-        if sum(left) >= 2 and not rules.closed_rank_dead_for_all and not any(m.twos or m.jokers for m in plan):
-            return plan  # natural cards only within the caps, hand kept: legal by construction (still checked)
+        if len(plan) == naturals_only and view.hand_size - used >= 2 and not rules.closed_rank_dead_for_all:
+            return plan  # no wild card was placed: legal by construction, as above
         return self._fit(view, plan)
 
     def _place_wilds(self, rules: object, table: tuple, sizes: dict[int, int], left: list[int],
@@ -134,26 +159,29 @@ class Greedy(Strategy):
         return plan
 
     def choose_discard(self, view: PlayerView) -> int | None:
-        """Black three first, then the least useful natural, wild cards last."""
+        """Black three first, then the least useful natural (loose, cheap, useless to opponents), wilds last."""
         hand = view.hand
         if hand[BLACK_THREE] and view.hand_size > 1:
             return BLACK_THREE
+        team = view.team
         own = view.meld_table()
-        others = [view.meld_table(t) for t in range(view.n_teams) if t != view.team]
+        others = [view.meld_table(t) for t in range(view.n_teams) if t != team]
         best = -1
         best_score = 1 << 30
-        for r in range(NUM_RANKS):
+        for r in NATURALS:
             n = hand[r]
-            if not n:
-                continue
-            score = CARD_VALUES[r] + 10 * n
-            if own[r] is not None:
-                score += 200
-            for table in others:
-                if table[r] is not None:
-                    score += 100
-            if r == TWO or r == JOKER:
-                score += 1000
-            if score < best_score:
-                best, best_score = r, score
+            if n:
+                score = CARD_VALUES[r] + 10 * n
+                if own[r] is not None:
+                    score += 200
+                for table in others:
+                    if table[r] is not None:
+                        score += 100
+                if score < best_score:
+                    best, best_score = r, score
+        if best >= 0:
+            return best
+        for r in (TWO, JOKER, BLACK_THREE):  # nothing natural left
+            if hand[r]:
+                return r
         return best
