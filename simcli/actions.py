@@ -69,3 +69,14 @@ class _DrawStock:
 
 
 DRAW_STOCK = _DrawStock()
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialHand:
+    """Lay a special 14-card hand (Americana): ``STRAIGHT``, ``PAIRS_NATURAL``, ``PAIRS_WITH_2_7_A`` or ``GARBAGE``.
+
+    Returned alone from ``choose_melds``. The engine picks the 14 cards from the hand; it
+    ends the deal (after a discard if a card is left) and the team scores only the hand.
+    """
+
+    kind: str

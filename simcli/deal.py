@@ -12,8 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcli.actions import DRAW_STOCK, Meld, TakePile
+from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.cards import (
+    BLACK_THREE,
     IS_WILD,
     JOKER,
     RANK_NAMES,
@@ -24,9 +25,18 @@ from simcli.cards import (
     cards_of,
 )
 from simcli.errors import EngineError, GameContext, IllegalDecision, StrategyError
-from simcli.judge import go_out_error, melds_error, merge_melds, must_take_pile, take_error
+from simcli.judge import (
+    discard_error,
+    go_out_error,
+    melds_error,
+    merge_melds,
+    must_take_pile,
+    special_hand_error,
+    take_error,
+)
 from simcli.melds import requirement_met
 from simcli.scoring import TeamPosition, score_deal
+from simcli.special import find_special
 from simcli.state import DealState
 from simcli.strategy import Strategy
 from simcli.view import PlayerView
@@ -62,6 +72,9 @@ class DealResult:
     pony_cut_count: int = 0
     pony_exact: bool = False
     pony_exact_team: int | None = None
+    black_threes: list[int] = field(default_factory=list)
+    special_hand: str | None = None
+    wings: list[tuple[int, int, int]] = field(default_factory=list)
     positions: list[TeamPosition] = field(repr=False, default_factory=list)
 
 
@@ -83,6 +96,12 @@ def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team
     for _ in range(rules.pony_size):
         for seat in order:
             st.ponies[seat][stock.pop()] += 1
+    # Wings (Americana) are set aside after the hands, in wing_sizes order.
+    for size in rules.wing_sizes:
+        wing = [0] * len(st.hands[0])
+        for _ in range(size):
+            wing[stock.pop()] += 1
+        st.wings.append(wing)
     for _ in range(rules.initial_pile_facedown):
         st.pile.append(stock.pop())
     if rules.initial_pile_faceup:
@@ -164,23 +183,47 @@ class Deal:
         except Exception as exc:
             raise self._wrap(seat, exc) from exc
 
-    def _lay_red_three(self, seat: int, source: str) -> None:
+    def _lay_three(self, seat: int, rank: int, source: str) -> None:
+        """Lay a bonus three (a red three; in Americana a black one too) in front of the team."""
         st = self.st
         team = st.team_of[seat]
-        st.red_threes[team] += 1
-        st.red_threes_by_seat[seat] += 1
+        if rank == RED_THREE:
+            st.red_threes[team] += 1
+            st.red_threes_by_seat[seat] += 1
+        else:
+            st.black_threes[team] += 1
+            st.black_threes_by_seat[seat] += 1
         if self.emit:
-            self.emit("red_three", {"seat": seat, "team": team, "source": source})
+            self.emit("red_three" if rank == RED_THREE else "black_three",
+                      {"seat": seat, "team": team, "source": source})
+
+    def _lay_red_three(self, seat: int, source: str) -> None:
+        self._lay_three(seat, RED_THREE, source)
+
+    def _may_hold_three(self, seat: int, rank: int) -> bool:
+        """Americana: a player may keep one three until the team opens, if the strategy wants to."""
+        st = self.st
+        if not st.rules.may_hold_one_three_before_opening or st.opened[st.team_of[seat]]:
+            return False
+        hand = st.hands[seat]
+        if hand[RED_THREE] + hand[BLACK_THREE] > 0:
+            return False
+        strategy = self.strategies[seat]
+        try:
+            return bool(strategy.hold_three(self.views[seat], rank))
+        except Exception as exc:
+            raise self._wrap(seat, exc) from exc
 
     def _draw_one(self, seat: int, source: str) -> int | None:
-        """Draw one card from the stock into ``seat``'s hand, laying red threes and replacing them."""
+        """Draw one card from the stock into ``seat``'s hand, laying bonus threes and replacing them."""
         st = self.st
         stock = st.stock
         hand = st.hands[seat]
+        bonus = st.is_bonus_three
         while stock:
             card = stock.pop()
-            if card == RED_THREE:
-                self._lay_red_three(seat, source)
+            if bonus[card] and not self._may_hold_three(seat, card):
+                self._lay_three(seat, card, source)
                 if not stock:
                     st.last_card_red_three = True
                     return None
@@ -190,6 +233,83 @@ class Deal:
             st.hand_sizes[seat] += 1
             return card
         return None
+
+    def _lay_held_threes(self, seat: int, source: str) -> None:
+        """Lay every bonus three in ``seat``'s hand, each replaced from the stock."""
+        st = self.st
+        hand = st.hands[seat]
+        for rank in (RED_THREE, BLACK_THREE):
+            if not st.is_bonus_three[rank]:
+                continue
+            while hand[rank]:
+                if source == "dealt" and self._may_hold_three_from_hand(seat, rank):
+                    break
+                hand[rank] -= 1
+                st.hand_sizes[seat] -= 1
+                self._lay_three(seat, rank, source)
+                self._draw_one(seat, "replacement")
+
+    def _may_hold_three_from_hand(self, seat: int, rank: int) -> bool:
+        st = self.st
+        hand = st.hands[seat]
+        if hand[RED_THREE] + hand[BLACK_THREE] != 1:
+            return False  # one three at most may be kept
+        hand[rank] -= 1
+        try:
+            return self._may_hold_three(seat, rank)
+        finally:
+            hand[rank] += 1
+
+    def _special_hand(self, seat: int, decision: Sequence[Any]) -> None:
+        """Lay a special hand (Americana): it ends the deal after the discard of a last card, if any."""
+        st = self.st
+        if len(decision) != 1:
+            raise self._fail(seat, "a special hand must be returned alone")
+        kind = decision[0].kind
+        err = special_hand_error(st, seat, kind)
+        if err:
+            raise self._fail(seat, err)
+        cards = find_special(kind, st.hands[seat])
+        assert cards is not None
+        hand = st.hands[seat]
+        for rank, n in enumerate(cards):
+            hand[rank] -= n
+        st.hand_sizes[seat] -= 14
+        st.special_hand = kind
+        st.has_melded[seat] = True
+        if self.emit:
+            self.emit("special_hand", {"seat": seat, "team": st.team_of[seat], "kind": kind, "turn": st.turn,
+                                       "cards": " ".join(RANK_NAMES[c] for c in cards_of(cards))})
+
+    # ------------------------------------------------------------------ wings
+    def _on_open(self, seat: int, via_pile: bool) -> None:
+        """A team has just opened: its opener takes the next wing if one is due (RULES.md §2.3)."""
+        st = self.st
+        r = st.rules
+        team = st.team_of[seat]
+        if not st.wings or st.wing_taken[team]:
+            return
+        st.wing_taken[team] = True
+        if via_pile and r.wing_denied_if_opened_via_pile:
+            return
+        if r.wing_cutoff_stock_remaining is not None and len(st.stock) <= r.wing_cutoff_stock_remaining:
+            return
+        wing = st.wings.pop(0)
+        st.wing_log.append((seat, sum(wing), st.turn))
+        if self.emit:
+            self.emit("wing", {"seat": seat, "team": team, "cards": sum(wing), "turn": st.turn})
+        if r.wing_timing == "IMMEDIATE":
+            self._add_wing(seat, wing)
+        else:
+            st.wing_pending[seat] = wing
+
+    def _add_wing(self, seat: int, wing: list[int]) -> None:
+        st = self.st
+        hand = st.hands[seat]
+        for rank, n in enumerate(wing):
+            hand[rank] += n
+        st.hand_sizes[seat] += sum(wing)
+        self._lay_held_threes(seat, "wing")
 
     # ----------------------------------------------------------------- play
     def play(self) -> DealResult:
@@ -206,15 +326,10 @@ class Deal:
             })
             emit("cut", {"cutter": st.cutter, "count": st.cut_count, "target": st.cut_target,
                          "exact": st.exact_cut, "bonus_team": st.exact_cut_team})
-        # Dealt red threes are laid and replaced right after the deal, in seat order (RULES.md §2.1).
+        # Dealt threes are laid and replaced right after the deal, in seat order (RULES.md §2.1).
         seat = st.first_player
         for _ in range(st.n_players):
-            hand = st.hands[seat]
-            while hand[RED_THREE]:
-                hand[RED_THREE] -= 1
-                st.hand_sizes[seat] -= 1
-                self._lay_red_three(seat, "dealt")
-                self._draw_one(seat, "replacement")
+            self._lay_held_threes(seat, "dealt")
             seat = st.next_seat(seat)
         seat = st.first_player
         step, p, ctx, turn = st.step, st.n_players, self.ctx, self._turn
@@ -247,6 +362,13 @@ class Deal:
         st.new_canasta = False
         if st.pony_unlocked[seat] and not st.pony_picked[seat]:
             self._pick_up_pony(seat)  # a pony unlocked by a teammate is picked up at the start of the turn
+        if st.wing_pending[seat] is not None:
+            wing, st.wing_pending[seat] = st.wing_pending[seat], None
+            self._add_wing(seat, wing)
+        if st.opened[team]:
+            hand = st.hands[seat]
+            if hand[RED_THREE] or hand[BLACK_THREE]:
+                self._lay_held_threes(seat, "held")  # a three kept before opening is laid now
 
         # DRAW
         self.decisions += 3
@@ -277,7 +399,7 @@ class Deal:
                 if not stock:
                     break
                 card = stock[-1]
-                if card != RED_THREE:  # the common case, inlined: no laying, no replacement
+                if not st.is_bonus_three[card]:  # the common case, inlined: no laying, no replacement
                     stock.pop()
                     hand[card] += 1
                     st.hand_sizes[seat] += 1
@@ -318,6 +440,12 @@ class Deal:
             except Exception as exc:
                 raise self._wrap(seat, exc) from exc
             picked = False
+            if melds and isinstance(melds[0], SpecialHand):
+                self._special_hand(seat, melds)
+                if st.hand_sizes[seat] == 0:
+                    self._go_out(seat, had_melded)
+                    return
+                break
             if melds:
                 melds = tuple(melds)
                 for m in melds:
@@ -338,7 +466,10 @@ class Deal:
         if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
             self._go_out(seat, had_melded)
             return
-        if st.last_card_red_three and r.last_card_red_three_ends_deal:
+        if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
+                st.hand_sizes[seat] == 1 and go_out_error(st, seat, st.canastas[team]) is not None)):
+            # The last stock card was a three and could not be replaced: by the knob, or because the
+            # player is left with one card it may not discard, the deal ends here (stock out).
             st.end_reason = "stock_out"
             if emit:
                 emit("stock_out", {"seat": seat, "turn": st.turn, "last_card_red_three": True})
@@ -356,7 +487,12 @@ class Deal:
         hand = st.hands[seat]
         if not isinstance(card, int) or not 0 <= card < len(hand) or hand[card] == 0:
             raise self._fail(seat, f"choose_discard returned {card!r}, which is not a card in hand")
-        if st.hand_sizes[seat] == 1:
+        if r.discard_restrictions and st.special_hand is None:
+            err = discard_error(st, seat, card)
+            if err:
+                raise self._fail(seat, f"discard {RANK_NAMES[card]}: {err}")
+        if st.hand_sizes[seat] == 1 and st.special_hand is None and not (
+                r.pony_unlock == "HAND_EMPTY" and not st.pony_picked[seat]):
             err = go_out_error(st, seat, st.canastas[team])
             if err:
                 raise self._fail(seat, f"discarding the last card: {err}")
@@ -467,10 +603,11 @@ class Deal:
         st.first_take_done = True
         st.team_took[team] = True
         self._record_melds(seat)
-        if take.extra:
-            self._apply_melds(seat, take.extra)
         if not was_opened:
             st.opened[team] = True
+            self._on_open(seat, via_pile=True)
+        if take.extra:
+            self._apply_melds(seat, take.extra)
 
     def _apply_melds(self, seat: int, melds: Sequence[Meld]) -> None:
         st = self.st
@@ -487,7 +624,9 @@ class Deal:
             st.hand_sizes[seat] -= n + tw + jk
             self._add_to_meld(seat, rank, n, tw, jk)
         self._record_melds(seat)
-        st.opened[team] = True
+        if not st.opened[team]:
+            st.opened[team] = True
+            self._on_open(seat, via_pile=False)
 
     def _add_to_meld(self, seat: int, rank: int, n: int, tw: int, jk: int) -> None:
         st = self.st
@@ -544,6 +683,9 @@ class Deal:
                 exact_cut=st.exact_cut_team == team,
                 ponies=tuple(tuple(st.ponies[s]) for s in st.members(team) if not st.pony_picked[s]),
                 pony_dealer_exact=st.pony_exact_team == team,
+                black_threes=st.black_threes[team],
+                special_hand=st.special_hand if st.went_out_seat is not None
+                and st.team_of[st.went_out_seat] == team else None,
             ))
         scores = score_deal(st.rules, positions)
         result = DealResult(
@@ -556,6 +698,7 @@ class Deal:
             pony_pickup_turns=list(st.pony_turn) if st.rules.pony_size else [],
             required_set_turn=list(st.req_met_turn), pony_cut_count=st.pony_cut_count,
             pony_exact=st.pony_exact, pony_exact_team=st.pony_exact_team,
+            black_threes=list(st.black_threes), special_hand=st.special_hand, wings=list(st.wing_log),
         )
         if self.emit:
             self.emit("deal_scored", {
@@ -564,7 +707,7 @@ class Deal:
                 "teams": [{"total": s["total"], "breakdown": {k: v for k, v in s.items() if k != "total"},
                            "melds": {("WILD" if r == WILD_MELD else RANK_NAMES[r]): [n, tw, jk]
                                      for r, n, tw, jk in pos.melds},
-                           "red_threes": pos.red_threes,
+                           "red_threes": pos.red_threes, "black_threes": pos.black_threes,
                            "unpicked_ponies": [" ".join(RANK_NAMES[c] for c in cards_of(p)) for p in pos.ponies],
                            "hands": [" ".join(RANK_NAMES[c] for c in cards_of(h)) for h in pos.hands]}
                           for s, pos in zip(scores, positions, strict=True)],

@@ -10,8 +10,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simcli.actions import Meld, TakePile
-from simcli.cards import BLACK_THREE, IS_NATURAL, JOKER, RANK_NAMES, RED_THREE, TWO, WILD_MELD
+from simcli.cards import (
+    ACE,
+    BLACK_THREE,
+    FOUR,
+    IS_NATURAL,
+    IS_WILD,
+    JOKER,
+    RANK_NAMES,
+    RED_THREE,
+    SEVEN,
+    TWO,
+    WILD_MELD,
+)
 from simcli.melds import canasta_type, meld_error, meld_value, requirement_met
+from simcli.special import find_special
 from simcli.state import DealState
 
 
@@ -92,7 +105,8 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
         else:
             total = (existing[0] + n, existing[1] + tw, existing[2] + jk)
             before = canasta_type(r, rank, existing)
-        err = meld_error(r, rank, total[0], total[1], total[2], new=existing is None)
+        err = meld_error(r, rank, total[0], total[1], total[2], new=existing is None,
+                         opening=not st.opened[team], added_wilds=tw + jk)
         if err:
             return err
         after = canasta_type(r, rank, total)
@@ -114,6 +128,8 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     if not st.pony_picked[seat]:
         hand_after += _pony_gain(st, seat, canastas, completed, hand_after)
     going_out = hand_after == 0 or (hand_after == 1 and not st.last_card_red_three)
+    if going_out and not st.pony_picked[seat] and r.pony_unlock == "HAND_EMPTY":
+        going_out = False  # emptying the hand picks up the pony instead (Deal._hand_empty_pony)
     if BLACK_THREE in per_rank and not going_out:
         return "black threes may be melded only by a player going out"
     if partial:
@@ -206,3 +222,39 @@ def must_take_pile(st: DealState, seat: int) -> bool:
     if not IS_NATURAL[top] or st.frozen_for(team) or st.melds[team][top] is None:
         return False
     return take_error(st, seat, TakePile(Meld(top))) is None
+
+
+def discard_error(st: DealState, seat: int, card: int) -> str | None:
+    """Why ``seat`` may not discard ``card`` now (the ``discard_restrictions`` knob), or ``None``."""
+    restrictions = st.rules.discard_restrictions
+    if not restrictions:
+        return None
+    hand = st.hands[seat]
+    going_out = st.hand_sizes[seat] == 1
+    if going_out:
+        return None
+    is_three = card == RED_THREE or card == BLACK_THREE
+    if is_three and "NO_THREE_UNLESS_OUT" in restrictions:
+        return "a three may be discarded only when going out"
+    if IS_WILD[card] and "NO_WILD_UNLESS_OUT_OR_ONLY_WILDS" in restrictions:
+        if any(hand[r] for r in range(FOUR, ACE + 1)):
+            return "a wild card may be discarded only when going out or when the hand holds only wilds and threes"
+    if card in (ACE, SEVEN) and not st.pile and "EMPTY_PILE_NO_A7_UNLESS_ONLY" in restrictions:
+        if any(hand[r] for r in range(FOUR, ACE + 1) if r not in (ACE, SEVEN)):
+            return "on an empty pile an ace or a seven may be discarded only if no other natural card is held"
+    return None
+
+
+def special_hand_error(st: DealState, seat: int, kind: str) -> str | None:
+    """Why ``seat`` may not lay special hand ``kind`` now, or ``None`` (RULES.md §2.3)."""
+    r = st.rules
+    if kind not in r.special_hands:
+        allowed = ", ".join(r.special_hands) or "none in this variant"
+        return f"special hand {kind!r} is not allowed; allowed: {allowed}"
+    if r.special_hand_requires_team_unopened and st.opened[st.team_of[seat]]:
+        return "a special hand may be laid only while the team has not opened"
+    if find_special(kind, st.hands[seat]) is None:
+        return f"the hand does not hold a {kind} special hand"
+    if st.hand_sizes[seat] - 14 > 1:
+        return "a special hand must use the whole hand but one card at most"
+    return None

@@ -18,7 +18,7 @@ class RuleError(ValueError):
     """A bad rule set: unknown knob, wrong type, value out of range, or an impossible combination."""
 
 
-CANASTA_TYPES = ("ANY", "NATURAL", "MIXED", "WILD", "SEVENS")
+CANASTA_TYPES = ("ANY", "NATURAL", "MIXED", "WILD", "SEVENS", "ACES")
 
 #: Named initial-meld tables of §3.4: (lowest team score of the band, minimum). ``None`` is "below 0".
 MELD_TABLES: dict[str, tuple[tuple[int | None, int], ...]] = {
@@ -73,6 +73,8 @@ class Knob:
             ) + ")"
         if self.kind == "range":
             return f"'MIN-MAX' with {self.lo:g} <= MIN <= MAX{null}"
+        if self.kind == "intlist":
+            return "a comma-separated list of sizes from 1 to 20 (or 'none')"
         return self.kind
 
     # ------------------------------------------------------------------ parsing
@@ -137,6 +139,11 @@ class Knob:
             return tuple(sorted({parse_rank(i) for i in items}))
         if k == "table":
             return _parse_table(raw)
+        if k == "intlist":
+            values = tuple(int(x) for x in _split(raw) if str(x).lower() != "none")
+            if any(v < 1 or v > 20 for v in values):
+                raise ValueError(raw)
+            return values
         if k == "requirement":
             return _parse_requirement(raw)
         if k == "range":
@@ -173,6 +180,8 @@ class Knob:
             return ",".join(f"{'neg' if t is None else t}:{v}" for t, v in value)
         if k == "requirement":
             return ",".join(f"{t}:{n}" for t, n in value)
+        if k == "intlist":
+            return ",".join(str(v) for v in value) if value else "none"
         if k == "range":
             return f"{value[0]}-{value[1]}"
         if k == "float":
@@ -284,6 +293,19 @@ KNOBS: tuple[Knob, ...] = (
     _k("canasta_bonus.wild", "int", "wild canasta bonus (needs wild_melds_allowed)", lo=0, hi=100000),
     _k("canasta_bonus.sevens", "int", "sevens canasta bonus (null = sevens are ordinary natural/mixed canastas)",
        lo=0, hi=100000, nullable=True),
+    _k("canasta_bonus.wild_pure", "int", "wild canasta of one kind only, 7 twos or 7 jokers (null = as wild)",
+       lo=0, hi=100000, nullable=True),
+    _k("canasta_bonus.wild_all_jokers", "int", "wild canasta holding every joker of the pack (null = as wild)",
+       lo=0, hi=100000, nullable=True),
+    _k("canasta_bonus.natural_aces", "int", "natural aces canasta (needs aces_special)", lo=0, hi=100000),
+    _k("aces_special", "bool", "aces canastas are special: pure aces score canasta_bonus.natural_aces"),
+    _k("mixed_aces_only_in_opening", "bool", "wild cards may join aces only in the team's opening"),
+    _k("incomplete_penalty.pure_aces", "int", "penalty for a pure aces meld short of a canasta", lo=-100000, hi=0),
+    _k("incomplete_penalty.sevens", "int", "penalty for a sevens meld short of a canasta (needs canasta_bonus.sevens)",
+       lo=-100000, hi=0),
+    _k("incomplete_penalty.wild", "int", "penalty for a wild meld short of a canasta", lo=-100000, hi=0),
+    _k("hand_rank_penalty.aces", "int", "per player holding 3 or more aces at the end", lo=-100000, hi=0),
+    _k("hand_rank_penalty.sevens", "int", "per player holding 3 or more sevens at the end", lo=-100000, hi=0),
     # 3.3 discard pile
     _k("pile_always_frozen", "bool", "the pile is always frozen (natural pair only)"),
     _k("freeze_on_wild_discard", "bool", "a wild card in the pile freezes it"),
@@ -305,6 +327,10 @@ KNOBS: tuple[Knob, ...] = (
     _k("initial_meld_table", "table", "initial-meld minimum by band"),
     _k("concealed_out_waives_minimum", "bool", "concealed going out after a stock draw needs no minimum"),
     # 3.5 threes
+    _k("threes_mode", "enum", "how threes score: red ones as bonus cards, or both colours by table",
+       allowed=("RED_BONUS", "AMERICAN_COLOUR_TABLE")),
+    _k("american_threes_table", "table", "bonus by count of one colour, e.g. '1:100,2:300,3:500,4:1000'"),
+    _k("may_hold_one_three_before_opening", "bool", "a player may keep one three until the team opens"),
     _k("red_three_value", "int", "bonus per red three", lo=0, hi=10000),
     _k("all_red_threes_total", "int", "bonus when one team has every red three (null = no special value)",
        lo=0, hi=100000, nullable=True),
@@ -323,6 +349,20 @@ KNOBS: tuple[Knob, ...] = (
        "no going out in the turn that first meets go_out_requirement"),
     _k("ask_partner_permission", "enum", "asking 'partner, may I go out?'",
        allowed=("OFF", "OPTIONAL", "REQUIRED")),
+    _k("discard_restrictions", "enumset", "discards that are not allowed",
+       allowed=("NO_THREE_UNLESS_OUT", "NO_WILD_UNLESS_OUT_OR_ONLY_WILDS", "EMPTY_PILE_NO_A7_UNLESS_ONLY")),
+    _k("wing_sizes", "intlist", "wings (talons) set aside at the deal, taken by the first to open ('' = none)"),
+    _k("wing_timing", "enum", "when a wing reaches the hand", allowed=("NEXT_TURN", "IMMEDIATE")),
+    _k("wing_denied_if_opened_via_pile", "bool", "no wing for a team that opened by taking the pile"),
+    _k("wing_cutoff_stock_remaining", "int", "no wing once the stock is down to this many cards (null = never)",
+       lo=0, hi=1000, nullable=True),
+    _k("special_hands", "enumset", "special 14-card hands allowed (scores in special_hand_value.*)",
+       allowed=("STRAIGHT", "PAIRS_NATURAL", "PAIRS_WITH_2_7_A", "GARBAGE")),
+    _k("special_hand_value.straight", "int", "straight A..K + joker", lo=0, hi=100000),
+    _k("special_hand_value.pairs_natural", "int", "seven natural pairs", lo=0, hi=100000),
+    _k("special_hand_value.pairs_with_2_7_a", "int", "seven pairs with a pair of 2s, 7s and aces", lo=0, hi=100000),
+    _k("special_hand_value.garbage", "int", "two fours and two threes of a kind", lo=0, hi=100000),
+    _k("special_hand_requires_team_unopened", "bool", "special hands only while the team has not opened"),
     # 3.7 end of deal and game
     _k("stock_exhaustion_rule", "enum", "what happens when the stock runs out",
        allowed=("CLASSIC_CONTINUATION", "END_ON_EMPTY_DRAW")),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from simcli.cards import BLACK_THREE, CARD_VALUES, JOKER, SEVEN, TWO, WILD_MELD
+from simcli.cards import ACE, BLACK_THREE, CARD_VALUES, JOKER, SEVEN, TWO, WILD_MELD
 
 #: The W <= cap that each wild rule imposes by itself (RULES.md §1.4.4).
 _RULE_WILD_CAP = {"PAGAT": 3, "WIKI": 3, "STRICT_MAJORITY": 3, "AMERICAN": 2}
@@ -20,8 +20,9 @@ NATURAL = "NATURAL"
 MIXED = "MIXED"
 WILD = "WILD"
 SEVENS = "SEVENS"
+ACES = "ACES"
 #: Canasta types in classification order (RULES.md §1.5: first match wins).
-CANASTA_KINDS = (WILD, SEVENS, NATURAL, MIXED)
+CANASTA_KINDS = (WILD, SEVENS, ACES, NATURAL, MIXED)
 
 
 def wild_ratio_ok(wild_rule: str, naturals: int, wilds: int, max_wilds: int = 3) -> bool:
@@ -40,11 +41,13 @@ def wild_ratio_ok(wild_rule: str, naturals: int, wilds: int, max_wilds: int = 3)
 
 
 def meld_error(rules: Any, rank: int, naturals: int, twos: int, jokers: int, *,
-               new: bool) -> str | None:
+               new: bool, opening: bool = True, added_wilds: int = 0) -> str | None:
     """Why a meld of ``rank`` holding these cards is illegal under ``rules``, or ``None`` if legal.
 
     ``new`` says whether the meld is being started (then it must reach the minimum
     size); an existing meld only has to stay within the ratio and size caps.
+    ``opening`` says whether the cards are laid in the team's opening and ``added_wilds``
+    how many wild cards this action adds (for ``mixed_aces_only_in_opening``).
     """
     wilds = twos + jokers
     size = naturals + wilds
@@ -73,6 +76,8 @@ def meld_error(rules: Any, rank: int, naturals: int, twos: int, jokers: int, *,
     if wilds:
         if rank == SEVEN and not rules.sevens_wilds_allowed:
             return "wild cards may not join a meld of sevens (sevens_wilds_allowed=false)"
+        if rank == ACE and rules.aces_special and rules.mixed_aces_only_in_opening and added_wilds and not opening:
+            return "wild cards may join aces only in the team's opening (mixed_aces_only_in_opening)"
         if naturals < rules.min_naturals_before_adding_wild:
             return f"a wild card needs {rules.min_naturals_before_adding_wild} naturals in the meld first"
     if not wild_ratio_ok(rules.wild_rule, naturals, wilds, rules.max_wilds_per_meld):
@@ -98,23 +103,33 @@ def canasta_type(rules: Any, rank: int, meld: Sequence[int]) -> str | None:
         return WILD
     if rank == SEVEN and rules.canasta_bonus_sevens is not None:
         return SEVENS
-    return NATURAL if twos + jokers == 0 else MIXED
+    if twos + jokers == 0:
+        return ACES if rank == ACE and rules.aces_special else NATURAL
+    return MIXED
 
 
-def canasta_bonus(rules: Any, kind: str) -> int:
-    """The bonus for one canasta of ``kind``."""
+def canasta_bonus(rules: Any, kind: str, meld: Sequence[int] = (7, 0, 0)) -> int:
+    """The bonus for one canasta of ``kind``; wild canastas are split by content (``meld``)."""
     if kind == NATURAL:
         return rules.canasta_bonus_natural
     if kind == MIXED:
         return rules.canasta_bonus_mixed
     if kind == SEVENS:
         return rules.canasta_bonus_sevens or 0
+    if kind == ACES:
+        return rules.canasta_bonus_natural_aces
+    _, twos, jokers = meld
+    all_jokers = rules.decks * rules.jokers_per_deck
+    if rules.canasta_bonus_wild_all_jokers is not None and all_jokers and jokers >= all_jokers:
+        return rules.canasta_bonus_wild_all_jokers
+    if rules.canasta_bonus_wild_pure is not None and (twos == 0 or jokers == 0):
+        return rules.canasta_bonus_wild_pure
     return rules.canasta_bonus_wild
 
 
 def count_canastas(rules: Any, melds: Sequence[Sequence[int] | None]) -> dict[str, int]:
-    """Count a team's canastas by type: ``{"NATURAL": n, "MIXED": m, "WILD": w, "SEVENS": s}``."""
-    out = dict.fromkeys((NATURAL, MIXED, WILD, SEVENS), 0)
+    """Count a team's canastas by type: ``{"NATURAL": n, "MIXED": m, "WILD": w, "SEVENS": s, "ACES": a}``."""
+    out = dict.fromkeys((NATURAL, MIXED, WILD, SEVENS, ACES), 0)
     for rank, meld in enumerate(melds):
         if meld is not None:
             kind = canasta_type(rules, rank, meld)

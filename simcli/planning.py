@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simcli.actions import Meld
-from simcli.cards import ACE, CARD_VALUES, FOUR, JOKER, TWO
+from simcli.cards import ACE, CARD_VALUES, FOUR, JOKER, SEVEN, TWO
 
 #: Natural ranks from the most valuable down (A, K ... 8, 7 ... 4).
 RANKS_BY_VALUE: tuple[int, ...] = tuple(sorted(range(FOUR, ACE + 1), key=lambda r: (-CARD_VALUES[r], -r)))
@@ -27,8 +27,18 @@ def take_wilds(hand: list[int], count: int, prefer_jokers: bool = False) -> tupl
     return got[TWO], got[JOKER]
 
 
+def penalized_ranks(rules: object) -> frozenset[int]:
+    """Ranks whose meld costs a penalty if left short of a canasta (Americana: pure aces, sevens)."""
+    out = set()
+    if rules.aces_special and rules.incomplete_penalty_pure_aces < 0:  # type: ignore[attr-defined]
+        out.add(ACE)
+    if rules.canasta_bonus_sevens is not None and rules.incomplete_penalty_sevens < 0:  # type: ignore[attr-defined]
+        out.add(SEVEN)
+    return frozenset(out)
+
+
 def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: int | None = None,
-                 max_wilds: int = 1) -> list[Meld] | None:
+                 max_wilds: int = 1, avoid: frozenset[int] = frozenset()) -> list[Meld] | None:
     """Melds from ``hand`` worth at least ``minimum - already`` points, or ``None`` if none found.
 
     Lays every natural triple (or more) first, then pairs with one wild card each,
@@ -40,7 +50,7 @@ def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: i
     wilds = hand[TWO] + hand[JOKER]
     for r in RANKS_BY_VALUE:
         c = hand[r]
-        if c >= 3 or (c == 2 and wilds):
+        if (c >= 3 and r not in avoid) or (c == 2 and wilds):
             bound += c * CARD_VALUES[r]
     if bound + 50 * wilds < minimum:
         return None
@@ -48,7 +58,7 @@ def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: i
     value = already
     plan: list[Meld] = []
     for r in RANKS_BY_VALUE:
-        if r != exclude and left[r] >= 3:
+        if r != exclude and left[r] >= 3 and r not in avoid:
             plan.append(Meld(r, left[r]))
             value += left[r] * CARD_VALUES[r]
             left[r] = 0

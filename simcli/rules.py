@@ -39,6 +39,10 @@ RuleSet = dataclasses.make_dataclass(
 RuleSet.__module__ = __name__
 
 
+#: Preset tables whose keys become dotted knob names (``[canasta_bonus] natural = 500``).
+DOTTED_TABLES = ("canasta_bonus", "incomplete_penalty", "hand_rank_penalty", "special_hand_value")
+
+
 def _explicit(rules: Any) -> dict[str, Any]:
     return {k.name: getattr(rules, k.field) for k in KNOBS}
 
@@ -61,7 +65,7 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for key, value in table.items():
         name = f"{prefix}{key}"
-        if isinstance(value, dict) and name in ("canasta_bonus",):
+        if isinstance(value, dict) and name in DOTTED_TABLES:
             flat.update(_flatten(value, name + "."))
         else:
             flat[name] = value
@@ -73,6 +77,7 @@ def preset_values(variant: str, num_players: int | None = None) -> dict[str, Any
     raw = _read_preset(variant)
     players = raw.pop("players", {})
     raw.pop("description", None)
+    raw.pop("playable", None)
     flat = _flatten(raw)
     values = {knob(name).name: knob(name).parse(v) for name, v in flat.items()}
     n = values.get("num_players") if num_players is None else num_players
@@ -82,6 +87,16 @@ def preset_values(variant: str, num_players: int | None = None) -> dict[str, Any
     if missing:
         raise RuleError(f"preset '{variant}' does not set knob(s): {', '.join(missing)}")
     return values
+
+
+def check_playable(variant: str) -> None:
+    """Raise a one-line RuleError if the preset is marked ``playable = false`` (rules in progress)."""
+    if not _read_preset(variant).get("playable", True):
+        playable = [v for v in list_variants() if _read_preset(v).get("playable", True)]
+        raise RuleError(
+            f"variant '{variant}' can be scored (simcli score) but not played yet: no strategy finishes its "
+            f"games; playable variants: {', '.join(playable)}"
+        )
 
 
 def preset_description(variant: str) -> str:

@@ -10,14 +10,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcli.cards import BLACK_THREE, CARD_VALUES, RED_THREE
-from simcli.melds import MIXED, NATURAL, SEVENS, WILD, canasta_bonus, canasta_type, meld_value
+from simcli.cards import ACE, BLACK_THREE, CARD_VALUES, RED_THREE, SEVEN, WILD_MELD
+from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_bonus, canasta_type, meld_value
 
 #: Score parts in the order they are reported; a team's total is their sum.
 SCORE_PARTS: tuple[str, ...] = (
-    "going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens",
-    "red_threes", "exact_cut", "pony_dealer_exact", "melded", "hand", "pony",
+    "going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens", "canasta_aces",
+    "red_threes", "black_threes", "exact_cut", "pony_dealer_exact", "incomplete_melds", "hand_rank_penalty",
+    "melded", "hand", "pony", "special_hand",
 )
+
+#: Special hands (Americana) and the knob holding each one's value.
+SPECIAL_HAND_KNOBS = {
+    "STRAIGHT": "special_hand_value_straight",
+    "PAIRS_NATURAL": "special_hand_value_pairs_natural",
+    "PAIRS_WITH_2_7_A": "special_hand_value_pairs_with_2_7_a",
+    "GARBAGE": "special_hand_value_garbage",
+}
+
+
+CANASTA_PART = {NATURAL: "canasta_natural", MIXED: "canasta_mixed", WILD: "canasta_wild",
+                SEVENS: "canasta_sevens", ACES: "canasta_aces"}
 
 
 @dataclass(frozen=True)
@@ -38,33 +51,55 @@ class TeamPosition:
     ponies: tuple[tuple[int, ...], ...] = ()
     #: The team's pony dealer grabbed exactly the pony cards (``pony_dealer_exact_bonus``).
     pony_dealer_exact: bool = False
+    #: Black threes laid in front of the team (Americana: both colours are bonus cards).
+    black_threes: int = 0
+    #: A member went out with this special hand (Americana): the team scores its value and nothing else.
+    special_hand: str | None = None
 
 
 def hand_points(rules: Any, counts: Sequence[int]) -> int:
     """Value of the cards left in one hand (positive; subtracted by the caller)."""
     total = 0
+    any_three = rules.threes_mode == "AMERICAN_COLOUR_TABLE"
     for r, n in enumerate(counts):
         if n:
-            if r == BLACK_THREE:
+            if r == BLACK_THREE or (r == RED_THREE and any_three):
                 total -= n * rules.black_three_in_hand_value
             else:
                 total += n * CARD_VALUES[r]
     return total
 
 
+def american_threes(rules: Any, count: int, canastas: int) -> int:
+    """Americana threes of one colour: the table value, negative with no canasta, ignored with one."""
+    if not count:
+        return 0
+    value = 0
+    for threshold, v in rules.american_threes_table:
+        if threshold is not None and count >= threshold:
+            value = v
+    return -value if canastas == 0 else (0 if canastas == 1 else value)
+
+
 def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
     """Score one team: a dict of the parts in :data:`SCORE_PARTS` plus ``total``."""
     parts = dict.fromkeys(SCORE_PARTS, 0)
+    if team.special_hand is not None:
+        # RULES.md §1.12 step 1: the hand's value and nothing else.
+        parts["special_hand"] = getattr(rules, SPECIAL_HAND_KNOBS[team.special_hand])
+        parts["total"] = parts["special_hand"]
+        return parts
     n_canastas = 0
     melded = 0
+    size = rules.canasta_size
     for rank, naturals, twos, jokers in team.melds:
         melded += meld_value(naturals, twos, jokers, rank)
         kind = canasta_type(rules, rank, (naturals, twos, jokers))
         if kind is not None:
             n_canastas += 1
-            key = {NATURAL: "canasta_natural", MIXED: "canasta_mixed", WILD: "canasta_wild",
-                   SEVENS: "canasta_sevens"}[kind]
-            parts[key] += canasta_bonus(rules, kind)
+            parts[CANASTA_PART[kind]] += canasta_bonus(rules, kind, (naturals, twos, jokers))
+        elif rank != BLACK_THREE and naturals + twos + jokers < size:
+            parts["incomplete_melds"] += incomplete_penalty(rules, rank, twos + jokers)
     if team.went_out:
         parts["going_out"] = (
             rules.concealed_out_total_bonus
@@ -72,7 +107,10 @@ def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
             else rules.going_out_bonus
         )
     negate_bonuses = rules.bonuses_require_canasta == "NEGATE" and n_canastas == 0
-    if team.red_threes:
+    if rules.threes_mode == "AMERICAN_COLOUR_TABLE":
+        parts["red_threes"] = american_threes(rules, team.red_threes, n_canastas)
+        parts["black_threes"] = american_threes(rules, team.black_threes, n_canastas)
+    elif team.red_threes:
         all_threes = rules.decks * 2
         value = (
             rules.all_red_threes_total
@@ -98,11 +136,27 @@ def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
         # An unpicked pony counts at card value, a red three in it at its bonus value (A-PT-15).
         parts["pony"] = -sum(hand_points(rules, p) + p[RED_THREE] * rules.red_three_value
                              for p in team.ponies if p)
+    for h in team.hands:
+        if h[ACE] >= 3:
+            parts["hand_rank_penalty"] += rules.hand_rank_penalty_aces
+        if h[SEVEN] >= 3:
+            parts["hand_rank_penalty"] += rules.hand_rank_penalty_sevens
     sign = -1 if rules.meld_points_sign == "PLUS_IF_CANASTA_ELSE_MINUS" and n_canastas == 0 else 1
     parts["melded"] = sign * melded
     parts["hand"] = -sum(hand_points(rules, h) for h in team.hands)
     parts["total"] = sum(parts[p] for p in SCORE_PARTS)
     return parts
+
+
+def incomplete_penalty(rules: Any, rank: int, wilds: int) -> int:
+    """Penalty for a special meld left short of a canasta (Americana): pure aces, sevens, wild cards."""
+    if rank == WILD_MELD:
+        return rules.incomplete_penalty_wild
+    if rank == ACE and rules.aces_special and wilds == 0:
+        return rules.incomplete_penalty_pure_aces
+    if rank == SEVEN and rules.canasta_bonus_sevens is not None:
+        return rules.incomplete_penalty_sevens
+    return 0
 
 
 def score_deal(rules: Any, teams: Sequence[TeamPosition]) -> list[dict[str, int]]:

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from simcli.cards import NUM_RANKS
-from simcli.melds import MIXED, NATURAL, SEVENS, WILD, canasta_type, initial_meld_minimum
+from simcli.cards import BLACK_THREE, NUM_RANKS, RED_THREE
+from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_type, initial_meld_minimum
 
-CANASTA_KINDS = (NATURAL, MIXED, WILD, SEVENS)
+CANASTA_KINDS = (NATURAL, MIXED, WILD, SEVENS, ACES)
 
 
 class DealState:
@@ -29,7 +29,8 @@ class DealState:
         "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "events", "_meld_tables",
         "_meld_dicts", "phase", "validated", "new_canasta", "ponies", "pony_picked", "pony_unlocked",
         "pony_turn", "made_canasta", "req_met_turn", "pony_cut_count", "pony_dealer", "pony_exact",
-        "pony_exact_team", "ponies_in_play",
+        "pony_exact_team", "ponies_in_play", "black_threes", "black_threes_by_seat", "wings", "wing_pending",
+        "wing_taken", "wing_log", "special_hand", "is_bonus_three",
     )
 
     def __init__(self, rules: Any, deal_index: int, dealer: int, team_scores: list[int]):
@@ -87,6 +88,18 @@ class DealState:
         # Ponytail: each player's pony (a rank-count vector), whether it was picked up, and when.
         self.ponies: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
         self.pony_picked = [rules.pony_size == 0] * p
+        # Americana: black threes laid as bonus cards, wings, special hands.
+        self.black_threes = [0] * t
+        self.black_threes_by_seat = [0] * p
+        self.is_bonus_three = tuple(
+            r == RED_THREE or (r == BLACK_THREE and rules.threes_mode == "AMERICAN_COLOUR_TABLE")
+            for r in range(NUM_RANKS))
+        self.wings: list[list[int]] = []
+        self.wing_pending: list[list[int] | None] = [None] * p
+        self.wing_taken = [False] * t
+        #: (seat, wing size, turn) for each wing taken.
+        self.wing_log: list[tuple[int, int, int]] = []
+        self.special_hand: str | None = None
         #: Whether any pony is still face down (saves the unlock check on every meld otherwise).
         self.ponies_in_play = rules.pony_size > 0
         self.pony_unlocked = [False] * p

@@ -53,6 +53,10 @@ class Strategy:
         """Return the rank to discard, or ``None`` to go out by melding every card."""
         raise NotImplementedError
 
+    def hold_three(self, view: PlayerView, rank: int) -> bool:
+        """Americana: keep this three (``rank``) in hand until the team opens, e.g. for a straight."""
+        return False
+
     def ask_to_go_out(self, view: PlayerView) -> bool:
         """Whether to ask partner "may I go out?" after drawing (the answer binds)."""
         return False

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from simcli.actions import Meld, TakePile
-from simcli.judge import go_out_error, melds_error, must_take_pile, take_error
+from simcli.judge import discard_error, go_out_error, melds_error, must_take_pile, take_error
 from simcli.state import DealState
 
 
@@ -179,6 +179,30 @@ class PlayerView:
         if err is None:
             st.validated = (st.phase, self._seat, take)
         return err
+
+    def discard_error(self, card: int) -> str | None:
+        """Why discarding ``card`` now would break ``discard_restrictions``, or ``None``."""
+        return discard_error(self._st, self._seat, card)
+
+    def legal_discards(self) -> list[int]:
+        """Ranks in hand that may be discarded now."""
+        hand = self._st.hands[self._seat]
+        return [r for r, n in enumerate(hand) if n and discard_error(self._st, self._seat, r) is None]
+
+    @property
+    def black_threes(self) -> tuple[int, ...]:
+        """Black threes laid as bonus cards by each team (Americana)."""
+        return tuple(self._st.black_threes)
+
+    @property
+    def wings_left(self) -> int:
+        """Wings (Americana talons) still set aside."""
+        return len(self._st.wings)
+
+    @property
+    def pony_picked(self) -> tuple[bool, ...]:
+        """Whether each seat has picked up its pony (Ponytail; all true without ponies)."""
+        return tuple(self._st.pony_picked)
 
     def go_out_error(self) -> str | None:
         """Why this player's team may not go out with its current canastas, or ``None``."""

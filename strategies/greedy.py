@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from simcli.actions import DRAW_STOCK, Meld, TakePile
 from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, TWO, WILD_MELD
-from simcli.planning import RANKS_BY_VALUE, opening_plan, take_wilds
+from simcli.planning import RANKS_BY_VALUE, opening_plan, penalized_ranks, take_wilds
 from simcli.strategy import Draw, Strategy
 from simcli.view import PlayerView
 
@@ -70,10 +70,11 @@ class Greedy(Strategy):
     def choose_melds(self, view: PlayerView) -> list[Meld]:
         """Open if possible, then lay naturals and close canastas; go out when allowed."""
         hand = view.hand
-        if not view.has_opened:
-            plan = opening_plan(hand, view.minimum)
-            return self._fit(view, plan) if plan else []
         rules = view.rules
+        avoid = self._avoid(rules)
+        if not view.has_opened:
+            plan = opening_plan(hand, view.minimum, avoid=avoid)
+            return self._fit(view, plan) if plan else []
         table = view.meld_table()
         cap = rules.meld_max_size or 10**6
         min_size = rules.meld_min_size
@@ -85,7 +86,8 @@ class Greedy(Strategy):
                 continue
             m = table[r]
             if m is None:
-                if c < min_size:
+                # A meld that costs a penalty unless completed is started only two cards short.
+                if c < min_size or (r in avoid and c < rules.canasta_size - 2):
                     continue
                 n = c if c <= cap else cap
             else:
@@ -128,8 +130,10 @@ class Greedy(Strategy):
     def _place_wilds(self, rules: object, table: tuple, sizes: dict[int, int], left: list[int],
                      plan: list[Meld], cap: int) -> None:
         """Wild cards go to a wild meld where the variant has them, else onto melds one or two short."""
-        if rules.wild_melds_allowed and rules.canasta_bonus_wild:  # type: ignore[attr-defined]
-            wild = table[WILD_MELD]
+        wild = table[WILD_MELD]
+        risky = rules.incomplete_penalty_wild < 0 and wild is None and (  # type: ignore[attr-defined]
+            left[TWO] + left[JOKER] < rules.canasta_size - 2)  # type: ignore[attr-defined]
+        if rules.wild_melds_allowed and rules.canasta_bonus_wild and not risky:  # type: ignore[attr-defined]
             size = 0 if wild is None else wild[1] + wild[2]
             if size < rules.canasta_size:  # type: ignore[attr-defined]
                 count = left[TWO] + left[JOKER]
@@ -149,6 +153,15 @@ class Greedy(Strategy):
             if tw or jk:
                 plan.append(Meld(r, 0, tw, jk))
 
+    _avoid_cache: tuple[object, frozenset[int]] | None = None
+
+    def _avoid(self, rules: object) -> frozenset[int]:
+        """Penalized ranks for these rules (cached: the rules are the same all game)."""
+        cache = self._avoid_cache
+        if cache is None or cache[0] is not rules:
+            cache = self._avoid_cache = (rules, penalized_ranks(rules))
+        return cache[1]
+
     @staticmethod
     def _fit(view: PlayerView, plan: list[Meld]) -> list[Meld]:
         """Drop melds from the end of ``plan`` until the engine would accept it."""
@@ -161,10 +174,16 @@ class Greedy(Strategy):
     def choose_discard(self, view: PlayerView) -> int | None:
         """Black three first, then the least useful natural (loose, cheap, useless to opponents), wilds last."""
         hand = view.hand
+        restricted = bool(view.rules.discard_restrictions)
+        if restricted:
+            legal = view.legal_discards()
+            hand = tuple(n if r in legal else 0 for r, n in enumerate(hand))
         if hand[BLACK_THREE] and view.hand_size > 1:
             return BLACK_THREE
         team = view.team
         own = view.meld_table()
+        avoid = self._avoid(view.rules) if view.rules.hand_rank_penalty_aces or view.rules.hand_rank_penalty_sevens \
+            else frozenset()
         others = [view.meld_table(t) for t in range(view.n_teams) if t != team]
         best = -1
         best_score = 1 << 30
@@ -174,6 +193,8 @@ class Greedy(Strategy):
                 score = CARD_VALUES[r] + 10 * n
                 if own[r] is not None:
                     score += 200
+                elif n >= 3 and r in avoid:
+                    score -= 400  # three or more aces/sevens in hand cost a penalty (Americana)
                 for table in others:
                     if table[r] is not None:
                         score += 100

@@ -88,7 +88,7 @@ class Ponytail(Greedy):
             total += meld_value(m[0], m[1], m[2], rank)
             kind = canasta_type(rules, rank, m)
             if kind is not None:
-                total += canasta_bonus(rules, kind)
+                total += canasta_bonus(rules, kind, m)
         return total
 
     def choose_discard(self, view: PlayerView) -> int | None:

@@ -24,8 +24,9 @@ from simcli.rules import load_rules
 from simcli.scoring import SCORE_PARTS, score_deal
 
 PARTS = (
-    "going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens",
-    "red_threes", "exact_cut", "pony_dealer_exact", "melded", "hand", "pony",
+    "going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens", "canasta_aces",
+    "red_threes", "black_threes", "exact_cut", "pony_dealer_exact", "incomplete_melds", "hand_rank_penalty",
+    "melded", "hand", "pony", "special_hand",
 )
 
 
