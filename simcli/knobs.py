@@ -126,7 +126,7 @@ class Knob:
                 raise ValueError(raw)
             return text
         if k == "enumset":
-            items = _split(raw)
+            items = [i for i in _split(raw) if i.lower() != "none"]
             out = []
             for item in items:
                 up = item.upper()
