@@ -180,9 +180,9 @@ class PlayerView:
             st.validated = (st.phase, self._seat, take)
         return err
 
-    def discard_error(self, card: int) -> str | None:
-        """Why discarding ``card`` now would break ``discard_restrictions``, or ``None``."""
-        return discard_error(self._st, self._seat, card)
+    def discard_error(self, rank: int) -> str | None:
+        """Why discarding a card of ``rank`` now would break ``discard_restrictions``, or ``None``."""
+        return discard_error(self._st, self._seat, rank)
 
     def legal_discards(self) -> list[int]:
         """Ranks in hand that may be discarded now."""
