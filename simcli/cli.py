@@ -14,7 +14,7 @@ def main() -> None:
 
 
 def _register() -> None:
-    from simcli.commands import bench, play, rules_cmd, run, score
+    from simcli.commands import balance, bench, compare, play, plot, report, rules_cmd, run, score, sweep
 
     main.add_command(play.play)
     main.add_command(run.run)
@@ -22,6 +22,11 @@ def _register() -> None:
     main.add_command(bench.bench)
     main.add_command(rules_cmd.variants)
     main.add_command(rules_cmd.rules)
+    main.add_command(report.report)
+    main.add_command(compare.compare)
+    main.add_command(sweep.sweep)
+    main.add_command(plot.plot)
+    main.add_command(balance.balance)
 
 
 _register()

@@ -1,0 +1,240 @@
+"""``simcli plot``: distributions of a metric for one or more runs (histogram, ECDF or box plot).
+
+Also the figure helpers of ``sweep`` and ``balance``. Figures are drawn on matplotlib's Agg canvas
+(no pyplot, no global state, no display needed) and saved as PNG or SVG.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from simcli.commands.report import open_run
+
+if TYPE_CHECKING:  # imported when a command runs, so `simcli --help` stays fast
+    import numpy as np
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from simcli import stats
+    from simcli.results import Run
+
+KINDS = ["hist", "ecdf", "box"]
+SUFFIXES = (".png", ".svg")
+OBSERVATION = {"game": "games", "deal": "deals", "team-deal": "team-deals", "seat-deal": "seat-deals"}
+PLOTTABLE = ("margin", "score_diff", "deals", "turns", "deal_turns", "deal_score", "going_out_score", "canastas",
+             "canastas_natural", "canastas_mixed", "canastas_wild", "red_threes", "first_meld_turn", "pile_takes",
+             "pile_cards_taken", "pile_take_max", "pony_pickup")
+
+
+def new_figure(width: float = 8.0, height: float = 5.0) -> Figure:
+    """A figure on the Agg canvas."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def check_image_path(out: Path) -> None:
+    """Refuse an output file that is not .png or .svg (one-line CLI error)."""
+    if out.suffix.lower() not in SUFFIXES:
+        raise click.ClickException(f"--out {out}: the figure must be a .png or .svg file")
+
+
+def save_figure(fig: Figure, out: Path) -> None:
+    """Save a figure as PNG (150 dpi) or SVG, creating the folder."""
+    check_image_path(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(out, dpi=150, metadata={"Software": None} if out.suffix.lower() == ".png" else {"Date": None})
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def axis_label(m: stats.Metric, summary: bool = False) -> str:
+    """``label (unit)`` for an axis; with ``summary`` a mean metric reads ``mean label (unit)``."""
+    label = f"mean {m.label}" if summary and m.kind == "mean" else m.label
+    return f"{label} ({m.unit})" if m.unit != "share" else f"{label} (%)"
+
+
+def _bins(values: np.ndarray) -> np.ndarray | int:
+    import numpy as np
+
+    lo, hi = float(np.min(values)), float(np.max(values))
+    if np.all(np.mod(values, 1) == 0) and hi - lo <= 80:
+        return np.arange(lo - 0.5, hi + 1.5, 1.0)
+    return np.histogram_bin_edges(values, bins=40)
+
+
+def distribution_figure(samples: Sequence[tuple[str, np.ndarray]], m: stats.Metric, kind: str,
+                        title: str) -> Figure:
+    """Histogram (share of observations, %), ECDF or box plot of one metric for several labelled samples."""
+    import numpy as np
+
+    fig = new_figure()
+    ax = fig.add_subplot()
+    obs = OBSERVATION.get(m.level, "observations")
+    labels = [f"{label} (n={len(v):,} {obs})" for label, v in samples]
+    if kind == "hist":
+        edges = _bins(np.concatenate([v for _, v in samples]))
+        single = len(samples) == 1
+        for (_, v), label in zip(samples, labels, strict=True):
+            ax.hist(v, bins=edges, weights=np.full(len(v), 100.0 / len(v)), label=label,
+                    histtype="stepfilled" if single else "step", alpha=0.75 if single else 1.0, linewidth=1.6)
+        ax.set_xlabel(axis_label(m))
+        ax.set_ylabel(f"share of {obs} (%)")
+    elif kind == "ecdf":
+        for (_, v), label in zip(samples, labels, strict=True):
+            ax.ecdf(v, label=label, linewidth=1.6)
+        ax.set_xlabel(axis_label(m))
+        ax.set_ylabel(f"cumulative share of {obs}")
+    elif kind == "box":
+        ax.boxplot([v for _, v in samples], tick_labels=[lbl.replace(" (n=", "\n(n=") for lbl in labels],
+                   showmeans=True)
+        ax.set_ylabel(axis_label(m))
+        ax.set_xlabel("run (triangle = mean, line = median, box = quartiles, whiskers = 1.5 IQR)")
+    else:
+        raise click.ClickException(f"unknown --kind '{kind}'; allowed: {', '.join(KINDS)}")
+    if kind != "box":
+        ax.legend(loc="best", fontsize="small")
+    ax.grid(alpha=0.3)
+    ax.set_title(title)
+    return fig
+
+
+def interval_figure(table: pd.DataFrame, x: str, metrics: Sequence[stats.Metric], title: str,
+                    x_label: str) -> Figure:
+    """One panel per metric: its value and 95% interval against ``table[x]`` (numeric or categorical)."""
+    import numpy as np
+
+    fig = new_figure(4.2 * min(len(metrics), 3), 3.6 * -(-len(metrics) // 3))
+    cols = min(len(metrics), 3)
+    rows = -(-len(metrics) // 3)
+    values = list(dict.fromkeys(table[x].astype(str)))
+    try:
+        positions = {v: float(v) for v in values}
+        numeric = True
+    except ValueError:
+        positions = {v: float(i) for i, v in enumerate(values)}
+        numeric = False
+    for i, m in enumerate(metrics):
+        ax = fig.add_subplot(rows, cols, i + 1)
+        sub = table[table["metric"] == m.name]
+        scale = 100.0 if m.unit == "share" else 1.0
+        xs = np.array([positions[str(v)] for v in sub[x]])
+        y = sub["value"].to_numpy(float) * scale
+        lo = sub["ci_low"].to_numpy(float) * scale
+        hi = sub["ci_high"].to_numpy(float) * scale
+        ax.errorbar(xs, y, yerr=[y - lo, hi - y], fmt="o-" if numeric else "o", capsize=4, linewidth=1.4)
+        if m.kind == "rate" and m.name in ("first_player_win", "dealer_win", "win_team_0", "win_team_1"):
+            ax.axhline(50, color="grey", linestyle=":", linewidth=1)
+        if not numeric:
+            ax.set_xticks(list(positions.values()), values)
+        ax.set_xlabel(x_label)
+        ax.set_ylabel(axis_label(m, summary=True))
+        ns = sub["n"].dropna().astype(int)
+        n_text = f"{ns.min():,}" if ns.nunique() <= 1 else f"{ns.min():,}-{ns.max():,}"
+        ax.set_title(f"{m.label}\n(n={n_text} {OBSERVATION.get(m.level, '')} per point)", fontsize="medium")
+        ax.grid(alpha=0.3)
+    fig.suptitle(title)
+    return fig
+
+
+def forest_figure(table: pd.DataFrame, group: str, metrics: Sequence[stats.Metric], title: str) -> Figure:
+    """One panel per metric: each group's value with its 95% interval as a horizontal bar."""
+    import numpy as np
+
+    groups = list(dict.fromkeys(table[group].astype(str)))
+    cols = min(len(metrics), 3)
+    rows = -(-len(metrics) // 3)
+    fig = new_figure(4.2 * cols, max(2.4, 0.5 * len(groups) + 1.8) * rows)
+    for i, m in enumerate(metrics):
+        ax = fig.add_subplot(rows, cols, i + 1)
+        sub = table[table["metric"] == m.name].set_index(table[table["metric"] == m.name][group].astype(str))
+        sub = sub.reindex(groups)
+        scale = 100.0 if m.unit == "share" else 1.0
+        y = np.arange(len(groups))
+        v = sub["value"].to_numpy(float) * scale
+        lo = sub["ci_low"].to_numpy(float) * scale
+        hi = sub["ci_high"].to_numpy(float) * scale
+        ax.errorbar(v, y, xerr=[v - lo, hi - v], fmt="o", capsize=4)
+        if m.name in ("first_player_win", "dealer_win", "win_team_0", "win_team_1"):
+            ax.axvline(50, color="grey", linestyle=":", linewidth=1)
+        ax.set_yticks(y, [f"{g}\n(n={int(n):,})" for g, n in zip(groups, sub["n"].fillna(0), strict=True)])
+        ax.set_ylim(-0.8, len(groups) - 0.2)
+        ax.invert_yaxis()
+        ax.set_xlabel(axis_label(m, summary=True))
+        ax.set_title(f"{m.label}\n(95% CI; n = {OBSERVATION.get(m.level, '')})", fontsize="medium")
+        ax.grid(alpha=0.3, axis="x")
+    fig.suptitle(title)
+    return fig
+
+
+def run_labels(runs: Sequence[Run]) -> list[str]:
+    """Short unique labels for runs: their folder names (with the parent folder when names repeat)."""
+    names = [r.path.name or str(r.path) for r in runs]
+    if len(set(names)) < len(names):
+        names = [f"{r.path.parent.name}/{r.path.name}" for r in runs]
+    if len(set(names)) < len(names):
+        names = [str(r.path) for r in runs]
+    return names
+
+
+def metric_samples(runs: Sequence[Run], m: stats.Metric, labels: Sequence[str]) -> list[tuple[str, np.ndarray]]:
+    """Each run's observations of a metric (a run without any fails with one line)."""
+    from simcli import stats
+
+    out = []
+    for run, label in zip(runs, labels, strict=True):
+        try:
+            v = stats.observations(run, m)["value"].to_numpy(float)
+        except stats.StatsError as exc:
+            raise click.ClickException(f"{run.path}: {exc}") from None
+        if len(v) == 0:
+            raise click.ClickException(f"{run.path}: no observations of {m.name}")
+        out.append((label, v))
+    return out
+
+
+def default_title(runs: Sequence[Run], m: stats.Metric) -> str:
+    """A title naming the metric and, for one run, its variant, strategies and N."""
+    if len(runs) == 1:
+        mf = runs[0].manifest
+        strategies: list[Any] = mf.get("strategies") or []
+        strat = strategies[0] if len(set(strategies)) == 1 else ",".join(strategies)
+        rules = ", ".join(f"{k}={v}" for k, v in (mf.get("rules_diff") or {}).items())
+        return (f"{m.label}: {mf.get('variant')}, {strat}, {len(runs[0].games):,} games, seed {mf.get('seed')}"
+                + (f"\n{rules}" if rules else ""))
+    return f"{m.label}: {len(runs)} runs"
+
+
+@click.command()
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--metric", "metric_name", required=True, metavar="NAME",
+              help=f"what to plot; one of {', '.join(PLOTTABLE)}")
+@click.option("--kind", type=click.Choice(KINDS), default="hist", show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="FILE.png or FILE.svg")
+@click.option("--title", help="figure title [default: metric, variant, strategies, N]")
+def plot(run_dirs: tuple[Path, ...], metric_name: str, kind: str, out: Path, title: str | None) -> None:
+    """Plot the distribution of a metric for one or more runs (several runs overlay, with a legend)."""
+    from simcli import stats
+
+    check_image_path(out)
+    try:
+        m = stats.metric(metric_name)
+    except stats.StatsError as exc:
+        raise click.ClickException(str(exc)) from None
+    if m.kind != "mean":
+        raise click.ClickException(f"metric '{m.name}' is a rate (use `simcli report`); plot shows the "
+                                   f"distribution of one of: {', '.join(PLOTTABLE)}")
+    runs = [open_run(p) for p in run_dirs]
+    labels = run_labels(runs)
+    samples = metric_samples(runs, m, labels)
+    fig = distribution_figure(samples, m, kind, title or default_title(runs, m))
+    save_figure(fig, out)
+    click.echo(f"wrote {out} ({m.name}, {kind}, " + ", ".join(f"{lbl}: n={len(v):,}" for lbl, v in samples) + ")")

@@ -1,0 +1,206 @@
+"""``simcli sweep``: one run per value of a rule knob (same seeds), then a table and a plot with intervals.
+
+Also the helpers ``balance`` shares: playing (or reusing) a run and saving a study (Markdown, CSV, JSON, PNG).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from simcli import __version__
+from simcli.commands.plot import interval_figure, save_figure
+from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, fmt_value, open_run, records, text_table
+from simcli.knobs import RuleError, knob
+from simcli.rules import diff, load_rules, parse_overrides
+from simcli.runner import MANIFEST, RunError, RunSpec, default_chunk_size, execute_run
+from simcli.strategy import StrategyLookupError, parse_strategy_list
+
+if TYPE_CHECKING:  # imported when a command runs, so `simcli --help` stays fast
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from simcli.results import Run
+
+DEFAULT_SWEEP = ("first_player_win", "margin", "deals", "deal_score")
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def make_rules(variant: str, overrides: dict[str, Any], strategies: str) -> tuple[Any, list[str]]:
+    """A rule set and the seat strategies, with rule and strategy errors as one-line CLI errors."""
+    try:
+        rs = load_rules(variant, overrides)
+        return rs, parse_strategy_list(strategies, rs.num_players)
+    except (RuleError, StrategyLookupError) as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def play_or_reuse(rs: Any, names: Sequence[str], seed: int, games: int, run_dir: Path, jobs: int,
+                  label: str, command: list[str]) -> Run:
+    """Play a run into ``run_dir``, or reuse/finish the one there when its settings match exactly."""
+    spec = RunSpec(variant=rs.variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, games=games,
+                   chunk_size=default_chunk_size(games))
+    from tqdm import tqdm
+
+    bar = tqdm(total=games, unit="game", desc=label, disable=not sys.stderr.isatty(), dynamic_ncols=True)
+    try:
+        outcome = execute_run(spec, run_dir, jobs=jobs, resume=(run_dir / MANIFEST).exists(), command=command,
+                              progress=bar.update, rules_diff={k: v[1] for k, v in diff(rs).items()})
+    except RunError as exc:
+        raise click.ClickException(f"{label}: {exc}") from None
+    finally:
+        bar.close()
+    what = (f"played {outcome.games:,} games in {outcome.wall_seconds:.1f} s" if outcome.hands_per_s
+            else "reused the finished run")
+    click.echo(f"{label}: {what} -> {run_dir}", err=True)
+    return open_run(run_dir)
+
+
+def safe_name(text: str) -> str:
+    """A folder name for a run label (knob=value)."""
+    return re.sub(r"[^A-Za-z0-9._=,+-]", "_", text)
+
+
+def default_out(kind: str, name: str) -> Path:
+    """``results/runs/<kind>-<name>-<time>``."""
+    return Path("results") / "runs" / f"{kind}-{safe_name(name)}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+
+
+def summary_rows(table: pd.DataFrame, key: str) -> list[list[str]]:
+    """Rows of a :func:`simcli.stats.summary_table` for a text or Markdown table."""
+    rows = []
+    for r in table.to_dict(orient="records"):
+        unit = r["unit"]
+        rows.append([str(r[key]), r["metric"], fmt_count(r["n"]), fmt_count(r["k"]), fmt_value(r["value"], unit),
+                     fmt_ci(r["ci_low"], r["ci_high"], unit), "" if unit == "share" else unit, r["method"]])
+    return rows
+
+
+def render_summary(table: pd.DataFrame, key: str, fmt: str, header: Sequence[str], schema: str,
+                   meta: dict[str, Any]) -> str:
+    """A sweep or balance table in ``table``, ``markdown``, ``csv`` or ``json``."""
+    from simcli import stats
+
+    if fmt == "csv":
+        return table.to_csv(index=False)
+    if fmt == "json":
+        return dump_json({"schema": schema, **meta, "confidence": stats.CONFIDENCE, "rows": records(table)})
+    headers = [key, "metric", "n", "k", "estimate", "95% CI", "unit", "interval"]
+    md = fmt == "markdown"
+    body = text_table(headers, summary_rows(table, key), "markdown" if md else "table")
+    return "\n".join([*header, "", body]) + "\n"
+
+
+def save_outputs(prefix: Path, markdown: str, table: pd.DataFrame, json_text: str, fig: Figure) -> list[Path]:
+    """Write PREFIX.md, PREFIX.csv, PREFIX.json and PREFIX.png; return the paths."""
+    paths = [prefix.with_name(prefix.name + ext) for ext in (".md", ".csv", ".json", ".png")]
+    try:
+        prefix.parent.mkdir(parents=True, exist_ok=True)
+        paths[0].write_text(markdown, encoding="utf-8")
+        paths[1].write_text(table.to_csv(index=False), encoding="utf-8")
+        paths[2].write_text(json_text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {prefix}.*: {exc.strerror or exc}") from None
+    save_figure(fig, paths[3])
+    return paths
+
+
+def provenance(runs: Sequence[Run]) -> str:
+    """simcli version and engine commit of the runs."""
+    commits = {str(r.manifest.get("git_commit") or "unknown")[:12] for r in runs}
+    return f"simcli {__version__}, engine commit {', '.join(sorted(commits))}"
+
+
+def command_line(name: str, args: Sequence[tuple[str, Any]]) -> str:
+    """The canonical command that regenerates a sweep or balance (options with values, in order)."""
+    parts = ["simcli", name]
+    for opt, value in args:
+        if value is None or value == () or value is False:
+            continue
+        for v in value if isinstance(value, tuple) else (value,):
+            parts += [opt] if v is True else [opt, str(v)]
+    return shlex.join(parts)
+
+
+# ------------------------------------------------------------------------------------------- command
+@click.command()
+@click.option("--variant", default="classic", show_default=True, help="rule preset")
+@click.option("--rule", "rule", required=True, metavar="KNOB=V1,V2,...",
+              help="the knob to sweep and its values (separate with ';' when values contain commas)")
+@click.option("--set", "fixed", multiple=True, metavar="KNOB=VALUE", help="fixed rule override for every run")
+@click.option("--games", "-n", type=click.IntRange(min=2), default=1000, show_default=True, help="games per value")
+@click.option("--seed", type=int, default=0, show_default=True, help="master seed (the same for every value)")
+@click.option("--strategies", default="greedy", show_default=True, help="one name for every seat, or one per seat")
+@click.option("--metric", "metrics", multiple=True, metavar="NAME[,NAME...]",
+              help=f"metric(s) to tabulate and plot [default: {','.join(DEFAULT_SWEEP)}]")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="folder for the runs (one per value) [default: results/runs/sweep-<knob>-<time>]")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
+              help="write PREFIX.md/.csv/.json/.png [default: OUT/sweep]")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="format of the table printed on stdout")
+def sweep(variant: str, rule: str, fixed: tuple[str, ...], games: int, seed: int, strategies: str,
+          metrics: tuple[str, ...], out: Path | None, save: Path | None, jobs: int | None, fmt: str) -> None:
+    """Play one run per value of a rule knob (same master seed and N, so runs are paired game by game) and
+    tabulate and plot the chosen metrics against the value, each with its 95% interval."""
+    from simcli import stats
+
+    name, sep, raw_values = rule.partition("=")
+    if not sep or not raw_values.strip():
+        raise click.ClickException(f"bad --rule '{rule}': expected KNOB=V1,V2,...")
+    try:
+        k = knob(name.strip())
+        base = parse_overrides(fixed)
+        chosen = stats.parse_metrics(metrics, DEFAULT_SWEEP)
+    except (RuleError, stats.StatsError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if k.name in base:
+        raise click.ClickException(f"knob '{k.name}' is both swept (--rule) and fixed (--set)")
+    values = stats.split_values(raw_values)
+    if len(set(values)) != len(values):
+        raise click.ClickException(f"--rule {k.name}: repeated values in {raw_values!r}")
+    settings = []
+    for v in values:  # validate every value before playing anything
+        rs, names = make_rules(variant, {**base, k.name: v}, strategies)
+        settings.append((v, rs, names))
+    out = out or default_out("sweep", k.name)
+    jobs = jobs or os.cpu_count() or 1
+    cmd = command_line("sweep", [("--variant", variant), ("--rule", rule), ("--set", fixed), ("--games", games),
+                                 ("--seed", seed), ("--strategies", strategies),
+                                 ("--metric", ",".join(m.name for m in chosen)), ("--out", out),
+                                 ("--save", save)])
+    runs = []
+    for v, rs, names in settings:
+        label = f"{k.name}={v}"
+        runs.append((v, play_or_reuse(rs, names, seed, games, out / safe_name(label), jobs, label, shlex.split(cmd))))
+    try:
+        table = stats.summary_table(runs, chosen, key=k.name)
+    except stats.StatsError as exc:
+        raise click.ClickException(str(exc)) from None
+    strat = ",".join(dict.fromkeys(settings[0][2]))
+    title = (f"{variant}: sweep of {k.name} ({strat}, {games:,} games per value, seed {seed})"
+             + (f"\nfixed: {', '.join(fixed)}" if fixed else ""))
+    meta = {"variant": variant, "knob": k.name, "values": values, "fixed": list(fixed), "games": games,
+            "seed": seed, "strategies": settings[0][2], "command": cmd,
+            "runs": {v: str(r.path) for v, r in runs}}
+    header = [f"Sweep of {k.name} over {', '.join(values)}: {variant}, {strat}, {games:,} games per value, "
+              f"seed {seed}" + (f", fixed {', '.join(fixed)}" if fixed else ""),
+              "Runs share the master seed, so game i is dealt the same cards in every run (until the rules make "
+              "play differ). n = observations (games or deals); 95% intervals."]
+    prefix = save or out / "sweep"
+    md = "\n".join([f"# {k.name} sweep", "", f"Regenerate: `{cmd}`", "",
+                    f"Made with {provenance([r for _, r in runs])}.", "", f"![{k.name} sweep]({prefix.name}.png)", "",
+                    render_summary(table, k.name, "markdown", header, "", {})])
+    fig = interval_figure(table, k.name, chosen, title, f"{k.name}: {k.help}")
+    paths = save_outputs(prefix, md, table, render_summary(table, k.name, "json", [], "simcli.sweep/1", meta), fig)
+    emit(render_summary(table, k.name, fmt, header, "simcli.sweep/1", meta), None)
+    click.echo("saved " + ", ".join(map(str, paths)), err=True)

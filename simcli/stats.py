@@ -1,0 +1,918 @@
+"""Statistics over run tables: intervals, run summaries, paired and unpaired comparisons.
+
+Pure functions over the ``games`` / ``deals`` DataFrames of ``docs/results-format.md``; the ``report``,
+``compare``, ``sweep``, ``plot`` and ``balance`` commands call the same functions. Every rate comes
+with ``n``, ``k``, ``rate``, ``ci_low``, ``ci_high`` and every mean with ``n`` and its interval (95% by
+default). The methods are documented in ``docs/analysis.md``.
+
+Units of observation:
+
+* **game** -- one row of ``games`` (a game and rotation); games are independent.
+* **deal** -- one observation per deal (the team-0 row of ``deals``).
+* **team-deal** -- one row of ``deals`` (a team's result in a deal).
+
+Deals of one game are not independent (scores carry over), so means over deals and team-deals use a
+cluster-robust standard error with the game as cluster. Rates over deals use Wilson (or Clopper-Pearson)
+intervals with the deal as the trial.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import pandas as pd
+from scipy import stats as st
+
+CONFIDENCE = 0.95
+KEYS = ["game_index", "rotation"]
+DEAL_KEYS = ["game_index", "rotation", "deal_index"]
+PONY_PREFIX = "pony_pickup_turn_seat_"
+QUANTILES = {"q05": 0.05, "q25": 0.25, "median": 0.5, "q75": 0.75, "q95": 0.95}
+
+
+class StatsError(ValueError):
+    """Bad input to a statistic: unknown metric, runs that cannot be paired, missing columns."""
+
+
+class RunLike(Protocol):
+    """What the statistics need from a run (:class:`simcli.results.Run` fits)."""
+
+    games: pd.DataFrame
+    deals: pd.DataFrame
+    manifest: dict[str, Any]
+
+
+# ----------------------------------------------------------------------------------------- intervals
+def _floats(values: Iterable[Any]) -> pd.Series:
+    """Values as a float Series with a fresh 0..n-1 index (positions, not labels, align with clusters)."""
+    arr = values.to_numpy() if isinstance(values, pd.Series) else values
+    return pd.Series(np.asarray(arr if isinstance(arr, np.ndarray) else list(arr), dtype=float))
+
+
+def _z(confidence: float) -> float:
+    return float(st.norm.ppf(0.5 + confidence / 2))
+
+
+def wilson_interval(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion ``k/n`` (``(nan, nan)`` when ``n == 0``)."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    if not 0 <= k <= n:
+        raise StatsError(f"k={k} is not between 0 and n={n}")
+    z = _z(confidence)
+    p = k / n
+    denom = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if k == 0 else max(0.0, center - half)
+    high = 1.0 if k == n else min(1.0, center + half)
+    return (low, high)
+
+
+def clopper_pearson(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Exact (Clopper-Pearson) interval for ``k/n`` via ``scipy.stats.binomtest`` (``(nan, nan)`` if ``n == 0``)."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    ci = st.binomtest(int(k), int(n)).proportion_ci(confidence_level=confidence, method="exact")
+    return (float(ci.low), float(ci.high))
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A proportion ``k/n`` with its interval."""
+
+    n: int
+    k: int
+    rate: float
+    ci_low: float
+    ci_high: float
+    method: str = "wilson"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as a dict (``rate`` also as ``value``)."""
+        d = asdict(self)
+        d["value"] = self.rate
+        return d
+
+
+def rate(k: int, n: int, method: str = "wilson", confidence: float = CONFIDENCE) -> Rate:
+    """``k/n`` with a Wilson (``method='wilson'``) or Clopper-Pearson (``'exact'``) interval."""
+    k, n = int(k), int(n)
+    if method == "wilson":
+        low, high = wilson_interval(k, n, confidence)
+    elif method == "exact":
+        low, high = clopper_pearson(k, n, confidence)
+    else:
+        raise StatsError(f"unknown interval method '{method}'; allowed: wilson, exact")
+    return Rate(n=n, k=k, rate=k / n if n else math.nan, ci_low=low, ci_high=high,
+                method="wilson" if method == "wilson" else "clopper-pearson")
+
+
+def rate_of(flags: Iterable[Any], method: str = "wilson", confidence: float = CONFIDENCE) -> Rate:
+    """The share of true values among ``flags`` (missing values dropped) with its interval."""
+    s = pd.Series(list(flags) if not isinstance(flags, pd.Series) else flags).dropna()
+    return rate(int(s.astype(bool).sum()), len(s), method, confidence)
+
+
+@dataclass(frozen=True)
+class Mean:
+    """A mean with its t-interval (cluster-robust when ``clusters`` is set)."""
+
+    n: int
+    mean: float
+    sd: float
+    ci_low: float
+    ci_high: float
+    method: str = "t"
+    clusters: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as a dict (``mean`` also as ``value``)."""
+        d = asdict(self)
+        d["value"] = self.mean
+        return d
+
+
+def mean_interval(values: Iterable[float], clusters: Iterable[Any] | None = None,
+                  confidence: float = CONFIDENCE) -> Mean:
+    """Mean of ``values`` with a t-interval (n-1 df); with ``clusters`` a cluster-robust interval (G-1 df).
+
+    The cluster-robust variance of the mean is ``G/(G-1) * sum_g(sum_{i in g}(y_i - mean))^2 / n^2``; with
+    one observation per cluster it equals the usual ``s^2/n``. Missing values are dropped.
+    """
+    y = _floats(values).to_numpy()
+    if clusters is None or isinstance(clusters, np.ndarray):
+        g = clusters
+    else:
+        g = np.asarray(clusters.to_numpy() if isinstance(clusters, pd.Series | pd.Index) else list(clusters))
+    if g is not None and len(g) != len(y):
+        raise StatsError(f"{len(y)} values but {len(g)} cluster ids")
+    keep = ~np.isnan(y)
+    y = y[keep]
+    n = len(y)
+    if n == 0:
+        return Mean(0, math.nan, math.nan, math.nan, math.nan)
+    m = float(y.mean())
+    sd = float(y.std(ddof=1)) if n > 1 else math.nan
+    if g is None:
+        if n < 2:
+            return Mean(n, m, sd, math.nan, math.nan)
+        se, df, method, n_clusters = sd / math.sqrt(n), n - 1, "t", None
+    else:
+        codes, uniques = pd.factorize(g[keep])
+        n_clusters = len(uniques)
+        if n_clusters < 2:
+            return Mean(n, m, sd, math.nan, math.nan, "t-cluster", n_clusters)
+        resid = np.bincount(codes, weights=y - m, minlength=n_clusters)
+        var = n_clusters / (n_clusters - 1) * float((resid ** 2).sum()) / n ** 2
+        se, df, method = math.sqrt(var), n_clusters - 1, "t-cluster"
+    half = float(st.t.ppf(0.5 + confidence / 2, df)) * se
+    return Mean(n, m, sd, m - half, m + half, method, n_clusters)
+
+
+def quantiles(values: Iterable[float], qs: dict[str, float] | None = None) -> dict[str, float]:
+    """Named quantiles (default q05, q25, median, q75, q95) plus ``min`` and ``max``; NaN for no data."""
+    y = _floats(values).dropna()
+    qs = QUANTILES if qs is None else qs
+    if y.empty:
+        return {"min": math.nan, **{k: math.nan for k in qs}, "max": math.nan}
+    return {"min": float(y.min()), **{k: float(y.quantile(q)) for k, q in qs.items()}, "max": float(y.max())}
+
+
+def describe(values: Iterable[float], clusters: Iterable[Any] | None = None,
+             confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Mean with interval, sd and quantiles of ``values`` as one flat dict."""
+    values = _floats(values)
+    return {**mean_interval(values, clusters, confidence).as_dict(), **quantiles(values)}
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm step-down adjusted p-values (same order as given; NaN stays NaN)."""
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full(len(p), math.nan)
+    idx = [i for i in np.argsort(p, kind="stable") if not math.isnan(p[i])]
+    m = len(idx)
+    running = 0.0
+    for rank, i in enumerate(idx):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        out[i] = running
+    return out.tolist()
+
+
+# ------------------------------------------------------------------------------------ table helpers
+def n_teams(games: pd.DataFrame) -> int:
+    """Number of teams in a games table (from its ``score_team_*`` columns)."""
+    return len([c for c in games.columns if re.fullmatch(r"score_team_\d+", c)])
+
+
+def n_seats(games: pd.DataFrame) -> int:
+    """Number of seats in a games table (from its ``strategy_seat_*`` columns)."""
+    return len([c for c in games.columns if re.fullmatch(r"strategy_seat_\d+", c)])
+
+
+def team_seats(games: pd.DataFrame, team: int) -> list[int]:
+    """Seats of ``team`` (seat ``s`` plays for team ``s % n_teams``)."""
+    t = n_teams(games)
+    return [s for s in range(n_seats(games)) if s % t == team]
+
+
+def team_strategy_label(games: pd.DataFrame, team: int) -> pd.Series:
+    """Per game, the strategies of ``team``'s seats joined by '+' (duplicates once, in seat order)."""
+    cols = [f"strategy_seat_{s}" for s in team_seats(games, team)]
+    codes, combos = pd.factorize(pd.Series(list(zip(*(games[c].astype(str) for c in cols), strict=True))))
+    labels = np.array(["+".join(dict.fromkeys(combo)) for combo in combos], dtype=object)
+    return pd.Series(labels[codes], index=games.index)
+
+
+def one_per_deal(deals: pd.DataFrame) -> pd.DataFrame:
+    """One row per deal: the team-0 rows (deal-level columns repeat on every team's row)."""
+    if "team" in deals.columns:
+        return deals[deals["team"] == 0].reset_index(drop=True)
+    return deals.drop_duplicates(DEAL_KEYS).reset_index(drop=True)
+
+
+def game_cluster(df: pd.DataFrame) -> pd.Series:
+    """A cluster id per row: its game (game index and rotation)."""
+    return df["game_index"].astype(np.int64) * 2 + df["rotation"].astype(np.int64)
+
+
+def rules_of(run: RunLike) -> dict[str, str]:
+    """The run's rule knobs as formatted strings (from ``run.json``)."""
+    return dict(run.manifest.get("rules") or {})
+
+
+def cut_exact_probability(sigma: float) -> float:
+    """P(exact cut) under the human cut model: ``2 Phi(0.5/sigma) - 1`` (1 for ``sigma == 0``)."""
+    return 1.0 if sigma <= 0 else float(2 * st.norm.cdf(0.5 / sigma) - 1)
+
+
+# ---------------------------------------------------------------------------------------- win rates
+def _win_row(group: str, flags: pd.Series, metric: str = "win_rate", **extra: Any) -> dict[str, Any]:
+    return {"metric": metric, "group": group, **rate_of(flags).as_dict(), **extra}
+
+
+def win_rates(games: pd.DataFrame, by: str = "team") -> pd.DataFrame:
+    """Win rates per team, seat or strategy: columns metric, group, n, k, rate, value, ci_low, ci_high, method.
+
+    * ``team``: team ``t`` wins the games with ``winner_team == t``.
+    * ``seat``: a seat wins when its team wins (partners have the same rate).
+    * ``strategy``: a strategy wins a game when the winning team has a seat playing it; ``n`` is the
+      games in which it plays. A mixed team's win counts for each of its strategies, and a game in which a
+      strategy sits on both teams counts as a win for it whoever wins; ``head_to_head`` rows restrict to
+      the games where the strategy sits on exactly one team (the comparable rate against other strategies).
+
+    A shared win (``winner_team == -1``) is a win for nobody; a ``shared_win`` row gives its rate.
+    """
+    if games.empty:
+        return pd.DataFrame(columns=["metric", "group", "n", "k", "rate", "value", "ci_low", "ci_high", "method"])
+    teams = n_teams(games)
+    winner = games["winner_team"]
+    rows = []
+    if by == "team":
+        for t in range(teams):
+            seats = ",".join(map(str, team_seats(games, t)))
+            rows.append(_win_row(f"team {t} (seats {seats})", winner == t))
+    elif by == "seat":
+        for s in range(n_seats(games)):
+            rows.append(_win_row(f"seat {s} (team {s % teams})", winner == s % teams))
+    elif by == "strategy":
+        seat_cols = [f"strategy_seat_{s}" for s in range(n_seats(games))]
+        names = sorted(set(games[seat_cols].astype(str).to_numpy().ravel()))
+        for name in names:
+            on_team = pd.DataFrame({t: (games[[f"strategy_seat_{s}" for s in team_seats(games, t)]] == name)
+                                   .any(axis=1) for t in range(teams)})
+            present = on_team.any(axis=1)
+            w = winner.to_numpy()
+            hit = on_team.to_numpy()[np.arange(len(w)), np.clip(w, 0, None)]
+            won = pd.Series((w >= 0) & hit, index=games.index)
+            rows.append(_win_row(name, won[present]))
+            one_side = on_team.sum(axis=1) == 1
+            rows.append(_win_row(name, won[one_side], metric="head_to_head_win_rate"))
+    else:
+        raise StatsError(f"unknown grouping '{by}'; allowed: strategy, seat, team")
+    if (winner < 0).any():
+        rows.append(_win_row("all", winner < 0, metric="shared_win"))
+    return integer_counts(pd.DataFrame(rows))
+
+
+def first_deal_team_wins(games: pd.DataFrame, deals: pd.DataFrame, column: str) -> pd.Series:
+    """Per game, whether the team flagged by ``column`` (``first_player_team`` / ``dealer_team``) in deal 0 won."""
+    first = deals[(deals["deal_index"] == 0) & deals[column].astype(bool)][[*KEYS, "team"]]
+    merged = games[[*KEYS, "winner_team"]].merge(first, on=KEYS, how="inner")
+    return pd.Series((merged["winner_team"] == merged["team"]).to_numpy(), index=pd.MultiIndex.from_frame(
+        merged[KEYS]), name=column)
+
+
+# ------------------------------------------------------------------------------------------ metrics
+@dataclass(frozen=True)
+class Metric:
+    """A quantity measured on a run.
+
+    ``extract(run)`` returns a DataFrame with ``game_index``, ``rotation`` and ``value`` (one row per
+    observation at ``level`` game, deal or team-deal). ``kind`` is ``rate`` (0/1 values) or ``mean``.
+    """
+
+    name: str
+    label: str
+    unit: str
+    kind: str
+    level: str
+    extract: Callable[[RunLike], pd.DataFrame]
+    interval: str = "wilson"
+    description: str = ""
+
+
+def _obs(df: pd.DataFrame, values: Any) -> pd.DataFrame:
+    out = df[KEYS].copy()
+    out["value"] = np.asarray(values, dtype=float)
+    return out.reset_index(drop=True)
+
+
+def _games(col: str) -> Callable[[RunLike], pd.DataFrame]:
+    return lambda run: _obs(run.games, run.games[col])
+
+
+def _team_deals(col: str, where: Callable[[pd.DataFrame], pd.Series] | None = None
+                ) -> Callable[[RunLike], pd.DataFrame]:
+    def extract(run: RunLike) -> pd.DataFrame:
+        d = run.deals
+        if where is not None:
+            d = d[where(d)]
+        return _obs(d, d[col])
+    return extract
+
+
+def _deals(fn: Callable[[pd.DataFrame], Any]) -> Callable[[RunLike], pd.DataFrame]:
+    def extract(run: RunLike) -> pd.DataFrame:
+        d = one_per_deal(run.deals)
+        return _obs(d, fn(d))
+    return extract
+
+
+def _win_team(t: int) -> Callable[[RunLike], pd.DataFrame]:
+    def extract(run: RunLike) -> pd.DataFrame:
+        if t >= n_teams(run.games):
+            raise StatsError(f"metric win_team_{t}: the run has {n_teams(run.games)} teams")
+        return _obs(run.games, run.games["winner_team"] == t)
+    return extract
+
+
+def _first_deal(column: str) -> Callable[[RunLike], pd.DataFrame]:
+    def extract(run: RunLike) -> pd.DataFrame:
+        won = first_deal_team_wins(run.games, run.deals, column)
+        return _obs(won.index.to_frame(index=False), won.to_numpy())
+    return extract
+
+
+def _score_diff(run: RunLike) -> pd.DataFrame:
+    return _obs(run.games, run.games["score_team_0"] - run.games["score_team_1"])
+
+
+def _deal_concealed(run: RunLike) -> pd.DataFrame:
+    any_conc = run.deals.groupby(DEAL_KEYS, sort=True)["concealed"].any().reset_index()
+    return _obs(any_conc, any_conc["concealed"])
+
+
+def _pony(run: RunLike) -> pd.DataFrame:
+    cols = pony_columns(run.deals)
+    if not cols:
+        raise StatsError("metric pony_pickup: the deals table has no pony_pickup_turn_seat_* columns")
+    long = pony_per_deal(run.deals)[KEYS + cols].melt(id_vars=KEYS, value_name="value")
+    long = long[long["value"] >= 0]
+    return _obs(long, long["value"])
+
+
+def _canastas(d: pd.DataFrame) -> pd.Series:
+    return d["canastas_natural"] + d["canastas_mixed"] + d["canastas_wild"]
+
+
+METRICS: dict[str, Metric] = {m.name: m for m in [
+    Metric("win_team_0", "team 0 win rate", "share", "rate", "game", _win_team(0),
+           description="games won by team 0 (seats 0, 2)"),
+    Metric("win_team_1", "team 1 win rate", "share", "rate", "game", _win_team(1),
+           description="games won by team 1 (seats 1, 3)"),
+    Metric("first_player_win", "first-player team win rate", "share", "rate", "game",
+           _first_deal("first_player_team"), description="the team that played first in deal 0 won the game"),
+    Metric("dealer_win", "dealer team win rate", "share", "rate", "game", _first_deal("dealer_team"),
+           description="the team that dealt deal 0 won the game"),
+    Metric("margin", "final margin", "points", "mean", "game", _games("margin"),
+           description="winner's final total minus the runner-up's"),
+    Metric("score_diff", "team 0 minus team 1 final score", "points", "mean", "game", _score_diff),
+    Metric("deals", "deals per game", "deals", "mean", "game", _games("deals")),
+    Metric("turns", "turns per game", "turns", "mean", "game", _games("turns")),
+    Metric("deal_turns", "turns per deal", "turns", "mean", "deal", _deals(lambda d: d["turns"])),
+    Metric("deal_score", "deal score per team", "points", "mean", "team-deal", _team_deals("score_total")),
+    Metric("going_out_score", "deal score of the team going out", "points", "mean", "team-deal",
+           _team_deals("score_total", lambda d: d["went_out"].astype(bool))),
+    Metric("went_out", "deals ended by going out", "share", "rate", "deal",
+           _deals(lambda d: d["end_reason"] == "went_out")),
+    Metric("concealed", "deals ended by going out concealed", "share", "rate", "deal", _deal_concealed),
+    Metric("stock_out", "deals ended on the stock", "share", "rate", "deal", _deals(lambda d: d["stock_out"])),
+    Metric("canastas", "canastas per team and deal", "canastas", "mean", "team-deal",
+           lambda run: _obs(run.deals, _canastas(run.deals))),
+    Metric("canastas_natural", "natural canastas per team and deal", "canastas", "mean", "team-deal",
+           _team_deals("canastas_natural")),
+    Metric("canastas_mixed", "mixed canastas per team and deal", "canastas", "mean", "team-deal",
+           _team_deals("canastas_mixed")),
+    Metric("canastas_wild", "wild canastas per team and deal", "canastas", "mean", "team-deal",
+           _team_deals("canastas_wild")),
+    Metric("red_threes", "red threes per team and deal", "cards", "mean", "team-deal", _team_deals("red_threes")),
+    Metric("first_meld_turn", "turn of a team's first meld", "turn", "mean", "team-deal",
+           _team_deals("first_meld_turn", lambda d: d["first_meld_turn"] >= 0),
+           description="team-deals in which the team melded"),
+    Metric("pile_takes", "pile takes per team and deal", "takes", "mean", "team-deal", _team_deals("pile_takes")),
+    Metric("pile_cards_taken", "cards taken from the pile per team and deal", "cards", "mean", "team-deal",
+           _team_deals("pile_cards_taken")),
+    Metric("pile_take_max", "largest pile taken", "cards", "mean", "team-deal",
+           _team_deals("pile_take_max", lambda d: d["pile_takes"] > 0),
+           description="team-deals with at least one take"),
+    Metric("exact_cut", "exact cuts", "share", "rate", "deal", _deals(lambda d: d["cut_exact"]), interval="exact"),
+    Metric("pony_pickup", "pony pickup turn (when picked up)", "turn", "mean", "seat-deal", _pony,
+           description="deals x seats in which the pony was picked up"),
+]}
+
+
+def metric(name: str) -> Metric:
+    """Look a metric up by name; an unknown name fails with one line listing the allowed names."""
+    found = METRICS.get(name.strip())
+    if found is None:
+        raise StatsError(f"unknown metric '{name}'; allowed: {', '.join(METRICS)}")
+    return found
+
+
+def parse_metrics(text: str | Sequence[str] | None, default: Sequence[str]) -> list[Metric]:
+    """Metrics from a comma-separated string or a list (repeatable options), or ``default``."""
+    if text is None or (not isinstance(text, str) and not text):
+        names = list(default)
+    else:
+        parts = [text] if isinstance(text, str) else list(text)
+        names = [n.strip() for p in parts for n in p.split(",") if n.strip()]
+    return [metric(n) for n in dict.fromkeys(names)]
+
+
+def observations(run: RunLike, m: Metric) -> pd.DataFrame:
+    """The metric's observations (``game_index``, ``rotation``, ``value``); raises :class:`StatsError`."""
+    try:
+        return m.extract(run)
+    except KeyError as exc:
+        raise StatsError(f"metric {m.name}: the run has no column {exc}") from None
+
+
+def summarize(run: RunLike, m: Metric, confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """One run's value of a metric with its interval: a rate (n, k) or a mean (n, sd, quantiles)."""
+    obs = observations(run, m)
+    base = {"metric": m.name, "label": m.label, "unit": m.unit, "level": m.level}
+    if m.kind == "rate":
+        r = rate(int(obs["value"].sum()), len(obs), m.interval, confidence)
+        return {**base, **r.as_dict()}
+    clusters = None if m.level == "game" else game_cluster(obs)
+    return {**base, "k": None, **describe(obs["value"], clusters, confidence)}
+
+
+def per_game(run: RunLike, m: Metric) -> pd.Series:
+    """The metric per game (mean over the game's observations), indexed by (game_index, rotation)."""
+    obs = observations(run, m)
+    return obs.groupby(KEYS, sort=True)["value"].mean()
+
+
+# ----------------------------------------------------------------------------------------- sections
+def _mean_row(metric_name: str, group: str, values: Any, clusters: Any, unit: str,
+              **extra: Any) -> dict[str, Any]:
+    return {"metric": metric_name, "group": group, "unit": unit, "k": None,
+            **describe(values, clusters), **extra}
+
+
+def _rate_row(metric_name: str, group: str, r: Rate, **extra: Any) -> dict[str, Any]:
+    return {"metric": metric_name, "group": group, "unit": "share", **r.as_dict(), **extra}
+
+
+def team_groups(games: pd.DataFrame, deals: pd.DataFrame, by: str) -> pd.Series:
+    """A group label for each row of ``deals``: its team, or its team's strategies with ``by='strategy'``."""
+    if by == "strategy":
+        labels = pd.concat([pd.DataFrame({"game_index": games["game_index"], "rotation": games["rotation"],
+                                          "team": t, "label": team_strategy_label(games, t)})
+                            for t in range(n_teams(games))], ignore_index=True)
+        merged = deals[[*KEYS, "team"]].merge(labels, on=[*KEYS, "team"], how="left")
+        return pd.Series(merged["label"].to_numpy(), index=deals.index)
+    return "team " + deals["team"].astype(str)
+
+
+def game_summary(games: pd.DataFrame) -> pd.DataFrame:
+    """Final margins, score difference and game length (deals, turns), one observation per game."""
+    rows = [
+        _mean_row("margin", "all", games["margin"], None, "points"),
+        _mean_row("deals", "all", games["deals"], None, "deals"),
+        _mean_row("turns", "all", games["turns"], None, "turns"),
+    ]
+    if n_teams(games) == 2:
+        rows.insert(1, _mean_row("score_diff", "team 0 - team 1", games["score_team_0"] - games["score_team_1"],
+                                 None, "points"))
+    for t in range(n_teams(games)):
+        won = games["winner_team"] == t
+        if won.any():
+            rows.append(_mean_row("margin", f"won by team {t}", games.loc[won, "margin"], None, "points"))
+    rows.append(_rate_row("last_deal_stock_out", "all", rate_of(games["last_deal_end"] == "stock_out")))
+    return integer_counts(pd.DataFrame(rows))
+
+
+def deal_end_shares(deals: pd.DataFrame) -> pd.DataFrame:
+    """How deals end: shares of went_out, concealed (going out concealed) and stock_out, one obs per deal."""
+    per_deal = deals.groupby(DEAL_KEYS, sort=True).agg(
+        end_reason=("end_reason", "first"), concealed=("concealed", "any"), stock_out=("stock_out", "first"),
+        turns=("turns", "first")).reset_index()
+    return integer_counts(pd.DataFrame([
+        _rate_row("went_out", "all deals", rate_of(per_deal["end_reason"] == "went_out")),
+        _rate_row("concealed", "all deals", rate_of(per_deal["concealed"])),
+        _rate_row("stock_out", "all deals", rate_of(per_deal["stock_out"])),
+        _mean_row("deal_turns", "all deals", per_deal["turns"], game_cluster(per_deal), "turns"),
+    ]))
+
+
+def team_deal_summary(games: pd.DataFrame, deals: pd.DataFrame, by: str = "team") -> pd.DataFrame:
+    """Per team-deal: deal scores, canastas by type, red threes, first meld turn, pile takes and sizes.
+
+    Each metric is given over all team-deals and per group (team, or the team's strategies with
+    ``by='strategy'``); intervals are cluster-robust by game.
+    """
+    group = team_groups(games, deals, "strategy" if by == "strategy" else "team").to_numpy()
+    cluster = game_cluster(deals).to_numpy()
+    col = {c: deals[c].to_numpy(float) for c in (
+        "score_total", "canastas_natural", "canastas_mixed", "canastas_wild", "red_threes", "first_meld_turn",
+        "pile_takes", "pile_cards_taken", "pile_take_max")}
+    col["canastas"] = col["canastas_natural"] + col["canastas_mixed"] + col["canastas_wild"]
+    took = col["pile_takes"] > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        col["pile_cards_per_take"] = np.where(took, col["pile_cards_taken"] / np.maximum(col["pile_takes"], 1), np.nan)
+    went_out = deals["went_out"].to_numpy(bool)
+    melded = col["first_meld_turn"] >= 0
+    every = np.ones(len(deals), dtype=bool)
+    specs: list[tuple[str, str, str, np.ndarray]] = [
+        ("deal_score", "score_total", "points", every),
+        ("going_out_score", "score_total", "points", went_out),
+        ("other_team_score", "score_total", "points", ~went_out),
+        ("canastas", "canastas", "canastas", every),
+        ("canastas_natural", "canastas_natural", "canastas", every),
+        ("canastas_mixed", "canastas_mixed", "canastas", every),
+        ("canastas_wild", "canastas_wild", "canastas", every),
+        ("red_threes", "red_threes", "cards", every),
+        ("first_meld_turn", "first_meld_turn", "turn", melded),
+        ("pile_takes", "pile_takes", "takes", every),
+        ("pile_cards_taken", "pile_cards_taken", "cards", every),
+        ("pile_cards_per_take", "pile_cards_per_take", "cards", took),
+        ("pile_take_max", "pile_take_max", "cards", took),
+    ]
+    labels = pd.Series(group).dropna().unique()
+    groups: list[tuple[str, np.ndarray]] = [("all", every), *((str(g), group == g) for g in sorted(labels))]
+    rows = []
+    for name, column, unit, where in specs:
+        for label, in_group in groups:
+            sel = where & in_group
+            rows.append(_mean_row(name, label, col[column][sel], cluster[sel], unit))
+        if name == "first_meld_turn":
+            rows += [_rate_row("never_melded", label, rate(int((~melded & in_group).sum()), int(in_group.sum())))
+                     for label, in_group in groups]
+    return integer_counts(pd.DataFrame(rows))
+
+
+def exact_cut_summary(run: RunLike) -> pd.DataFrame:
+    """Exact-cut frequency (Clopper-Pearson, one observation per deal) and how often the bonus decided the game.
+
+    Empty unless the run's rules pay an exact-cut bonus (``exact_cut_bonus > 0``). The bonus decided a game
+    when the winner's final margin is smaller than the exact-cut points the winner received over the game
+    (the sum of ``score_exact_cut`` over the winner's deal rows); ``n`` is the games with a single winner.
+    """
+    rules = rules_of(run)
+    if int(float(rules.get("exact_cut_bonus", "0") or 0)) <= 0:
+        return pd.DataFrame()
+    sigma = float(rules.get("cut_sigma", "4") or 4)
+    deals = one_per_deal(run.deals)
+    freq = rate(int(deals["cut_exact"].astype(bool).sum()), len(deals), "exact")
+    return integer_counts(pd.DataFrame([
+        _rate_row("exact_cut", "all deals", freq, expected=cut_exact_probability(sigma)),
+        _rate_row("exact_cut_decided_game", "games with a winner", exact_cut_decided(run.games, run.deals)),
+    ]))
+
+
+def exact_cut_decided(games: pd.DataFrame, deals: pd.DataFrame) -> Rate:
+    """Share of games (with a single winner) whose margin is below the winner's exact-cut points."""
+    g = games[games["winner_team"] >= 0][[*KEYS, "winner_team", "margin"]]
+    pts = deals.groupby([*KEYS, "team"])["score_exact_cut"].sum().rename("pts").reset_index()
+    m = g.merge(pts, left_on=[*KEYS, "winner_team"], right_on=[*KEYS, "team"], how="left")
+    return rate_of(m["margin"] < m["pts"].fillna(0))
+
+
+def pony_columns(deals: pd.DataFrame) -> list[str]:
+    """The deals table's ``pony_pickup_turn_seat_*`` columns, in seat order."""
+    cols = [c for c in deals.columns if c.startswith(PONY_PREFIX) and c[len(PONY_PREFIX):].isdigit()]
+    return sorted(cols, key=lambda c: int(c[len(PONY_PREFIX):]))
+
+
+def pony_per_deal(deals: pd.DataFrame) -> pd.DataFrame:
+    """One row per deal with each seat's pony pickup turn (-1 = never picked up).
+
+    A seat's value may sit on its own team's row only (NaN on the others) or repeat on every row: the first
+    non-missing value of the deal is used. Deals without any value for a seat stay NaN for it.
+    """
+    cols = pony_columns(deals)
+    return deals.groupby(DEAL_KEYS, sort=True)[cols].first().reset_index()
+
+
+def pony_summary(deals: pd.DataFrame) -> pd.DataFrame:
+    """Pony pickup timing per seat and pooled: share never picked up (-1) and quartiles of the pickup turn.
+
+    One observation per deal and seat (see :func:`pony_per_deal`). Empty without pony columns.
+    """
+    cols = pony_columns(deals)
+    if not cols:
+        return pd.DataFrame()
+    d = pony_per_deal(deals)
+    rows = []
+    pooled_vals, pooled_clusters, pooled_never = [], [], []
+    for c in cols:
+        seat = f"seat {c[len(PONY_PREFIX):]}"
+        present = d[c].notna()
+        v = d.loc[present, c]
+        picked = v >= 0
+        rows.append(_rate_row("pony_never_picked_up", seat, rate_of(~picked)))
+        rows.append(_mean_row("pony_pickup_turn", seat, v[picked], game_cluster(d.loc[v[picked].index]), "turn"))
+        pooled_vals.append(v[picked])
+        pooled_clusters.append(game_cluster(d.loc[v[picked].index]))
+        pooled_never.append(~picked)
+    rows.append(_rate_row("pony_never_picked_up", "all seats", rate_of(pd.concat(pooled_never))))
+    rows.append(_mean_row("pony_pickup_turn", "all seats", pd.concat(pooled_vals), pd.concat(pooled_clusters),
+                          "turn"))
+    return integer_counts(pd.DataFrame(rows))
+
+
+def pony_distribution(deals: pd.DataFrame) -> pd.DataFrame:
+    """Counts and shares of the pony pickup turn over deals x seats (-1 = never picked up)."""
+    cols = pony_columns(deals)
+    if not cols:
+        return pd.DataFrame(columns=["turn", "count", "share"])
+    v = pd.Series(pony_per_deal(deals)[cols].to_numpy().ravel()).dropna()
+    counts = v.value_counts().sort_index()
+    return pd.DataFrame({"turn": counts.index.astype(int), "count": counts.to_numpy(),
+                         "share": counts.to_numpy() / counts.sum()})
+
+
+REPORT_COLUMNS = ["section", "metric", "group", "unit", "n", "k", "value", "ci_low", "ci_high", "method", "sd",
+                  "min", "q05", "q25", "median", "q75", "q95", "max", "expected"]
+SECTION_TITLES = {
+    "win_rates": "Win rates",
+    "games": "Final margins and game length (one observation per game)",
+    "deal_end": "How deals end (one observation per deal)",
+    "team_deals": "Per team and deal: scores, canastas, red threes, first meld, pile takes",
+    "exact_cut": "Exact cut",
+    "pony": "Pony pickup",
+}
+
+
+def run_report(run: RunLike, by: str = "team") -> pd.DataFrame:
+    """Everything ``simcli report`` shows, as one long table (columns :data:`REPORT_COLUMNS`)."""
+    if by not in ("team", "seat", "strategy"):
+        raise StatsError(f"unknown grouping '{by}'; allowed: strategy, seat, team")
+    games, deals = run.games, run.deals
+    if games.empty:
+        raise StatsError("the run has no games")
+    parts = {
+        "win_rates": win_rates(games, by),
+        "games": game_summary(games),
+        "deal_end": deal_end_shares(deals),
+        "team_deals": team_deal_summary(games, deals, by),
+        "exact_cut": exact_cut_summary(run),
+        "pony": pony_summary(deals),
+    }
+    frames = [df.assign(section=name) for name, df in parts.items() if not df.empty]
+    out = pd.concat(frames, ignore_index=True)
+    if "unit" in out.columns:
+        out["unit"] = out["unit"].fillna("share")
+    for c in REPORT_COLUMNS:
+        if c not in out.columns:
+            out[c] = None
+    return integer_counts(out[REPORT_COLUMNS])
+
+
+def integer_counts(df: pd.DataFrame, columns: Sequence[str] = ("n", "k", "n_a", "n_b", "a_only", "b_only")
+                   ) -> pd.DataFrame:
+    """Count columns as nullable integers (``Int64``), so CSV and JSON show 96, not 96.0."""
+    df = df.copy()
+    for c in columns:
+        if c in df.columns:
+            df[c] = pd.to_numeric(df[c], errors="coerce").round().astype("Int64")
+    return df
+
+
+# --------------------------------------------------------------------------------------- comparisons
+PAIRING_FIELDS = ("seed", "games", "rotate_seats")
+
+
+def pairing_differences(manifest_a: dict[str, Any], manifest_b: dict[str, Any]) -> list[str]:
+    """What keeps two runs from being paired game by game: master seed, N or rotation structure."""
+    names = {"seed": "master seed", "games": "N (games)", "rotate_seats": "rotate_seats"}
+    return [f"{names[f]} ({manifest_a.get(f)!r} vs {manifest_b.get(f)!r})" for f in PAIRING_FIELDS
+            if manifest_a.get(f) != manifest_b.get(f)]
+
+
+def mcnemar_exact(b: int, c: int) -> float:
+    """Exact McNemar p-value: two-sided binomial test of ``b`` successes in ``b + c`` discordant pairs (p=1/2)."""
+    if b + c == 0:
+        return 1.0
+    return float(st.binomtest(int(b), int(b + c), 0.5).pvalue)
+
+
+def paired_proportion_diff(n11: int, n10: int, n01: int, n00: int,
+                           confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """Difference ``p_A - p_B`` of paired proportions with Newcombe's square-and-add interval (method 10).
+
+    ``n10`` pairs are a success in A only, ``n01`` in B only. Returns ``(diff, low, high)``.
+    """
+    n = n11 + n10 + n01 + n00
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    a_succ, b_succ = n11 + n10, n11 + n01
+    p1, p2 = a_succ / n, b_succ / n
+    l1, u1 = wilson_interval(a_succ, n, confidence)
+    l2, u2 = wilson_interval(b_succ, n, confidence)
+    margins = [a_succ, n - a_succ, b_succ, n - b_succ]
+    phi = 0.0
+    if min(margins) > 0:
+        prod = math.sqrt(float(np.prod(np.asarray(margins, dtype=float))))
+        a = n11 * n00 - n10 * n01
+        phi = (a - n / 2) / prod if a > n / 2 else (0.0 if a >= 0 else a / prod)
+    diff = p1 - p2
+    low = diff - math.sqrt(max(0.0, (p1 - l1) ** 2 + (u2 - p2) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2)))
+    high = diff + math.sqrt(max(0.0, (p2 - l2) ** 2 + (u1 - p1) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1)))
+    return (diff, max(-1.0, low), min(1.0, high))
+
+
+def independent_proportion_diff(k1: int, n1: int, k2: int, n2: int,
+                                confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """Difference ``k1/n1 - k2/n2`` of independent proportions with Newcombe's hybrid score interval."""
+    if n1 == 0 or n2 == 0:
+        return (math.nan, math.nan, math.nan)
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson_interval(k1, n1, confidence)
+    l2, u2 = wilson_interval(k2, n2, confidence)
+    diff = p1 - p2
+    return (diff, max(-1.0, diff - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)),
+            min(1.0, diff + math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)))
+
+
+def paired_binary(a: Sequence[Any], b: Sequence[Any], confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Paired 0/1 outcomes: McNemar exact test and Newcombe interval for the difference in rates."""
+    x = np.asarray(a, dtype=bool)
+    y = np.asarray(b, dtype=bool)
+    n11, n10 = int((x & y).sum()), int((x & ~y).sum())
+    n01, n00 = int((~x & y).sum()), int((~x & ~y).sum())
+    diff, low, high = paired_proportion_diff(n11, n10, n01, n00, confidence)
+    return {"test": "mcnemar-exact", "n": len(x), "a": x.mean() if len(x) else math.nan,
+            "b": y.mean() if len(y) else math.nan, "diff": diff, "ci_low": low, "ci_high": high,
+            "p": mcnemar_exact(n10, n01), "a_only": n10, "b_only": n01}
+
+
+def paired_mean_diff(a: Sequence[float], b: Sequence[float], confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Paired t-interval and t-test for the mean of ``a - b`` (identical pairs give 0, [0, 0], p = 1)."""
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    d = x - y
+    n = len(d)
+    out = {"test": "paired-t", "n": n, "a": float(x.mean()) if n else math.nan,
+           "b": float(y.mean()) if n else math.nan, "diff": float(d.mean()) if n else math.nan}
+    if n < 2:
+        return {**out, "ci_low": math.nan, "ci_high": math.nan, "p": math.nan}
+    sd = float(d.std(ddof=1))
+    if sd == 0:
+        m = float(d.mean())
+        return {**out, "ci_low": m, "ci_high": m, "p": 1.0 if m == 0 else 0.0}
+    m = mean_interval(d, confidence=confidence)
+    p = float(st.ttest_1samp(d, 0.0).pvalue)
+    return {**out, "ci_low": m.ci_low, "ci_high": m.ci_high, "p": p}
+
+
+def bootstrap_mean_diff(a: Sequence[float], b: Sequence[float], n_boot: int = 2000, seed: int = 0,
+                        confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Paired bootstrap (resampling pairs with ``numpy.random.default_rng(seed)``) for the mean of ``a - b``.
+
+    Percentile interval; two-sided p-value from the null-shifted bootstrap distribution,
+    ``(1 + #{|mean* - mean| >= |mean|}) / (1 + n_boot)``.
+    """
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    d = x - y
+    n = len(d)
+    out = {"test": "paired-bootstrap", "n": n, "a": float(x.mean()) if n else math.nan,
+           "b": float(y.mean()) if n else math.nan, "diff": float(d.mean()) if n else math.nan}
+    if n < 2:
+        return {**out, "ci_low": math.nan, "ci_high": math.nan, "p": math.nan}
+    rng = np.random.default_rng(seed)
+    means = np.empty(n_boot)
+    for i in range(0, n_boot, 256):
+        idx = rng.integers(0, n, size=(min(256, n_boot - i), n))
+        means[i:i + len(idx)] = d[idx].mean(axis=1)
+    alpha = 1 - confidence
+    low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2])
+    m = float(d.mean())
+    if np.all(d == d[0]):
+        p = 1.0 if m == 0 else 0.0
+    else:
+        p = float((1 + np.sum(np.abs(means - m) >= abs(m))) / (1 + n_boot))
+    return {**out, "ci_low": float(low), "ci_high": float(high), "p": p}
+
+
+def unpaired_binary(a: Sequence[Any], b: Sequence[Any], confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Two independent samples of 0/1 outcomes: Fisher's exact test and Newcombe's hybrid score interval."""
+    x, y = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
+    k1, n1, k2, n2 = int(x.sum()), len(x), int(y.sum()), len(y)
+    diff, low, high = independent_proportion_diff(k1, n1, k2, n2, confidence)
+    p = float(st.fisher_exact([[k1, n1 - k1], [k2, n2 - k2]]).pvalue) if n1 and n2 else math.nan
+    return {"test": "fisher-exact", "n": n1 + n2, "n_a": n1, "n_b": n2, "a": k1 / n1 if n1 else math.nan,
+            "b": k2 / n2 if n2 else math.nan, "diff": diff, "ci_low": low, "ci_high": high, "p": p}
+
+
+def welch_mean_diff(a: Sequence[float], b: Sequence[float], confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Two independent samples: Welch's t-test and interval for ``mean(a) - mean(b)``."""
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    out = {"test": "welch-t", "n": len(x) + len(y), "n_a": len(x), "n_b": len(y),
+           "a": float(x.mean()) if len(x) else math.nan, "b": float(y.mean()) if len(y) else math.nan}
+    out["diff"] = out["a"] - out["b"]
+    if len(x) < 2 or len(y) < 2:
+        return {**out, "ci_low": math.nan, "ci_high": math.nan, "p": math.nan}
+    if x.std() == 0 and y.std() == 0:
+        return {**out, "ci_low": out["diff"], "ci_high": out["diff"], "p": 1.0 if out["diff"] == 0 else 0.0}
+    res = st.ttest_ind(x, y, equal_var=False)
+    ci = res.confidence_interval(confidence_level=confidence)
+    return {**out, "ci_low": float(ci.low), "ci_high": float(ci.high), "p": float(res.pvalue)}
+
+
+DEFAULT_COMPARE = ("win_team_0", "margin", "deals", "deal_score")
+COMPARE_COLUMNS = ["metric", "label", "unit", "test", "n", "a", "b", "diff", "ci_low", "ci_high", "p", "p_holm"]
+
+
+def compare_runs(run_a: RunLike, run_b: RunLike, metrics: Sequence[Metric] | None = None, paired: bool = True,
+                 bootstrap: int = 0, seed: int = 0, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Compare two runs metric by metric, with Holm-adjusted p-values over the metrics compared.
+
+    Paired (default): the runs must share master seed, N and rotation structure; games are joined on
+    (game_index, rotation). A game-level rate uses McNemar's exact test and Newcombe's paired interval;
+    every other metric compares per-game values (per-game means for deal metrics) with a paired t-interval,
+    or a paired bootstrap with ``bootstrap`` resamples. Unpaired: Fisher's exact test / Welch's t-test.
+    """
+    metrics = list(metrics) if metrics else [metric(m) for m in DEFAULT_COMPARE]
+    if paired:
+        diffs = pairing_differences(run_a.manifest, run_b.manifest)
+        if diffs:
+            raise StatsError("runs cannot be paired, they differ in " + ", ".join(diffs)
+                             + "; use --unpaired for two-sample tests")
+    rows = []
+    for m in metrics:
+        xa, xb = per_game(run_a, m), per_game(run_b, m)
+        binary = m.kind == "rate" and m.level == "game"
+        if paired:
+            joined = pd.concat([xa.rename("a"), xb.rename("b")], axis=1, join="inner").dropna()
+            if binary:
+                res = paired_binary(joined["a"], joined["b"], confidence)
+            elif bootstrap:
+                res = bootstrap_mean_diff(joined["a"], joined["b"], bootstrap, seed, confidence)
+            else:
+                res = paired_mean_diff(joined["a"], joined["b"], confidence)
+        else:
+            xa, xb = xa.dropna(), xb.dropna()
+            res = unpaired_binary(xa, xb, confidence) if binary else welch_mean_diff(xa, xb, confidence)
+        rows.append({"metric": m.name, "label": m.label, "unit": m.unit, **res})
+    out = pd.DataFrame(rows)
+    out["p_holm"] = holm(out["p"].tolist())
+    cols = COMPARE_COLUMNS + [c for c in out.columns if c not in COMPARE_COLUMNS]
+    return integer_counts(out[cols])
+
+
+# ------------------------------------------------------------------------------------ sweep, balance
+SUMMARY_COLUMNS = ["metric", "label", "unit", "n", "k", "value", "ci_low", "ci_high", "method"]
+
+
+def summary_table(runs: Sequence[tuple[str, RunLike]], metrics: Sequence[Metric], key: str = "run",
+                  confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """One row per (run, metric): the metric's value and interval in each labelled run."""
+    rows = []
+    for label, run in runs:
+        for m in metrics:
+            s = summarize(run, m, confidence)
+            rows.append({key: label, **{c: s.get(c) for c in SUMMARY_COLUMNS}})
+    return integer_counts(pd.DataFrame(rows, columns=[key, *SUMMARY_COLUMNS]))
+
+
+BALANCE_METRICS = ("first_player_win", "dealer_win", "win_team_0", "margin", "deals", "stock_out")
+
+
+def balance_table(runs: Sequence[tuple[str, RunLike]], confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Seat-balance figures per variant: first-player and dealer team win rates (deal 0), team 0 win rate,
+    mean margin (always >= 0: winner minus runner-up), deals per game, stock-out share of deals."""
+    return summary_table(runs, [metric(m) for m in BALANCE_METRICS], key="variant", confidence=confidence)
+
+
+def split_values(text: str) -> list[str]:
+    """Sweep values from ``v1,v2,v3`` (or ``v1;v2`` when values themselves contain commas)."""
+    sep = ";" if ";" in text else ","
+    return [v.strip() for v in text.split(sep) if v.strip()]
