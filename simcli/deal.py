@@ -326,11 +326,7 @@ class Deal:
             })
             emit("cut", {"cutter": st.cutter, "count": st.cut_count, "target": st.cut_target,
                          "exact": st.exact_cut, "bonus_team": st.exact_cut_team})
-        # Dealt threes are laid and replaced right after the deal, in seat order (RULES.md §2.1).
-        seat = st.first_player
-        for _ in range(st.n_players):
-            self._lay_held_threes(seat, "dealt")
-            seat = st.next_seat(seat)
+        self.lay_dealt_threes()
         seat = st.first_player
         step, p, ctx, turn = st.step, st.n_players, self.ctx, self._turn
         while st.end_reason is None:
@@ -341,6 +337,20 @@ class Deal:
             turn(seat)
             seat = (seat + step) % p
         return self._finish()
+
+    def lay_dealt_threes(self) -> None:
+        """Lay and replace dealt threes right after the deal, in seat order (RULES.md §2.1).
+
+        With ``dealt_threes_laid=FIRST_TURN`` (§1.9) this does nothing: each player lays them at
+        the start of their first turn instead.
+        """
+        st = self.st
+        if st.rules.dealt_threes_laid != "AFTER_DEAL":
+            return
+        seat = st.first_player
+        for _ in range(st.n_players):
+            self._lay_held_threes(seat, "dealt")
+            seat = st.next_seat(seat)
 
     def _turn(self, seat: int) -> None:
         st = self.st
@@ -360,6 +370,8 @@ class Deal:
             st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team])
         had_melded = st.has_melded[seat]
         st.new_canasta = False
+        if st.seat_turns[seat] == 1 and r.dealt_threes_laid == "FIRST_TURN":
+            self._lay_held_threes(seat, "dealt")
         if st.pony_unlocked[seat] and not st.pony_picked[seat]:
             self._pick_up_pony(seat)  # a pony unlocked by a teammate is picked up at the start of the turn
         if st.wing_pending[seat] is not None:
@@ -460,6 +472,8 @@ class Deal:
                                   "value": [meld_json(m) for m in melds] if melds else []})
             if melds and st.ponies_in_play:
                 picked = self._after_melds(seat)
+                if not picked and st.hand_sizes[seat] == 0 and self._hand_empty_pony(seat):
+                    picked = True  # HAND_EMPTY: the pony comes in and the player may meld again
             if not picked:
                 break
 
@@ -522,12 +536,15 @@ class Deal:
                 hand[r] += n
         st.hand_sizes[seat] += size - threes
         st.ponies[seat] = [0] * len(pony)
+        # The pony's red threes stay in it until each is laid, so that every event sees each card in one place.
+        st.ponies[seat][RED_THREE] = threes
         st.pony_picked[seat] = True
         st.ponies_in_play = not all(st.pony_picked)
         st.pony_turn[seat] = st.turn
         if self.emit:
             self.emit("pony_pickup", {"seat": seat, "team": st.team_of[seat], "turn": st.turn, "cards": size})
         for _ in range(threes):
+            st.ponies[seat][RED_THREE] -= 1
             self._lay_red_three(seat, "pony")
             self._draw_one(seat, "replacement")
 

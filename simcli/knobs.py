@@ -331,6 +331,8 @@ KNOBS: tuple[Knob, ...] = (
        allowed=("RED_BONUS", "AMERICAN_COLOUR_TABLE")),
     _k("american_threes_table", "table", "bonus by count of one colour, e.g. '1:100,2:300,3:500,4:1000'"),
     _k("may_hold_one_three_before_opening", "bool", "a player may keep one three until the team opens"),
+    _k("dealt_threes_laid", "enum", "when dealt red threes are laid and replaced",
+       allowed=("AFTER_DEAL", "FIRST_TURN")),
     _k("red_three_value", "int", "bonus per red three", lo=0, hi=10000),
     _k("all_red_threes_total", "int", "bonus when one team has every red three (null = no special value)",
        lo=0, hi=100000, nullable=True),

@@ -33,7 +33,8 @@ from simcli.scoring import TeamPosition
 __all__ = ["PositionError", "parse_position", "parse_meld", "position_to_json"]
 
 TOP_KEYS = ("variant", "rules", "teams")
-TEAM_KEYS = ("melds", "threes", "hands", "went_out", "concealed", "exact_cut", "ponies", "pony_dealer_exact")
+TEAM_KEYS = ("melds", "threes", "hands", "went_out", "concealed", "exact_cut", "ponies", "pony_dealer_exact",
+             "special_hand")
 _ALLOWED_CARDS = "A K Q J 10 9 8 7 6 5 4 2 JK R3 B3"
 
 
@@ -108,7 +109,11 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
     unknown = [k for k in raw if k not in TEAM_KEYS]
     if unknown:
         raise PositionError(f"{label}: unknown key {unknown[0]!r}; allowed: {', '.join(TEAM_KEYS)}")
-    went_out = _bool(raw, "went_out", label)
+    special_hand = _special_hand(rules, raw, label)
+    if special_hand is not None and raw.get("went_out", True) is not True:
+        raise PositionError(f"{label}: a special hand ends the deal for the team that laid it; "
+                            "'went_out' must be true or omitted")
+    went_out = special_hand is not None or _bool(raw, "went_out", label)
     concealed = _bool(raw, "concealed", label)
     exact_cut = _bool(raw, "exact_cut", label)
     pony_dealer_exact = _bool(raw, "pony_dealer_exact", label)
@@ -151,15 +156,24 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
             )
         melds.append((rank, naturals, twos, jokers))
 
+    american = rules.threes_mode == "AMERICAN_COLOUR_TABLE"
     threes = _cards(raw.get("threes", []), f"{label} threes")
-    bad = [r for r in threes if r != RED_THREE]
+    bonus_threes = (RED_THREE, BLACK_THREE) if american else (RED_THREE,)
+    bad = [r for r in threes if r not in bonus_threes]
     if bad:
         raise PositionError(
             f"{label} threes: {RANK_NAMES[bad[0]]} cannot be laid as a bonus three under "
-            f"variant '{rules.variant}'; allowed: R3"
+            f"variant '{rules.variant}'; allowed: {' '.join(RANK_NAMES[r] for r in bonus_threes)}"
+        )
+    if special_hand is not None and melds and rules.special_hand_requires_team_unopened:
+        raise PositionError(
+            f"{label}: special_hand {special_hand} with melds on the table; a special hand may be laid only "
+            "while the team has not opened (special_hand_requires_team_unopened): omit 'melds'"
         )
 
     hands_raw = raw.get("hands")
+    if hands_raw is None and special_hand is not None:
+        hands_raw = [[] for _ in range(rules.team_size)]  # the special hand's team scores no cards
     if not isinstance(hands_raw, list):
         raise PositionError(
             f"{label}: 'hands' must be a list of {rules.team_size} card lists (one per team member)"
@@ -173,7 +187,7 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
     for j, hand_raw in enumerate(hands_raw):
         where = f"{label} hand {j + 1}"
         ranks = _cards(hand_raw, where)
-        if RED_THREE in ranks:
+        if RED_THREE in ranks and not american:
             raise PositionError(
                 f"{where}: holds a red three; allowed: red threes are laid at once, list them under 'threes'"
             )
@@ -182,7 +196,7 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
         raise PositionError(f"{label}: went_out is true but no member's hand is empty; the player going out "
                             "holds no cards")
 
-    if went_out:
+    if went_out and special_hand is None:
         slots: list[list[int] | None] = [None] * NUM_RANKS
         for rank, naturals, twos, jokers in melds:
             slots[rank] = [naturals, twos, jokers]
@@ -195,14 +209,27 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
             )
     return TeamPosition(
         melds=tuple(melds),
-        red_threes=len(threes),
+        red_threes=threes.count(RED_THREE),
         hands=tuple(hands),
         went_out=went_out,
         concealed=concealed,
         exact_cut=exact_cut,
         ponies=tuple(ponies),
         pony_dealer_exact=pony_dealer_exact,
+        black_threes=threes.count(BLACK_THREE),
+        special_hand=special_hand,
     )
+
+
+def _special_hand(rules: Any, raw: Mapping[str, Any], label: str) -> str | None:
+    """The team's ``special_hand`` (Americana), validated against ``rules.special_hands``."""
+    value = raw.get("special_hand")
+    if value is None:
+        return None
+    allowed = ", ".join(rules.special_hands) or f"none in variant '{rules.variant}'"
+    if not isinstance(value, str) or value.strip().upper() not in rules.special_hands:
+        raise PositionError(f"{label}: bad special_hand {value!r}; allowed: {allowed}")
+    return value.strip().upper()
 
 
 def team_label(index: int) -> str:
@@ -218,6 +245,7 @@ def _check_pack(rules: Any, teams: Sequence[TeamPosition]) -> None:
             used[TWO] += twos
             used[JOKER] += jokers
         used[RED_THREE] += team.red_threes
+        used[BLACK_THREE] += team.black_threes
         for hand in (*team.hands, *team.ponies):
             for r, n in enumerate(hand):
                 used[r] += n
@@ -290,7 +318,7 @@ def position_to_json(rules: Any, teams: Sequence[TeamPosition]) -> dict[str, Any
     for team in teams:
         entry: dict[str, Any] = {
             "melds": [_meld_text(*m) for m in team.melds],
-            "threes": ["R3"] * team.red_threes,
+            "threes": ["R3"] * team.red_threes + ["B3"] * team.black_threes,
             "hands": [_hand_names(h) for h in team.hands],
             "went_out": team.went_out,
         }
@@ -302,6 +330,8 @@ def position_to_json(rules: Any, teams: Sequence[TeamPosition]) -> dict[str, Any
             entry["ponies"] = [_hand_names(p) for p in team.ponies]
         if team.pony_dealer_exact:
             entry["pony_dealer_exact"] = True
+        if team.special_hand is not None:
+            entry["special_hand"] = team.special_hand
         out_teams.append(entry)
     changed = {name: value for name, (_, value) in diff(rules, base).items()}
     doc: dict[str, Any] = {"variant": rules.variant}

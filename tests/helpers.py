@@ -289,18 +289,8 @@ class Table:
         self._lay_dealt_red_threes()
 
     def _lay_dealt_red_threes(self) -> None:
-        # Mirrors the prelude of Deal.play (dealt red threes, in seat order from the first player);
-        # test_table_matches_deal_play checks that both paths play the same deal.
-        st = self.st
-        seat = st.first_player
-        for _ in range(st.n_players):
-            hand = st.hands[seat]
-            while hand[RED_THREE]:
-                hand[RED_THREE] -= 1
-                st.hand_sizes[seat] -= 1
-                self.deal._lay_red_three(seat, "dealt")
-                self.deal._draw_one(seat, "replacement")
-            seat = st.next_seat(seat)
+        # The same prelude as Deal.play (test_table_matches_deal_play checks that both paths agree).
+        self.deal.lay_dealt_threes()
 
     @property
     def over(self) -> bool:
