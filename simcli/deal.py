@@ -14,7 +14,9 @@ from typing import Any
 
 from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.cards import (
+    ACE,
     BLACK_THREE,
+    FOUR,
     IS_WILD,
     JOKER,
     RANK_NAMES,
@@ -75,6 +77,8 @@ class DealResult:
     black_threes: list[int] = field(default_factory=list)
     special_hand: str | None = None
     wings: list[tuple[int, int, int]] = field(default_factory=list)
+    #: Ranks with a canasta of either team at the end (dead for everyone under closed_rank_dead_for_all).
+    dead_ranks: int = 0
     positions: list[TeamPosition] = field(repr=False, default_factory=list)
 
 
@@ -716,6 +720,7 @@ class Deal:
             required_set_turn=list(st.req_met_turn), pony_cut_count=st.pony_cut_count,
             pony_exact=st.pony_exact, pony_exact_team=st.pony_exact_team,
             black_threes=list(st.black_threes), special_hand=st.special_hand, wings=list(st.wing_log),
+            dead_ranks=sum(1 for rank in range(FOUR, ACE + 1) if st.rank_has_canasta(rank)),
         )
         if self.emit:
             self.emit("deal_scored", {

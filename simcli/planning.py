@@ -38,12 +38,14 @@ def penalized_ranks(rules: object) -> frozenset[int]:
 
 
 def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: int | None = None,
-                 max_wilds: int = 1, avoid: frozenset[int] = frozenset()) -> list[Meld] | None:
+                 max_wilds: int = 1, avoid: frozenset[int] = frozenset(),
+                 no_wild_ranks: frozenset[int] = frozenset()) -> list[Meld] | None:
     """Melds from ``hand`` worth at least ``minimum - already`` points, or ``None`` if none found.
 
     Lays every natural triple (or more) first, then pairs with one wild card each,
     then extra wild cards, most valuable ranks first. ``exclude`` skips one rank
-    (the pile's top card when opening by taking the pile).
+    (the pile's top card when opening by taking the pile). Ranks in ``avoid`` are not laid as
+    natural triples (a penalty if left short of a canasta); ranks in ``no_wild_ranks`` never take a wild.
     """
     # Quick bound: every natural in a triple or better, plus each wild card with a pair.
     bound = already
@@ -67,7 +69,7 @@ def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: i
     for r in RANKS_BY_VALUE:
         if value >= minimum:
             break
-        if r != exclude and left[r] == 2 and left[TWO] + left[JOKER] > 0:
+        if r != exclude and left[r] == 2 and left[TWO] + left[JOKER] > 0 and r not in no_wild_ranks:
             tw, jk = take_wilds(left, 1, prefer_jokers=True)
             plan.append(Meld(r, 2, tw, jk))
             value += 2 * CARD_VALUES[r] + 20 * tw + 50 * jk

@@ -66,6 +66,7 @@ def deal_rows(result: GameResult, rotation: int, n_teams: int, team_of: Sequence
                 "canastas_mixed": d.canastas[t]["MIXED"],
                 "canastas_wild": d.canastas[t]["WILD"],
                 "canastas_sevens": d.canastas[t]["SEVENS"],
+                "canastas_aces": d.canastas[t]["ACES"],
                 "required_set_turn": d.required_set_turn[t] if d.required_set_turn[t] is not None else -1,
                 "red_threes": d.red_threes[t],
                 "pile_takes": len(takes),
@@ -77,6 +78,8 @@ def deal_rows(result: GameResult, rotation: int, n_teams: int, team_of: Sequence
                 "exact_cut_bonus_team": d.exact_cut_team == t,
                 "cumulative": cumulative[t],
             }
+            pos = d.positions[t] if d.positions else None
+            row.update(_americana_columns(d, t, pos, team_of))
             if d.pony_pickup_turns:
                 # One column per seat, filled on the rows of that seat's team only (NaN on the others),
                 # so each seat counts once per deal: the turn it picked up its pony, or -1 for never.
@@ -90,3 +93,38 @@ def deal_rows(result: GameResult, rotation: int, n_teams: int, team_of: Sequence
             row["score_total"] = s["total"]
             rows.append(row)
     return rows
+
+
+def _americana_columns(d: Any, team: int, pos: Any, team_of: Sequence[int]) -> dict[str, Any]:
+    """Threes by colour, special hands, wings, penalties by kind and dead ranks (zero elsewhere)."""
+    from simcli.cards import ACE, SEVEN, WILD_MELD
+
+    wing = next(((seat, size, turn) for seat, size, turn in d.wings if team_of[seat] == team), None)
+    incomplete = {"aces": 0, "sevens": 0, "wild": 0}
+    aces_players = sevens_players = 0
+    if pos is not None:
+        for rank, naturals, twos, jokers in pos.melds:
+            if naturals + twos + jokers >= 7:
+                continue
+            if rank == WILD_MELD:
+                incomplete["wild"] += 1
+            elif rank == ACE and twos + jokers == 0:
+                incomplete["aces"] += 1
+            elif rank == SEVEN:
+                incomplete["sevens"] += 1
+        aces_players = sum(1 for h in pos.hands if h[ACE] >= 3)
+        sevens_players = sum(1 for h in pos.hands if h[SEVEN] >= 3)
+    went_out_team = d.went_out_seat is not None and team_of[d.went_out_seat] == team
+    return {
+        "black_threes": d.black_threes[team] if d.black_threes else 0,
+        "special_hand": d.special_hand if (d.special_hand and went_out_team) else "",
+        "wing_seat": wing[0] if wing else -1,
+        "wing_size": wing[1] if wing else 0,
+        "wing_turn": wing[2] if wing else -1,
+        "incomplete_aces": incomplete["aces"],
+        "incomplete_sevens": incomplete["sevens"],
+        "incomplete_wild": incomplete["wild"],
+        "players_holding_3_aces": aces_players,
+        "players_holding_3_sevens": sevens_players,
+        "dead_ranks": d.dead_ranks,
+    }

@@ -77,7 +77,6 @@ def preset_values(variant: str, num_players: int | None = None) -> dict[str, Any
     raw = _read_preset(variant)
     players = raw.pop("players", {})
     raw.pop("description", None)
-    raw.pop("playable", None)
     flat = _flatten(raw)
     values = {knob(name).name: knob(name).parse(v) for name, v in flat.items()}
     n = values.get("num_players") if num_players is None else num_players
@@ -87,16 +86,6 @@ def preset_values(variant: str, num_players: int | None = None) -> dict[str, Any
     if missing:
         raise RuleError(f"preset '{variant}' does not set knob(s): {', '.join(missing)}")
     return values
-
-
-def check_playable(variant: str) -> None:
-    """Raise a one-line RuleError if the preset is marked ``playable = false`` (rules in progress)."""
-    if not _read_preset(variant).get("playable", True):
-        playable = [v for v in list_variants() if _read_preset(v).get("playable", True)]
-        raise RuleError(
-            f"variant '{variant}' can be scored (simcli score) but not played yet: no strategy finishes its "
-            f"games; playable variants: {', '.join(playable)}"
-        )
 
 
 def preset_description(variant: str) -> str:

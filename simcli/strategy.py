@@ -24,6 +24,7 @@ BUILTIN_STRATEGIES = {
     "random": "strategies.random_play:RandomStrategy",
     "greedy": "strategies.greedy:Greedy",
     "ponytail": "strategies.ponytail:Ponytail",
+    "americana": "strategies.americana:Americana",
 }
 ENTRY_POINT_GROUP = "simcli.strategies"
 

@@ -13,12 +13,13 @@ Priorities, in order:
 from __future__ import annotations
 
 from simcli.actions import DRAW_STOCK, Meld, TakePile
-from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, TWO, WILD_MELD
+from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, SEVEN, TWO, WILD_MELD
 from simcli.planning import RANKS_BY_VALUE, opening_plan, penalized_ranks, take_wilds
 from simcli.strategy import Draw, Strategy
 from simcli.view import PlayerView
 
 NATURALS = NATURAL_RANKS
+SEVENS = frozenset({SEVEN})
 
 
 class Greedy(Strategy):
@@ -34,6 +35,8 @@ class Greedy(Strategy):
         hand = view.hand
         n = hand[top]
         has_meld = view.meld(top) is not None
+        if not has_meld and top in self._avoid(view.rules):
+            return DRAW_STOCK  # a new aces/sevens meld would cost a penalty unless completed
         if n < 2 and not has_meld and (n == 0 or hand[TWO] + hand[JOKER] == 0):
             return DRAW_STOCK
         frozen = view.pile_frozen
@@ -73,7 +76,8 @@ class Greedy(Strategy):
         rules = view.rules
         avoid = self._avoid(rules)
         if not view.has_opened:
-            plan = opening_plan(hand, view.minimum, avoid=avoid)
+            plan = opening_plan(hand, view.minimum, avoid=avoid,
+                                no_wild_ranks=frozenset() if rules.sevens_wilds_allowed else SEVENS)
             return self._fit(view, plan) if plan else []
         table = view.meld_table()
         cap = rules.meld_max_size or 10**6
@@ -86,8 +90,8 @@ class Greedy(Strategy):
                 continue
             m = table[r]
             if m is None:
-                # A meld that costs a penalty unless completed is started only two cards short.
-                if c < min_size or (r in avoid and c < rules.canasta_size - 2):
+                # A meld that costs a penalty unless completed is started only complete.
+                if c < min_size or (r in avoid and c < rules.canasta_size):
                     continue
                 n = c if c <= cap else cap
             else:
@@ -132,7 +136,7 @@ class Greedy(Strategy):
         """Wild cards go to a wild meld where the variant has them, else onto melds one or two short."""
         wild = table[WILD_MELD]
         risky = rules.incomplete_penalty_wild < 0 and wild is None and (  # type: ignore[attr-defined]
-            left[TWO] + left[JOKER] < rules.canasta_size - 2)  # type: ignore[attr-defined]
+            left[TWO] + left[JOKER] < rules.canasta_size)  # type: ignore[attr-defined]
         if rules.wild_melds_allowed and rules.canasta_bonus_wild and not risky:  # type: ignore[attr-defined]
             size = 0 if wild is None else wild[1] + wild[2]
             if size < rules.canasta_size:  # type: ignore[attr-defined]

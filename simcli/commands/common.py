@@ -9,7 +9,7 @@ import click
 
 from simcli.errors import EngineError, StrategyError
 from simcli.knobs import RuleError
-from simcli.rules import check_playable, load_rules, parse_overrides
+from simcli.rules import load_rules, parse_overrides
 from simcli.strategy import StrategyLookupError
 
 
@@ -24,13 +24,10 @@ def rule_option(f: Callable[..., Any]) -> Callable[..., Any]:
                         help="override a rule knob (repeatable); see `simcli rules show`")(f)
 
 
-def build_rules(variant: str, rules: tuple[str, ...], *, to_play: bool = True) -> Any:
+def build_rules(variant: str, rules: tuple[str, ...]) -> Any:
     """Load a preset with command-line overrides, turning rule errors into one-line CLI errors."""
     try:
-        loaded = load_rules(variant, parse_overrides(rules))
-        if to_play:
-            check_playable(variant)
-        return loaded
+        return load_rules(variant, parse_overrides(rules))
     except RuleError as exc:
         raise click.ClickException(str(exc)) from None
 

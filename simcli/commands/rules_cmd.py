@@ -32,7 +32,7 @@ def show(variant: str, rules: tuple[str, ...], changed: bool) -> None:
             raise RuleError(f"unknown variant '{variant}'; allowed: {', '.join(list_variants())}")
     except RuleError as exc:
         raise click.ClickException(str(exc)) from None
-    rs = build_rules(variant, rules, to_play=False)
+    rs = build_rules(variant, rules)
     changes = diff(rs)
     click.echo(f"# {variant}: {preset_description(variant)}")
     width = max(len(k.name) for k in KNOBS)

@@ -14,7 +14,7 @@ from click.core import ParameterSource
 
 from simcli.commands.common import rule_option
 from simcli.knobs import RuleError, knob
-from simcli.rules import check_playable, diff, load_rules, parse_overrides
+from simcli.rules import diff, load_rules, parse_overrides
 from simcli.runner import RunError, RunSpec, default_chunk_size, execute_run, read_manifest
 from simcli.strategy import StrategyLookupError, parse_strategy_list
 
@@ -94,7 +94,6 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
             rs = load_rules(variant, stored["rules"])
         else:
             rs = load_rules(variant, overrides)
-        check_playable(variant)
         names = parse_strategy_list(strategies, rs.num_players)
     except (RuleError, StrategyLookupError) as exc:
         raise click.ClickException(str(exc)) from None
