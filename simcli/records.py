@@ -117,7 +117,7 @@ def _americana_columns(d: Any, team: int, pos: Any, team_of: Sequence[int]) -> d
     went_out_team = d.went_out_seat is not None and team_of[d.went_out_seat] == team
     return {
         "black_threes": d.black_threes[team] if d.black_threes else 0,
-        "special_hand": d.special_hand if (d.special_hand and went_out_team) else "",
+        "special_hand": d.special_hand if (d.special_hand and went_out_team) else "none",
         "wing_seat": wing[0] if wing else -1,
         "wing_size": wing[1] if wing else 0,
         "wing_turn": wing[2] if wing else -1,
