@@ -273,7 +273,7 @@ class Deal:
         err = special_hand_error(st, seat, kind)
         if err:
             raise self._fail(seat, err)
-        cards = find_special(kind, st.hands[seat])
+        cards = find_special(kind, st.hands[seat], st.rules.pairs_wild_pair_ranks)
         assert cards is not None
         hand = st.hands[seat]
         for rank, n in enumerate(cards):
@@ -505,7 +505,7 @@ class Deal:
         hand = st.hands[seat]
         if not isinstance(card, int) or not 0 <= card < len(hand) or hand[card] == 0:
             raise self._fail(seat, f"choose_discard returned {card!r}, which is not a card in hand")
-        if r.discard_restrictions and st.special_hand is None:
+        if (r.discard_restrictions or r.empty_pile_no_dead_card) and st.special_hand is None:
             err = discard_error(st, seat, card)
             if err:
                 raise self._fail(seat, f"discard {RANK_NAMES[card]}: {err}")

@@ -13,6 +13,7 @@ from simcli.actions import Meld, TakePile
 from simcli.cards import (
     ACE,
     BLACK_THREE,
+    CARD_VALUES,
     FOUR,
     IS_NATURAL,
     IS_WILD,
@@ -227,7 +228,7 @@ def must_take_pile(st: DealState, seat: int) -> bool:
 def discard_error(st: DealState, seat: int, card: int) -> str | None:
     """Why ``seat`` may not discard ``card`` now (the ``discard_restrictions`` knob), or ``None``."""
     restrictions = st.rules.discard_restrictions
-    if not restrictions:
+    if not restrictions and not st.rules.empty_pile_no_dead_card:
         return None
     hand = st.hands[seat]
     going_out = st.hand_sizes[seat] == 1
@@ -239,6 +240,8 @@ def discard_error(st: DealState, seat: int, card: int) -> str | None:
     if IS_WILD[card] and "NO_WILD_UNLESS_OUT_OR_ONLY_WILDS" in restrictions:
         if any(hand[r] for r in range(FOUR, ACE + 1)):
             return "a wild card may be discarded only when going out or when the hand holds only wilds and threes"
+    if not st.pile and st.rules.empty_pile_no_dead_card and IS_NATURAL[card] and st.rank_has_canasta(card):
+        return "on an empty pile a card of a dead rank may not be discarded (empty_pile_no_dead_card)"
     if card in (ACE, SEVEN) and not st.pile and "EMPTY_PILE_NO_A7_UNLESS_ONLY" in restrictions:
         if any(hand[r] for r in range(FOUR, ACE + 1) if r not in (ACE, SEVEN)):
             return "on an empty pile an ace or a seven may be discarded only if no other natural card is held"
@@ -253,8 +256,13 @@ def special_hand_error(st: DealState, seat: int, kind: str) -> str | None:
         return f"special hand {kind!r} is not allowed; allowed: {allowed}"
     if r.special_hand_requires_team_unopened and st.opened[st.team_of[seat]]:
         return "a special hand may be laid only while the team has not opened"
-    if find_special(kind, st.hands[seat]) is None:
+    cards = find_special(kind, st.hands[seat], r.pairs_wild_pair_ranks)
+    if cards is None:
         return f"the hand does not hold a {kind} special hand"
+    if not r.special_hand_waives_minimum and not st.opened[st.team_of[seat]]:
+        value = sum(n * CARD_VALUES[rank] for rank, n in enumerate(cards) if rank not in (RED_THREE, BLACK_THREE))
+        if value < st.minimum[st.team_of[seat]]:
+            return f"the special hand counts {value}, below the minimum {st.minimum[st.team_of[seat]]}"
     if st.hand_sizes[seat] - 14 > 1:
         return "a special hand must use the whole hand but one card at most"
     return None

@@ -46,9 +46,13 @@ def pairs_natural(hand: Sequence[int]) -> list[int] | None:
     return _pairs(hand, ())
 
 
-def pairs_with_2_7_a(hand: Sequence[int]) -> list[int] | None:
-    """Seven pairs including a pair of 2s, which needs a pair of 7s and a pair of aces too."""
-    return _pairs(hand, (TWO, SEVEN, ACE))
+def pairs_with_2_7_a(hand: Sequence[int], wild_ranks: Sequence[int] = (TWO,)) -> list[int] | None:
+    """Seven pairs including a pair of wild cards (2s; jokers too where allowed) plus pairs of 7s and aces."""
+    for wild in wild_ranks:
+        found = _pairs(hand, (wild, SEVEN, ACE))
+        if found is not None:
+            return found
+    return None
 
 
 def garbage(hand: Sequence[int]) -> list[int] | None:
@@ -75,6 +79,8 @@ FINDERS: dict[str, Callable[[Sequence[int]], list[int] | None]] = {
 }
 
 
-def find_special(kind: str, hand: Sequence[int]) -> list[int] | None:
+def find_special(kind: str, hand: Sequence[int], wild_pair_ranks: Sequence[int] = (TWO,)) -> list[int] | None:
     """The 14 cards of ``hand`` that make special hand ``kind``, or ``None``."""
+    if kind == "PAIRS_WITH_2_7_A":
+        return pairs_with_2_7_a(hand, wild_pair_ranks)
     return FINDERS[kind](hand)

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from simcli.actions import Meld, TakePile
-from simcli.judge import discard_error, go_out_error, melds_error, must_take_pile, take_error
+from simcli.judge import discard_error, go_out_error, melds_error, must_take_pile, special_hand_error, take_error
 from simcli.state import DealState
 
 
@@ -179,6 +179,10 @@ class PlayerView:
         if err is None:
             st.validated = (st.phase, self._seat, take)
         return err
+
+    def check_special(self, kind: str) -> str | None:
+        """Why laying special hand ``kind`` now would be illegal, or ``None``."""
+        return special_hand_error(self._st, self._seat, kind)
 
     def discard_error(self, rank: int) -> str | None:
         """Why discarding a card of ``rank`` now would break ``discard_restrictions``, or ``None``."""

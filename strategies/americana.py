@@ -67,7 +67,8 @@ class Americana(Greedy):
         rules = view.rules
         if rules.special_hands and not view.has_opened and view.hand_size - 14 <= 1:
             for kind in rules.special_hands:
-                if find_special(kind, hand) is not None:
+                if find_special(kind, hand, rules.pairs_wild_pair_ranks) is not None and \
+                        view.check_special(kind) is None:
                     return [SpecialHand(kind)]
         if self._target(view, hand) is not None:
             return []
@@ -76,7 +77,7 @@ class Americana(Greedy):
     def choose_discard(self, view: PlayerView) -> int | None:
         """A card the targeted special hand does not need, else a dead card, else greedy's choice."""
         hand = view.hand
-        legal = view.legal_discards() if view.rules.discard_restrictions else [r for r, n in enumerate(hand) if n]
+        legal = view.legal_discards()
         target = self._target(view, hand)
         if view.rules.hand_rank_penalty_aces or view.rules.hand_rank_penalty_sevens:
             # Three or more aces or sevens in one hand cost 1,500 at the end: keep two at most.

@@ -178,7 +178,7 @@ class Greedy(Strategy):
     def choose_discard(self, view: PlayerView) -> int | None:
         """Black three first, then the least useful natural (loose, cheap, useless to opponents), wilds last."""
         hand = view.hand
-        restricted = bool(view.rules.discard_restrictions)
+        restricted = bool(view.rules.discard_restrictions or view.rules.empty_pile_no_dead_card)
         if restricted:
             legal = view.legal_discards()
             hand = tuple(n if r in legal else 0 for r, n in enumerate(hand))

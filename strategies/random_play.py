@@ -108,6 +108,6 @@ class RandomStrategy(Strategy):
 
     def choose_discard(self, view: PlayerView) -> int | None:
         """Any rank in hand, uniformly."""
-        ranks = view.legal_discards() if view.rules.discard_restrictions else [
+        ranks = view.legal_discards() if (view.rules.discard_restrictions or view.rules.empty_pile_no_dead_card) else [
             r for r, n in enumerate(view.hand) if n]
         return ranks[int(self.rng.integers(len(ranks)))]
