@@ -59,15 +59,18 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
     for d in result.deals:
         for t, s in enumerate(d.scores):
             running[t] += s["total"]
-        if d.end_reason == "went_out":
+        if d.special_hand:
+            how = f"seat {d.went_out_seat}: {d.special_hand.lower()}"
+        elif d.end_reason == "went_out":
             how = f"seat {d.went_out_seat} went out{' concealed' if d.concealed else ''}"
         else:
             how = "stock ran out"
         parts = []
         for t, s in enumerate(d.scores):
-            can = d.canastas[t]
-            parts.append(f"team {t} {s['total']:+6d} (canastas {can['NATURAL']}n/{can['MIXED']}m, "
-                         f"R3 {d.red_threes[t]}) = {running[t]:6d}")
+            kinds = "/".join(f"{n}{k[0].lower()}" for k, n in d.canastas[t].items() if n) or "none"
+            black = d.black_threes[t] if d.black_threes else 0
+            threes = f"R3 {d.red_threes[t]}" + (f" B3 {black}" if black else "")
+            parts.append(f"team {t} {s['total']:+6d} (canastas {kinds}, {threes}) = {running[t]:6d}")
         click.echo(f"deal {d.deal_index + 1:2d} dealer {d.dealer} turns {d.turns:3d} {how:24s} | "
                    + " | ".join(parts))
     if result.winner_team >= 0:
