@@ -298,10 +298,11 @@ class Deal:
             return
         if r.wing_cutoff_stock_remaining is not None and len(st.stock) <= r.wing_cutoff_stock_remaining:
             return
-        wing = st.wings.pop(0)
+        wing = st.wings[0]
         st.wing_log.append((seat, sum(wing), st.turn))
-        if self.emit:
+        if self.emit:  # while the wing is still set aside, so that listeners see every card in one place
             self.emit("wing", {"seat": seat, "team": team, "cards": sum(wing), "turn": st.turn})
+        st.wings.pop(0)
         if r.wing_timing == "IMMEDIATE":
             self._add_wing(seat, wing)
         else:

@@ -136,7 +136,7 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     if partial:
         return None
     if going_out:
-        if hand_after == 0 and r.going_out_requires_discard and not st.last_card_red_three:
+        if hand_after == 0 and r.going_out_requires_discard:
             return "going out must end with a discard (going_out_requires_discard)"
         err = go_out_error(st, seat, canastas)
         if err:
