@@ -8,12 +8,12 @@ to go out by melding every card). The engine validates each one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from simcli.cards import RANK_NAMES, WILD_MELD
 
 
-@dataclass(frozen=True, slots=True)
-class Meld:
+class Meld(NamedTuple):
     """Put cards from the hand onto the team's meld of ``rank`` (started if the team has none).
 
     ``rank`` is a natural rank, :data:`~simcli.cards.WILD_MELD` for a meld of wild
@@ -41,8 +41,7 @@ class Meld:
         return f"{head}[{' '.join(parts)}]"
 
 
-@dataclass(frozen=True, slots=True)
-class TakePile:
+class TakePile(NamedTuple):
     """Take the discard pile: meld its top card with ``meld`` (cards from the hand) plus ``extra`` melds.
 
     ``meld.rank`` must be the top card's rank. ``extra`` are further melds from the

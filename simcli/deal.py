@@ -154,6 +154,11 @@ class Deal:
         # Only strategies that override the hook are asked (saves a call per turn for the rest).
         self._asks = [permission and (required or type(x).ask_to_go_out is not Strategy.ask_to_go_out)
                       for x in strategies]
+        # Whether turns need the start-of-turn step at all (Classic does not).
+        self._turn_start_hooks = bool(
+            r.go_out_not_same_turn_as_required_canasta or r.dealt_threes_laid == "FIRST_TURN" or r.pony_size
+            or r.wing_sizes or r.may_hold_one_three_before_opening)
+        self._discard_rules = bool(r.discard_restrictions or r.empty_pile_no_dead_card)
         self._discard_freezes = tuple(
             (IS_WILD[c] and r.freeze_on_wild_discard) or (c == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD")
             for c in range(len(RANK_NAMES)))
@@ -343,6 +348,24 @@ class Deal:
             seat = (seat + step) % p
         return self._finish()
 
+    def _start_of_turn(self, seat: int, team: int) -> None:
+        """Step (a)-(c) of RULES.md §1.6 where the variant has them: threes, pony, wing."""
+        st = self.st
+        r = st.rules
+        if r.go_out_not_same_turn_as_required_canasta:
+            st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team])
+        if st.seat_turns[seat] == 1 and r.dealt_threes_laid == "FIRST_TURN":
+            self._lay_held_threes(seat, "dealt")
+        if st.pony_unlocked[seat] and not st.pony_picked[seat]:
+            self._pick_up_pony(seat)  # a pony unlocked by a teammate is picked up at the start of the turn
+        if st.wing_pending[seat] is not None:
+            wing, st.wing_pending[seat] = st.wing_pending[seat], None
+            self._add_wing(seat, wing)
+        if st.opened[team] and r.may_hold_one_three_before_opening:
+            hand = st.hands[seat]
+            if hand[RED_THREE] or hand[BLACK_THREE]:
+                self._lay_held_threes(seat, "held")  # a three kept before opening is laid now
+
     def lay_dealt_threes(self) -> None:
         """Lay and replace dealt threes right after the deal, in seat order (RULES.md §2.1).
 
@@ -371,21 +394,10 @@ class Deal:
         st.permission = None
         st.asked = False
         st.last_card_red_three = False
-        if r.go_out_not_same_turn_as_required_canasta:
-            st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team])
         had_melded = st.has_melded[seat]
         st.new_canasta = False
-        if st.seat_turns[seat] == 1 and r.dealt_threes_laid == "FIRST_TURN":
-            self._lay_held_threes(seat, "dealt")
-        if st.pony_unlocked[seat] and not st.pony_picked[seat]:
-            self._pick_up_pony(seat)  # a pony unlocked by a teammate is picked up at the start of the turn
-        if st.wing_pending[seat] is not None:
-            wing, st.wing_pending[seat] = st.wing_pending[seat], None
-            self._add_wing(seat, wing)
-        if st.opened[team]:
-            hand = st.hands[seat]
-            if hand[RED_THREE] or hand[BLACK_THREE]:
-                self._lay_held_threes(seat, "held")  # a three kept before opening is laid now
+        if self._turn_start_hooks:
+            self._start_of_turn(seat, team)
 
         # DRAW
         self.decisions += 3
@@ -506,7 +518,7 @@ class Deal:
         hand = st.hands[seat]
         if not isinstance(card, int) or not 0 <= card < len(hand) or hand[card] == 0:
             raise self._fail(seat, f"choose_discard returned {card!r}, which is not a card in hand")
-        if (r.discard_restrictions or r.empty_pile_no_dead_card) and st.special_hand is None:
+        if self._discard_rules and st.special_hand is None:
             err = discard_error(st, seat, card)
             if err:
                 raise self._fail(seat, f"discard {RANK_NAMES[card]}: {err}")
@@ -670,8 +682,10 @@ class Deal:
         st.has_melded[seat] = True
         if st.first_meld_turn[team] is None:
             st.first_meld_turn[team] = st.turn
-        if st.req_met_turn[team] is None and requirement_met(st.rules.go_out_requirement, st.canastas[team]):
-            st.req_met_turn[team] = st.turn
+        if st.req_met_turn[team] is None and st.req_checked[team] != st.canasta_changes:
+            st.req_checked[team] = st.canasta_changes
+            if requirement_met(st.rules.go_out_requirement, st.canastas[team]):
+                st.req_met_turn[team] = st.turn
 
     def _go_out(self, seat: int, had_melded: bool) -> None:
         st = self.st

@@ -74,6 +74,27 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     team = st.team_of[seat]
     hand = st.hands[seat]
     team_melds = st.melds[team]
+    if st.opened[team] and r.meld_max_size is None and not r.closed_rank_dead_for_all:
+        # The common case, decided without the general machinery: natural cards only, on an opened team,
+        # no size cap. More naturals never break any wild rule, and a kept hand of two means no going out.
+        # With a pile take, the top card joins the first meld, which must be of its rank.
+        used = 0
+        seen = 0
+        for i, m in enumerate(melds):
+            rank = m.rank
+            if m.twos or m.jokers or rank < FOUR or seen & (1 << rank):
+                break
+            seen |= 1 << rank
+            n = m.naturals
+            extra = 1 if (top_card is not None and i == 0) else 0
+            if (n <= 0 and not extra) or hand[rank] < n or (extra and rank != top_card):
+                break
+            if team_melds[rank] is None and n + extra < r.meld_min_size:
+                break
+            used += n
+        else:
+            if melds and st.hand_sizes[seat] - used + hand_bonus >= 2:
+                return None
     per_rank = merge_melds(melds)
     if top_card is not None:
         acc = per_rank.setdefault(top_card, [0, 0, 0])

@@ -27,7 +27,8 @@ class DealState:
         "went_out_seat", "concealed", "end_reason", "drew_from_stock", "touched_existing",
         "permission", "asked", "req_met_at_start", "last_card_red_three", "cutter", "cut_count",
         "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "events", "_meld_tables",
-        "_meld_dicts", "phase", "validated", "new_canasta", "ponies", "pony_picked", "pony_unlocked",
+        "_meld_dicts", "phase", "validated", "new_canasta", "canasta_changes", "req_checked", "ponies",
+        "pony_picked", "pony_unlocked",
         "pony_turn", "made_canasta", "req_met_turn", "pony_cut_count", "pony_dealer", "pony_exact",
         "pony_exact_team", "ponies_in_play", "black_threes", "black_threes_by_seat", "wings", "wing_pending",
         "wing_taken", "wing_log", "special_hand", "is_bonus_three",
@@ -85,6 +86,9 @@ class DealState:
         self.phase = 0
         #: Set when a meld becomes a canasta during the current turn (for concealed going out).
         self.new_canasta = False
+        #: Counts changes of canasta type anywhere; the going-out requirement is re-checked only after one.
+        self.canasta_changes = 0
+        self.req_checked = [-1] * t
         # Ponytail: each player's pony (a rank-count vector), whether it was picked up, and when.
         self.ponies: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
         self.pony_picked = [rules.pony_size == 0] * p
@@ -168,11 +172,12 @@ class DealState:
         """Add cards to a team meld; return its canasta type before and after."""
         melds = self.melds[team]
         m = melds[rank]
+        size = self.rules.canasta_size
         if m is None:
             m = melds[rank] = [0, 0, 0]
             before = None
         else:
-            before = canasta_type(self.rules, rank, m)
+            before = canasta_type(self.rules, rank, m) if m[0] + m[1] + m[2] >= size else None
         m[0] += naturals
         m[1] += twos
         m[2] += jokers
@@ -182,8 +187,9 @@ class DealState:
             patched[rank] = (m[0], m[1], m[2])
             self._meld_tables[team] = tuple(patched)
         self._meld_dicts[team] = None
-        after = canasta_type(self.rules, rank, m)
+        after = canasta_type(self.rules, rank, m) if m[0] + m[1] + m[2] >= size else None
         if before != after:
+            self.canasta_changes += 1
             counts = self.canastas[team]
             if before is not None:
                 counts[before] -= 1

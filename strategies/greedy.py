@@ -109,16 +109,16 @@ class Greedy(Strategy):
                 return plan
             return self._fit(view, plan)
         left = list(hand)
-        sizes: dict[int, int] = {}
         for m in plan:
             left[m.rank] -= m.naturals
-        for r in RANKS_BY_VALUE:
-            m = table[r]
-            size = (0 if m is None else m[0] + m[1] + m[2]) + (hand[r] - left[r])
-            if size:
-                sizes[r] = size
         naturals_only = len(plan)
         if left[TWO] + left[JOKER]:
+            sizes: dict[int, int] = {}
+            for r in RANKS_BY_VALUE:
+                m = table[r]
+                size = (0 if m is None else m[0] + m[1] + m[2]) + (hand[r] - left[r])
+                if size:
+                    sizes[r] = size
             self._place_wilds(rules, table, sizes, left, plan, cap)
         # going out: black threes may be melded only by a player going out
         if left[BLACK_THREE] >= 3 and sum(left) - left[BLACK_THREE] <= 1:
@@ -157,14 +157,18 @@ class Greedy(Strategy):
             if tw or jk:
                 plan.append(Meld(r, 0, tw, jk))
 
-    _avoid_cache: tuple[object, frozenset[int]] | None = None
+    _avoid_rules: object = None
+    _avoid_set: frozenset[int] = frozenset()
+    _discard_rules: object = None
+    _restricted = False
+    _penalized: frozenset[int] = frozenset()
 
     def _avoid(self, rules: object) -> frozenset[int]:
         """Penalized ranks for these rules (cached: the rules are the same all game)."""
-        cache = self._avoid_cache
-        if cache is None or cache[0] is not rules:
-            cache = self._avoid_cache = (rules, penalized_ranks(rules))
-        return cache[1]
+        if self._avoid_rules is not rules:
+            self._avoid_rules = rules
+            self._avoid_set = penalized_ranks(rules)
+        return self._avoid_set
 
     @staticmethod
     def _fit(view: PlayerView, plan: list[Meld]) -> list[Meld]:
@@ -178,17 +182,23 @@ class Greedy(Strategy):
     def choose_discard(self, view: PlayerView) -> int | None:
         """Black three first, then the least useful natural (loose, cheap, useless to opponents), wilds last."""
         hand = view.hand
-        restricted = bool(view.rules.discard_restrictions or view.rules.empty_pile_no_dead_card)
-        if restricted:
+        rules = view.rules
+        if rules is not self._discard_rules:
+            self._discard_rules = rules
+            self._restricted = bool(rules.discard_restrictions or rules.empty_pile_no_dead_card)
+            self._penalized = self._avoid(rules) if (
+                rules.hand_rank_penalty_aces or rules.hand_rank_penalty_sevens) else frozenset()
+        if self._restricted:
             legal = view.legal_discards()
             hand = tuple(n if r in legal else 0 for r, n in enumerate(hand))
         if hand[BLACK_THREE] and view.hand_size > 1:
             return BLACK_THREE
         team = view.team
         own = view.meld_table()
-        avoid = self._avoid(view.rules) if view.rules.hand_rank_penalty_aces or view.rules.hand_rank_penalty_sevens \
-            else frozenset()
-        others = [view.meld_table(t) for t in range(view.n_teams) if t != team]
+        avoid = self._penalized
+        n_teams = view.n_teams
+        others = [view.meld_table(1 - team)] if n_teams == 2 else [
+            view.meld_table(t) for t in range(n_teams) if t != team]
         best = -1
         best_score = 1 << 30
         for r in NATURALS:
