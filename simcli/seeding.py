@@ -24,9 +24,29 @@ def deal_rng(master_seed: int, game_index: int, deal_index: int) -> np.random.Ge
     return _rng(master_seed, game_index, 0, deal_index)
 
 
+class LazyGenerator:
+    """A :class:`numpy.random.Generator` built on first use (most strategies never draw a number).
+
+    Attribute access is forwarded to the real generator, so ``rng.integers(...)`` works as usual;
+    the stream is the same as building it eagerly.
+    """
+
+    __slots__ = ("_key", "_gen")
+
+    def __init__(self, *key: int):
+        self._key = key
+        self._gen: np.random.Generator | None = None
+
+    def __getattr__(self, name: str) -> object:
+        gen = self._gen
+        if gen is None:
+            gen = self._gen = _rng(*self._key)
+        return getattr(gen, name)
+
+
 def seat_rng(master_seed: int, game_index: int, seat: int) -> np.random.Generator:
-    """The stream of the strategy in ``seat`` for game ``game_index``."""
-    return _rng(master_seed, game_index, 1, seat)
+    """The stream of the strategy in ``seat`` for game ``game_index`` (built lazily, on first use)."""
+    return LazyGenerator(master_seed, game_index, 1, seat)  # type: ignore[return-value]
 
 
 def first_dealer(master_seed: int, game_index: int, num_players: int) -> int:

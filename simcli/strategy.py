@@ -7,6 +7,7 @@ what they return. Subclass :class:`Strategy` and override only what you need.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Sequence
 from importlib import metadata
@@ -83,6 +84,7 @@ def available_strategies() -> list[str]:
     return sorted(names)
 
 
+@functools.lru_cache(maxsize=64)
 def load_strategy(name: str) -> type[Strategy]:
     """Find a strategy class by built-in name, ``module:Class`` or ``simcli.strategies`` entry point."""
     spec = BUILTIN_STRATEGIES.get(name)

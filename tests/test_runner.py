@@ -35,7 +35,7 @@ from simcli.seeding import first_dealer
 TESTS_DIR = Path(__file__).resolve().parent
 N = 40  # games of the reference run
 SEED = 7
-CHUNK = 5  # default_chunk_size(40)
+CHUNK = 5  # small chunks, so that interrupts and resumes have several to work with
 FAIL_SEED = 1  # failing games for first_dealer(1, g, 4) == 0 among 0..19: [6, 12, 16, 19]
 FAIL_N = 20
 
@@ -43,7 +43,10 @@ FAIL_N = 20
 # ----------------------------------------------------------------------------- helpers
 def cli(*args: Any, code: int = 0) -> Result:
     """Invoke ``simcli run ARGS``; fail with the output and traceback unless it exits with ``code``."""
-    res = CliRunner().invoke(main, ["run", *map(str, args)])
+    argv = [*map(str, args)]
+    if "--chunk-size" not in argv and "--resume" not in argv:
+        argv += ["--chunk-size", str(CHUNK)]  # the tests count on several small chunks
+    res = CliRunner().invoke(main, ["run", *argv])
     if res.exit_code != code:
         tb = "".join(traceback.format_exception(*res.exc_info)) if res.exc_info else ""
         raise AssertionError(f"exit {res.exit_code}, wanted {code}\nstdout: {res.stdout}\nstderr: {res.stderr}\n{tb}")
@@ -96,7 +99,7 @@ def local_spec(**kw: Any) -> runner.RunSpec:
     """The RunSpec that ``simcli run -n 40 --seed 7`` builds."""
     fields: dict[str, Any] = {"variant": "classic", "rules": load_rules("classic").formatted(),
                               "strategies": ("greedy",) * 4, "seed": SEED, "games": N,
-                              "chunk_size": runner.default_chunk_size(N)}
+                              "chunk_size": CHUNK}
     fields.update(kw)
     return runner.RunSpec(**fields)
 
