@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from simcli.cards import deck_cards
 from simcli.deal import Deal, DealResult, Emit, new_deal
 from simcli.errors import EngineError, GameContext
@@ -65,14 +67,13 @@ def game_outcome(rules: Any, totals: Sequence[int], deals_played: int) -> tuple[
     return False, -1
 
 
-def prepare_deal(rules: Any, pack: list[int], master_seed: int, game_index: int, deal_index: int, dealer: int,
+def prepare_deal(rules: Any, pack: list[int], rng: np.random.Generator, deal_index: int, dealer: int,
                  totals: list[int]) -> DealState:
-    """Shuffle and cut deal ``deal_index`` of a game from its own stream and lay it out.
+    """Shuffle and cut a deal from the game's deal stream ``rng`` and lay it out.
 
     The stream draws, in order: the shuffle, the cutter's grab, and (with ponies) the pony dealer's grab.
     """
     p = rules.num_players
-    rng = deal_rng(master_seed, game_index, deal_index)
     deck = shuffled_deck(rng, pack)
     target = rules.exact_cut_target if rules.exact_cut_target is not None else rules.hand_size * p + 1
     cut = human_cut(rng, target, rules.cut_sigma, len(pack))
@@ -109,8 +110,9 @@ def play_game(rules: Any, strategy_names: Sequence[str], master_seed: int, game_
         emit("game_start", {"game_index": game_index, "seed": master_seed, "strategies": list(strategy_names),
                             "first_dealer": dealer})
     decisions = 0
+    deals = deal_rng(master_seed, game_index)
     for deal_index in range(MAX_DEALS_PER_GAME):
-        st = prepare_deal(rules, pack, master_seed, game_index, deal_index, dealer, totals)
+        st = prepare_deal(rules, pack, deals, deal_index, dealer, totals)
         ctx.deal_index = deal_index
         ctx.turn = 0
 

@@ -2,7 +2,7 @@
 
 Stream keys under ``SeedSequence(master_seed, spawn_key=...)``:
 
-* ``(game, 0, deal)`` -- the deal's shuffle, then its cut;
+* ``(game, 0)``       -- the deals of the game, in order: each deal's shuffle, then its cuts;
 * ``(game, 1, seat)`` -- the strategy in ``seat``;
 * ``(game, 2)``       -- the first dealer.
 
@@ -19,9 +19,9 @@ def _rng(master_seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(master_seed, spawn_key=key))
 
 
-def deal_rng(master_seed: int, game_index: int, deal_index: int) -> np.random.Generator:
-    """The stream that shuffles and cuts deal ``deal_index`` of game ``game_index``."""
-    return _rng(master_seed, game_index, 0, deal_index)
+def deal_rng(master_seed: int, game_index: int) -> np.random.Generator:
+    """The stream that shuffles and cuts the deals of game ``game_index``, one deal after another."""
+    return _rng(master_seed, game_index, 0)
 
 
 class LazyGenerator:

@@ -30,6 +30,7 @@ from simcli.game import GameResult, make_strategies, play_game, prepare_deal
 from simcli.records import deal_rows
 from simcli.rules import load_rules
 from simcli.scoring import SCORE_PARTS
+from simcli.seeding import deal_rng
 
 AMERICANA = load_rules("americana")
 CAPPED = load_rules("americana", {"max_hands": 3})
@@ -84,7 +85,7 @@ def test_a_deal_driven_directly_is_reproducible() -> None:
     """prepare_deal + Deal(...).play(): the same (seed, game) gives the same events; another game another deal."""
     def run(game: int) -> tuple[Any, Events]:
         events: Events = []
-        st = prepare_deal(AMERICANA, PACK, 99, game, 0, 3, [0, 0])
+        st = prepare_deal(AMERICANA, PACK, deal_rng(99, game), 0, 3, [0, 0])
         result = Deal(st, make_strategies(["random"] * 4, 99, game),
                       lambda kind, data: events.append((kind, json.dumps(data, sort_keys=True))),
                       GameContext(game_index=game, seed=99)).play()

@@ -66,6 +66,7 @@ from simcli.game import make_strategies, prepare_deal
 from simcli.melds import meld_error
 from simcli.rules import load_rules
 from simcli.scoring import SCORE_PARTS
+from simcli.seeding import deal_rng
 from simcli.state import DealState
 
 AMERICANA = load_rules("americana")
@@ -608,7 +609,7 @@ def play_checked(rules: Any, seat_mixes: Sequence[Sequence[str]], seed: int, dea
     for i in range(first, first + deals):
         names = list(seat_mixes[i % len(seat_mixes)])
         totals = list(TOTALS[i % len(TOTALS)])
-        st = prepare_deal(rules, PACK, seed, i, 0, i % rules.num_players, totals)
+        st = prepare_deal(rules, PACK, deal_rng(seed, i), 0, i % rules.num_players, totals)
         checker = AmChecker(st, stats, where=f"{','.join(names)} draw {rules.draw_count} seed {seed} game {i}:")
         result = Deal(st, make_strategies(names, seed, i), checker, GameContext(game_index=i, seed=seed)).play()
         checker.finish(result)
@@ -755,7 +756,7 @@ def test_special_hand_in_checked_play(kind: str, draw_count: int) -> None:
 
 # ---------------------------------------------------------------------------------------------- the checker can fail
 def _fresh(rules: Any = AMERICANA) -> tuple[DealState, AmChecker]:
-    st = prepare_deal(rules, PACK, 1, 0, 0, 3, [0, 0])
+    st = prepare_deal(rules, PACK, deal_rng(1, 0), 0, 3, [0, 0])
     checker = AmChecker(st, Counter())
     checker("deal", {})
     return st, checker

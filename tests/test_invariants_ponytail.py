@@ -56,6 +56,7 @@ from simcli.game import play_game, prepare_deal
 from simcli.melds import meld_error
 from simcli.rules import load_rules
 from simcli.scoring import SCORE_PARTS
+from simcli.seeding import deal_rng
 from simcli.state import DealState
 from simcli.strategy import Strategy
 
@@ -405,7 +406,7 @@ def test_sample_reaches_the_pony_moves(sample: tuple[str, Counter[str], int]) ->
 
 def test_checker_catches_a_lost_pony_card() -> None:
     """The checker can fail: a card taken out of a pony is reported."""
-    st = prepare_deal(PONYTAIL, deck_cards(6, 2), 1, 0, 0, 0, [0, 0])
+    st = prepare_deal(PONYTAIL, deck_cards(6, 2), deal_rng(1, 0), 0, 0, [0, 0])
     checker = PonyChecker(st, Counter())
     checker("cut", {})
     rank = next(x for x in range(NUM_RANKS) if st.ponies[1][x])

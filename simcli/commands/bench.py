@@ -12,7 +12,7 @@ from simcli.commands.common import build_rules, cli_errors, rule_option, variant
 from simcli.deal import Deal
 from simcli.errors import EngineError, GameContext, StrategyError
 from simcli.game import make_strategies, prepare_deal
-from simcli.seeding import first_dealer
+from simcli.seeding import deal_rng, first_dealer
 from simcli.strategy import StrategyLookupError, parse_strategy_list
 
 
@@ -26,7 +26,7 @@ def bench_deals(rules: object, names: list[str], hands: int, seed: int = 0) -> d
     for i in range(hands):
         players = make_strategies(names, seed, i)
         n_teams = p // rules.team_size  # type: ignore[attr-defined]
-        st = prepare_deal(rules, pack, seed, i, 0, first_dealer(seed, i, p), [0] * n_teams)
+        st = prepare_deal(rules, pack, deal_rng(seed, i), 0, first_dealer(seed, i, p), [0] * n_teams)
         runner = Deal(st, players, None, GameContext(game_index=i, seed=seed))
         t0 = time.perf_counter()
         runner.play()
