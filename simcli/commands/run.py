@@ -129,5 +129,5 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         + (f", {outcome.errors} failed game(s) in errors.{fmt}" if outcome.errors else "")
         + f".\nResults: {out}/games.{fmt}, {out}/deals.{fmt} and {out}/run.json "
         f"(schemas in docs/results-format.md).\n"
-        f"Load them with: python -c \"import simcli.results as r; print(r.load('{out}').games.describe())\""
+        f"Report on them with: simcli report {out}   (or in Python: simcli.results.load('{out}'))"
     )
