@@ -53,7 +53,7 @@ class Strategy:
 
     def choose_discard(self, view: PlayerView) -> int | None:
         """Return the rank to discard, or ``None`` to go out by melding every card."""
-        raise NotImplementedError
+        raise NotImplementedError(f"strategy {type(self).__name__} must define choose_discard")
 
     def hold_three(self, view: PlayerView, rank: int) -> bool:
         """Americana: keep this three (``rank``) in hand until the team opens, e.g. for a straight."""
