@@ -14,7 +14,6 @@ from typing import Any
 
 from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.cards import (
-    ACE,
     BLACK_THREE,
     FOUR,
     IS_WILD,
@@ -91,9 +90,13 @@ def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team
     stock = st.stock
     p = st.n_players
     order = [(st.first_player + i * st.step) % p for i in range(p)]
-    for _ in range(rules.hand_size):
-        for seat in order:
-            st.hands[seat][stock.pop()] += 1
+    # One card at a time from the top, round the table: the k-th player in order gets deck[k::p].
+    dealt = rules.hand_size * p
+    for k, seat in enumerate(order):
+        hand = st.hands[seat]
+        for card in deck[k:dealt:p]:
+            hand[card] += 1
+    del stock[len(stock) - dealt:]
     for seat in range(p):
         st.hand_sizes[seat] = rules.hand_size
     # Ponies are dealt after the hands, in the same order (the pony dealer sits after the dealer).
@@ -735,7 +738,8 @@ class Deal:
             required_set_turn=list(st.req_met_turn), pony_cut_count=st.pony_cut_count,
             pony_exact=st.pony_exact, pony_exact_team=st.pony_exact_team,
             black_threes=list(st.black_threes), special_hand=st.special_hand, wings=list(st.wing_log),
-            dead_ranks=sum(1 for rank in range(FOUR, ACE + 1) if st.rank_has_canasta(rank)),
+            dead_ranks=len({rank for melds in st.melds for rank, m in enumerate(melds)
+                            if m is not None and rank >= FOUR and m[0] + m[1] + m[2] >= st.rules.canasta_size}),
         )
         if self.emit:
             self.emit("deal_scored", {

@@ -16,11 +16,42 @@ from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_type, initi
 CANASTA_KINDS = (NATURAL, MIXED, WILD, SEVENS, ACES)
 
 
+class TableLayout:
+    """What a rule set fixes about the table for every deal: seating, teams, bonus threes (computed once)."""
+
+    __slots__ = ("rules", "n_players", "n_teams", "team_of", "step", "members", "is_bonus_three")
+
+    def __init__(self, rules: Any):
+        self.rules = rules
+        p = self.n_players = rules.num_players
+        t = self.n_teams = p // rules.team_size
+        self.team_of: tuple[int, ...] = tuple(s % t for s in range(p))
+        self.step = 1 if rules.play_direction == "CW" else -1
+        self.members: tuple[tuple[int, ...], ...] = tuple(
+            tuple(s for s in range(p) if s % t == team) for team in range(t))
+        self.is_bonus_three: tuple[bool, ...] = tuple(
+            r == RED_THREE or (r == BLACK_THREE and rules.threes_mode == "AMERICAN_COLOUR_TABLE")
+            for r in range(NUM_RANKS))
+
+
+_LAYOUTS: dict[int, TableLayout] = {}
+
+
+def table_layout(rules: Any) -> TableLayout:
+    """The (cached) :class:`TableLayout` of a rule set."""
+    layout = _LAYOUTS.get(id(rules))
+    if layout is None or layout.rules is not rules:
+        if len(_LAYOUTS) > 64:
+            _LAYOUTS.clear()
+        layout = _LAYOUTS[id(rules)] = TableLayout(rules)
+    return layout
+
+
 class DealState:
     """Everything about a deal in progress: hands, stock, pile, melds, threes and bookkeeping."""
 
     __slots__ = (
-        "rules", "n_players", "n_teams", "team_of", "step", "deal_index", "dealer", "first_player",
+        "layout", "rules", "n_players", "n_teams", "team_of", "step", "deal_index", "dealer", "first_player",
         "team_scores", "minimum", "hands", "hand_sizes", "stock", "pile", "pile_frozen", "melds",
         "canastas", "red_threes", "red_threes_by_seat", "opened", "first_meld_turn", "has_melded",
         "takes", "take_sizes", "turn", "seat_turns", "current", "first_take_done", "team_took",
@@ -36,10 +67,11 @@ class DealState:
 
     def __init__(self, rules: Any, deal_index: int, dealer: int, team_scores: list[int]):
         self.rules = rules
-        p = self.n_players = rules.num_players
-        t = self.n_teams = p // rules.team_size
-        self.team_of: tuple[int, ...] = tuple(s % t for s in range(p))
-        self.step = 1 if rules.play_direction == "CW" else -1
+        layout = self.layout = table_layout(rules)
+        p = self.n_players = layout.n_players
+        t = self.n_teams = layout.n_teams
+        self.team_of: tuple[int, ...] = layout.team_of
+        self.step = layout.step
         self.deal_index = deal_index
         self.dealer = dealer
         self.first_player = (dealer + self.step) % p
@@ -95,9 +127,7 @@ class DealState:
         # Americana: black threes laid as bonus cards, wings, special hands.
         self.black_threes = [0] * t
         self.black_threes_by_seat = [0] * p
-        self.is_bonus_three = tuple(
-            r == RED_THREE or (r == BLACK_THREE and rules.threes_mode == "AMERICAN_COLOUR_TABLE")
-            for r in range(NUM_RANKS))
+        self.is_bonus_three = layout.is_bonus_three
         self.wings: list[list[int]] = []
         self.wing_pending: list[list[int] | None] = [None] * p
         self.wing_taken = [False] * t
@@ -125,9 +155,9 @@ class DealState:
         team = self.team_of[seat]
         return [s for s in range(self.n_players) if self.team_of[s] == team and s != seat]
 
-    def members(self, team: int) -> list[int]:
+    def members(self, team: int) -> tuple[int, ...]:
         """The seats of ``team``."""
-        return [s for s in range(self.n_players) if self.team_of[s] == team]
+        return self.layout.members[team]
 
     def next_seat(self, seat: int) -> int:
         """The seat that plays after ``seat``."""
