@@ -635,7 +635,6 @@ class Deal:
             self._lay_red_three(seat, "pile")
             if st.rules.red_three_from_pile_replaced:
                 self._draw_one(seat, "replacement")
-        st.takes[team] += 1
         st.take_sizes[team].append(size)
         st.first_take_done = True
         st.team_took[team] = True

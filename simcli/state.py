@@ -54,10 +54,10 @@ class DealState:
         "layout", "rules", "n_players", "n_teams", "team_of", "step", "deal_index", "dealer", "first_player",
         "team_scores", "minimum", "hands", "hand_sizes", "stock", "pile", "pile_frozen", "melds",
         "canastas", "red_threes", "red_threes_by_seat", "opened", "first_meld_turn", "has_melded",
-        "takes", "take_sizes", "turn", "seat_turns", "current", "first_take_done", "team_took",
+        "take_sizes", "turn", "seat_turns", "current", "first_take_done", "team_took",
         "went_out_seat", "concealed", "end_reason", "drew_from_stock", "touched_existing",
         "permission", "asked", "req_met_at_start", "last_card_red_three", "cutter", "cut_count",
-        "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "events", "_meld_tables",
+        "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "_meld_tables",
         "_meld_dicts", "phase", "validated", "new_canasta", "canasta_changes", "req_checked", "ponies",
         "pony_picked", "pony_unlocked",
         "pony_turn", "made_canasta", "req_met_turn", "pony_cut_count", "pony_dealer", "pony_exact",
@@ -89,7 +89,6 @@ class DealState:
         self.opened = [False] * t
         self.first_meld_turn: list[int | None] = [None] * t
         self.has_melded = [False] * p
-        self.takes = [0] * t
         self.take_sizes: list[list[int]] = [[] for _ in range(t)]
         self.turn = 0
         self.seat_turns = [0] * p
@@ -112,7 +111,6 @@ class DealState:
         self.exact_cut_team: int | None = None
         self.upcards: list[int] = []
         self.deck: list[int] = []
-        self.events = 0
         #: Incremented before every strategy call; a decision a view validated in the same phase
         #: (``validated = (phase, seat, decision)``) is not validated a second time by the engine.
         self.phase = 0

@@ -77,7 +77,7 @@ def test_pile_always_frozen_refuses_natural_plus_wild() -> None:
 def test_pile_always_frozen_natural_pair_takes() -> None:
     st = frozen_deal()
     am_play(st, players(frozen_scripts(take("9", 2))), 3)
-    assert st.melds[0][NINE] == [3, 0, 0] and st.takes == [1, 0]
+    assert st.melds[0][NINE] == [3, 0, 0] and [len(t) for t in st.take_sizes] == [1, 0]
     assert len(st.pile) == 1  # the pile went into seat 2's hand; only seat 2's discard is on it
 
 
