@@ -209,9 +209,6 @@ class Deal:
             self.emit("red_three" if rank == RED_THREE else "black_three",
                       {"seat": seat, "team": team, "source": source})
 
-    def _lay_red_three(self, seat: int, source: str) -> None:
-        self._lay_three(seat, RED_THREE, source)
-
     def _may_hold_three(self, seat: int, rank: int) -> bool:
         """Americana: a player may keep one three until the team opens, if the strategy wants to."""
         st = self.st
@@ -565,7 +562,7 @@ class Deal:
             self.emit("pony_pickup", {"seat": seat, "team": st.team_of[seat], "turn": st.turn, "cards": size})
         for _ in range(threes):
             st.ponies[seat][RED_THREE] -= 1
-            self._lay_red_three(seat, "pony")
+            self._lay_three(seat, RED_THREE, "pony")
             self._draw_one(seat, "replacement")
 
     def _after_melds(self, seat: int) -> bool:
@@ -632,7 +629,7 @@ class Deal:
         # so that every event sees each card in exactly one place.
         while pile:
             pile.pop()
-            self._lay_red_three(seat, "pile")
+            self._lay_three(seat, RED_THREE, "pile")
             if st.rules.red_three_from_pile_replaced:
                 self._draw_one(seat, "replacement")
         st.take_sizes[team].append(size)
