@@ -57,8 +57,9 @@ def cards(text: Cards) -> list[int]:
     return out
 
 
-def _filler(remaining: list[int]) -> list[int]:
-    """The unrequested cards of the pack, in the fixed filler order (consumes nothing)."""
+def filler_cards(remaining: Sequence[int]) -> list[int]:
+    """The unrequested cards of the pack in a fixed order: naturals cycling 4, 5 ... A, then black threes,
+    twos, jokers, and red threes last (consumes nothing)."""
     left = list(remaining)
     out: list[int] = []
     while any(left[r] for r in NATURAL_RANKS):
@@ -124,7 +125,7 @@ def stack_deck(rules: Any, hands: Mapping[int, Cards] | None = None, upcards: Ca
         raise ValueError(f"{len(down)} face-down pile cards asked for, the rules place {rules.initial_pile_facedown}")
     top = take(cards(stock), "stock")
 
-    fill = deque(_filler(remaining))
+    fill = deque(filler_cards(remaining))
 
     def pop_filler(natural: bool = False) -> int:
         if natural:

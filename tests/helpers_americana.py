@@ -17,9 +17,9 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from helpers import Cards, Scripted, Table, cards, seat_order
+from helpers import Cards, Scripted, Table, cards, filler_cards, seat_order
 
-from simcli.cards import BLACK_THREE, JOKER, NATURAL_RANKS, RANK_NAMES, RED_THREE, TWO, deck_counts
+from simcli.cards import RANK_NAMES, deck_counts
 from simcli.deal import new_deal
 from simcli.errors import GameContext
 from simcli.rules import load_rules
@@ -29,7 +29,6 @@ from simcli.view import PlayerView
 
 DEALER = 3
 
-_TAIL = (BLACK_THREE, TWO, JOKER, RED_THREE)
 
 
 def am_rules(**knobs: Any) -> Any:
@@ -38,18 +37,8 @@ def am_rules(**knobs: Any) -> Any:
 
 
 def _filler(remaining: Sequence[int]) -> deque[int]:
-    """Unrequested cards: naturals cycling 4, 5, ... A, then black threes, twos, jokers, red threes last."""
-    left = list(remaining)
-    out: list[int] = []
-    while any(left[r] for r in NATURAL_RANKS):
-        for r in NATURAL_RANKS:
-            if left[r]:
-                out.append(r)
-                left[r] -= 1
-    for r in _TAIL:
-        out.extend([r] * left[r])
-        left[r] = 0
-    return deque(out)
+    """The unrequested cards, in the shared filler order of :func:`helpers.filler_cards`."""
+    return deque(filler_cards(remaining))
 
 
 def stack_am_deck(rules: Any, hands: Mapping[int, Cards] | None = None, wings: Sequence[Cards] = (),

@@ -13,13 +13,11 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from helpers import Cards, cards, seat_order
+from helpers import Cards, cards, filler_cards, seat_order
 
 from simcli.cards import (
-    BLACK_THREE,
     IS_NATURAL,
     JOKER,
-    NATURAL_RANKS,
     NUM_RANKS,
     RANK_NAMES,
     RED_THREE,
@@ -33,7 +31,6 @@ from simcli.state import DealState
 #: The dealer of every hand-dealt scenario: seat 0 plays first, seat 2 is seat 0's partner.
 DEALER = 3
 
-_TAIL = (BLACK_THREE, TWO, JOKER, RED_THREE)
 
 
 def pt_rules(**knobs: Any) -> Any:
@@ -42,17 +39,8 @@ def pt_rules(**knobs: Any) -> Any:
 
 
 def _filler(remaining: Sequence[int]) -> deque[int]:
-    left = list(remaining)
-    out: list[int] = []
-    while any(left[r] for r in NATURAL_RANKS):
-        for r in NATURAL_RANKS:
-            if left[r]:
-                out.append(r)
-                left[r] -= 1
-    for r in _TAIL:
-        out.extend([r] * left[r])
-        left[r] = 0
-    return deque(out)
+    """The unrequested cards, in the shared filler order of :func:`helpers.filler_cards`."""
+    return deque(filler_cards(remaining))
 
 
 def stack_pony_deck(rules: Any, hands: Mapping[int, Cards] | None = None, ponies: Mapping[int, Cards] | None = None,
