@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from simcli.actions import DRAW_STOCK, Meld, TakePile, _DrawStock
+from simcli.cards import BLACK_THREE, CARD_VALUES, JOKER, TWO
 
 if TYPE_CHECKING:
     from simcli.view import PlayerView
@@ -35,7 +36,7 @@ class StrategyLookupError(ValueError):
 
 
 class Strategy:
-    """Base strategy: draws from the stock, never melds, must override :meth:`choose_discard`."""
+    """Base strategy: draws from the stock, never melds, discards its cheapest card. Override what you need."""
 
     #: Name used in results and error messages.
     name = "base"
@@ -52,8 +53,12 @@ class Strategy:
         return ()
 
     def choose_discard(self, view: PlayerView) -> int | None:
-        """Return the rank to discard, or ``None`` to go out by melding every card."""
-        raise NotImplementedError(f"strategy {type(self).__name__} must define choose_discard")
+        """Return the rank to discard, or ``None`` to go out by melding every card.
+
+        The default: a black three if held, else the cheapest legal natural, wild cards last.
+        """
+        legal = view.legal_discards()
+        return min(legal, key=lambda r: (r != BLACK_THREE, r in (JOKER, TWO), CARD_VALUES[r], r))
 
     def hold_three(self, view: PlayerView, rank: int) -> bool:
         """Americana: keep this three (``rank``) in hand until the team opens, e.g. for a straight."""
