@@ -341,3 +341,16 @@ def counts(text: Cards) -> list[int]:
     for r in cards(text):
         out[r] += 1
     return out
+
+
+def stock_prefixes(deck: Sequence[int]) -> tuple[list[int], list[list[int]]]:
+    """For invariant checkers: the stock order of a fresh deal (``deck`` reversed) and, for each k, the
+    rank counts of the first k stock cards, so the cards still in a k-card stock are known at a glance."""
+    rev = list(deck)[::-1]
+    prefix = [[0] * NUM_RANKS]
+    acc = [0] * NUM_RANKS
+    for c in rev:
+        acc = acc.copy()
+        acc[c] += 1
+        prefix.append(acc)
+    return rev, prefix

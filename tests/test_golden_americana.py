@@ -13,20 +13,17 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
-from click.testing import CliRunner
 from helpers import Scripted, meld, players, take
 from helpers_americana import am_deal_state, am_play, am_rules
+from scoring_paths import fake_deal
 
 import simcli.game
 from simcli.actions import Meld, TakePile
 from simcli.cards import JACK
-from simcli.cli import main
-from simcli.deal import DealResult
 from simcli.errors import IllegalDecision
 from simcli.game import game_outcome, play_game
 from simcli.judge import take_error
@@ -165,34 +162,6 @@ GOLDEN: dict[str, tuple[Any, list[tuple[int, dict[str, int]]]]] = {
     "R7_no_canasta": (lambda: threes([]),
                       [(-1500, breakdown(red_threes=-500, black_threes=-1000)), (0, ZERO)]),
 }
-
-
-def api_scores(position: dict[str, Any]) -> list[tuple[int, dict[str, int]]]:
-    rules, teams = parse_position(position)
-    return [(s["total"], {p: s[p] for p in SCORE_PARTS}) for s in score_deal(rules, teams)]
-
-
-def cli_scores(tmp_path: Path, position: dict[str, Any]) -> list[tuple[int, dict[str, int]]]:
-    path = tmp_path / "position.json"
-    path.write_text(json.dumps(position), encoding="utf-8")
-    result = CliRunner().invoke(main, ["score", "--json", str(path)])
-    assert result.exit_code == 0, result.output
-    doc = json.loads(result.stdout)
-    assert set(doc) == {"teams"}
-    out = []
-    for team in doc["teams"]:
-        assert set(team) == {"total", "breakdown"}
-        assert list(team["breakdown"]) == list(SCORE_PARTS)
-        out.append((team["total"], team["breakdown"]))
-    return out
-
-
-@pytest.fixture(params=["api", "cli"])
-def scorer(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    """Score a position through the Python API or through ``simcli score --json``."""
-    if request.param == "api":
-        return api_scores
-    return lambda position: cli_scores(tmp_path, position)
 
 
 def test_expected_breakdowns_add_up_to_the_rules_md_totals() -> None:
@@ -486,33 +455,13 @@ def test_a5_default_is_gt() -> None:
     assert game_outcome(RULES, [8500, 0], 1) == (False, -1)
 
 
-def _fake_deal(per_deal: list[list[int]]) -> type:
-    """A stand-in for simcli.game.Deal whose deal ``i`` scores ``per_deal[i]`` (totals only) without playing."""
-
-    class FakeDeal:
-        def __init__(self, st: Any, strategies: Any, emit: Any = None, ctx: Any = None):
-            self.st = st
-            self.decisions = 0
-
-        def play(self) -> DealResult:
-            st = self.st
-            scores = [{"total": x} for x in per_deal[st.deal_index]]
-            return DealResult(
-                deal_index=st.deal_index, dealer=st.dealer, first_player=st.first_player, scores=scores,
-                end_reason="stock_out", went_out_seat=None, concealed=False, turns=1,
-                canastas=[{} for _ in scores], red_threes=[0, 0], first_meld_turn=[None, None],
-                pile_takes=[[], []], cut_count=0, cut_target=53, exact_cut=False, exact_cut_team=None)
-
-    return FakeDeal
-
-
 @pytest.mark.parametrize(("comparison", "deals", "totals"), [
     ("GT", 3, [8600, 200]),  # 8500 after two deals is not enough: a third deal is played
     ("GE", 2, [8500, 100]),
 ])
 def test_a5_play_game_stops_at_the_target(comparison: str, deals: int, totals: list[int]) -> None:
     per_deal = [[4000, 0], [4500, 100], [100, 100], [0, 0]]
-    with mock.patch.object(simcli.game, "Deal", _fake_deal(per_deal)):
+    with mock.patch.object(simcli.game, "Deal", fake_deal(per_deal)):
         result = play_game(am_rules(target_comparison=comparison), ["x"] * 4, 7, 0,
                            strategies=players())
     assert (len(result.deals), result.totals, result.winner_team) == (deals, totals, 0)

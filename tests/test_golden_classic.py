@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from scoring_paths import api_scores, cli_scores
 
 from simcli.cards import ACE, FIVE, FOUR, JOKER, KING, SIX, TWO
 from simcli.cli import main
@@ -21,7 +22,7 @@ from simcli.knobs import RuleError
 from simcli.melds import initial_meld_minimum, meld_error, meld_value, wild_ratio_ok
 from simcli.position import PositionError, parse_position, position_to_json
 from simcli.rules import load_rules
-from simcli.scoring import SCORE_PARTS, score_deal
+from simcli.scoring import SCORE_PARTS
 
 PARTS = (
     "going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens", "canasta_aces",
@@ -106,40 +107,11 @@ def with_rules(position: dict[str, Any], **rules: Any) -> dict[str, Any]:
     return out
 
 
-def api_scores(position: dict[str, Any]) -> list[tuple[int, dict[str, int]]]:
-    """Score through the Python API; return (total, breakdown) per team."""
-    rules, teams = parse_position(position)
-    return [(s["total"], {p: s[p] for p in PARTS}) for s in score_deal(rules, teams)]
-
-
 def run_cli(tmp_path: Path, args: list[str], position: Any = None, text: str | None = None) -> Any:
     """Write ``position`` (or raw ``text``) to a file and run ``simcli`` with ``args`` (+ that file)."""
     path = tmp_path / "position.json"
     path.write_text(text if text is not None else json.dumps(position), encoding="utf-8")
     return CliRunner().invoke(main, [*args, str(path)])
-
-
-def cli_scores(tmp_path: Path, position: dict[str, Any]) -> list[tuple[int, dict[str, int]]]:
-    """Score through ``simcli score --json``; return (total, breakdown) per team."""
-    result = run_cli(tmp_path, ["score", "--json"], position)
-    assert result.exit_code == 0, result.output
-    doc = json.loads(result.stdout)
-    assert set(doc) == {"teams"}
-    out = []
-    for team in doc["teams"]:
-        assert set(team) == {"total", "breakdown"}
-        assert list(team["breakdown"]) == list(PARTS)
-        assert team["total"] == sum(team["breakdown"].values())
-        out.append((team["total"], team["breakdown"]))
-    return out
-
-
-@pytest.fixture(params=["api", "cli"])
-def scorer(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    """Score a position through the Python API or through the CLI."""
-    if request.param == "api":
-        return api_scores
-    return lambda position: cli_scores(tmp_path, position)
 
 
 def totals(scores: list[tuple[int, dict[str, int]]]) -> list[int]:

@@ -18,15 +18,15 @@ from unittest import mock
 import pytest
 from click.testing import CliRunner
 from helpers_ponytail import DEALER, pony_deal_state, pt_rules
+from scoring_paths import fake_deal
 
 import simcli.game
 from simcli.cards import JOKER, NINE, RED_THREE, SEVEN, parse_cards
 from simcli.cli import main
-from simcli.deal import DealResult
 from simcli.game import game_outcome, play_game
 from simcli.position import PositionError, parse_position, position_to_json
 from simcli.rules import load_rules
-from simcli.scoring import SCORE_PARTS, score_deal
+from simcli.scoring import SCORE_PARTS
 from simcli.view import PlayerView
 
 #: The score parts a Ponytail deal uses (RULES.md §1.12, §2.2). Other variants add parts of their own to
@@ -109,34 +109,6 @@ GOLDEN = {
     "P2_pony_not_counted": (lambda: with_rules(p2(), unpicked_pony_counts_against=False),
                             [(1100, P2_A), (45, {**P2_B, "pony": 0})]),
 }
-
-
-def api_scores(position: dict[str, Any]) -> list[tuple[int, dict[str, int]]]:
-    rules, teams = parse_position(position)
-    return [(s["total"], {p: s[p] for p in PARTS}) for s in score_deal(rules, teams)]
-
-
-def cli_scores(tmp_path: Path, position: dict[str, Any]) -> list[tuple[int, dict[str, int]]]:
-    path = tmp_path / "position.json"
-    path.write_text(json.dumps(position), encoding="utf-8")
-    result = CliRunner().invoke(main, ["score", "--json", str(path)])
-    assert result.exit_code == 0, result.output
-    doc = json.loads(result.stdout)
-    assert set(doc) == {"teams"}
-    out = []
-    for team in doc["teams"]:
-        assert set(team) == {"total", "breakdown"}
-        assert list(team["breakdown"]) == list(PARTS)
-        out.append((team["total"], team["breakdown"]))
-    return out
-
-
-@pytest.fixture(params=["api", "cli"])
-def scorer(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    """Score a position through the Python API or through ``simcli score --json``."""
-    if request.param == "api":
-        return api_scores
-    return lambda position: cli_scores(tmp_path, position)
 
 
 def test_score_parts_include_the_ponytail_ones() -> None:
@@ -327,27 +299,6 @@ def test_game_outcome_knobs() -> None:
     assert game_outcome(three, [31_000, 31_000, 29_000], 4) == (True, -1)
 
 
-def _fake_deal(per_deal: list[list[int]]) -> type:
-    """A stand-in for simcli.game.Deal whose deal ``i`` scores ``per_deal[i]`` (totals only) without playing."""
-
-    class FakeDeal:
-        def __init__(self, st: Any, strategies: Any, emit: Any = None, ctx: Any = None):
-            self.st = st
-            self.decisions = 0
-
-        def play(self) -> DealResult:
-            st = self.st
-            scores = [{"total": x} for x in per_deal[st.deal_index]]
-            return DealResult(
-                deal_index=st.deal_index, dealer=st.dealer, first_player=st.first_player, scores=scores,
-                end_reason="stock_out", went_out_seat=None, concealed=False, turns=1,
-                canastas=[dict.fromkeys(("NATURAL", "MIXED", "WILD", "SEVENS"), 0) for _ in scores],
-                red_threes=[0] * len(scores), first_meld_turn=[None] * len(scores),
-                pile_takes=[[] for _ in scores], cut_count=0, cut_target=61, exact_cut=False, exact_cut_team=None)
-
-    return FakeDeal
-
-
 P3_GAMES = {
     # deal scores per deal -> (deals played, final totals, winner, line printed by `simcli play`)
     "B by 650 after 4": ([[5000, 6000], [6000, 6000], [6200, 6000], [6250, 6100]],
@@ -364,7 +315,7 @@ P3_GAMES = {
 @pytest.mark.parametrize("case", sorted(P3_GAMES))
 def test_p3_play_game_stops_as_game_outcome_says(case: str) -> None:
     per_deal, (deals, totals, winner, _) = P3_GAMES[case]
-    with mock.patch.object(simcli.game, "Deal", _fake_deal(per_deal)):
+    with mock.patch.object(simcli.game, "Deal", fake_deal(per_deal)):
         result = play_game(RULES, ["greedy"] * 4, 7, 0)
     assert (len(result.deals), result.totals, result.winner_team) == (deals, totals, winner)
 
@@ -372,7 +323,7 @@ def test_p3_play_game_stops_as_game_outcome_says(case: str) -> None:
 @pytest.mark.parametrize("case", sorted(P3_GAMES))
 def test_p3_through_simcli_play(case: str) -> None:
     per_deal, (deals, _, _, line) = P3_GAMES[case]
-    with mock.patch.object(simcli.game, "Deal", _fake_deal(per_deal)):
+    with mock.patch.object(simcli.game, "Deal", fake_deal(per_deal)):
         result = CliRunner().invoke(main, ["play", "--variant", "ponytail", "--seed", "7"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()

@@ -41,6 +41,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from helpers import stock_prefixes
 from helpers_americana import stack_am_deck
 
 from simcli.cards import (
@@ -218,13 +219,7 @@ class AmChecker:
         self.pack = deck_counts(self.rules.decks, self.rules.jokers_per_deck)
         if counts_of(st.deck) != self.pack:
             self.fail("setup", "the shuffled deck is not the pack")
-        self.rev = st.deck[::-1]
-        self.prefix = [[0] * NUM_RANKS]
-        acc = [0] * NUM_RANKS
-        for c in self.rev:
-            acc = acc.copy()
-            acc[c] += 1
-            self.prefix.append(acc)
+        self.rev, self.prefix = stock_prefixes(st.deck)
         p, t = st.n_players, st.n_teams
         self.events = 0
         self.last_kind = ""

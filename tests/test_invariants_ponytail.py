@@ -35,6 +35,7 @@ from unittest import mock
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from helpers import stock_prefixes
 
 import simcli.game
 from simcli.cards import (
@@ -130,13 +131,7 @@ class PonyChecker:
         self.pack = deck_counts(self.rules.decks, self.rules.jokers_per_deck)
         if counts_of(st.deck) != self.pack:
             self.fail("setup", "the shuffled deck is not the pack")
-        self.rev = st.deck[::-1]
-        self.prefix = [[0] * NUM_RANKS]
-        acc = [0] * NUM_RANKS
-        for c in self.rev:
-            acc = acc.copy()
-            acc[c] += 1
-            self.prefix.append(acc)
+        self.rev, self.prefix = stock_prefixes(st.deck)
         self.events = 0
         self.ended_by: str | None = None
         self.threes_laid_at_start = False

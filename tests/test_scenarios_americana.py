@@ -16,6 +16,7 @@ from unittest import mock
 import pytest
 from helpers import Scripted, counts, hand_of, meld, players, take
 from helpers_americana import AmTable, Holder, am_deal_state, am_play, am_rules
+from scoring_paths import fake_deal
 
 import simcli.game
 from simcli.actions import Meld, SpecialHand
@@ -741,25 +742,6 @@ def test_negative_score_opens_with_15() -> None:
 
 
 # ============================================================================ game target 8500, GT
-def _fake_deal(per_deal: list[list[int]]) -> type:
-    class FakeDeal:
-        def __init__(self, st: Any, strategies: Any, emit: Any = None, ctx: Any = None):
-            self.st = st
-            self.decisions = 0
-
-        def play(self) -> DealResult:
-            st = self.st
-            scores = [{"total": x} for x in per_deal[st.deal_index]]
-            return DealResult(
-                deal_index=st.deal_index, dealer=st.dealer, first_player=st.first_player, scores=scores,
-                end_reason="stock_out", went_out_seat=None, concealed=False, turns=1,
-                canastas=[dict.fromkeys(("NATURAL", "MIXED", "WILD", "SEVENS", "ACES"), 0) for _ in scores],
-                red_threes=[0, 0], first_meld_turn=[None, None], pile_takes=[[], []], cut_count=0,
-                cut_target=53, exact_cut=False, exact_cut_team=None)
-
-    return FakeDeal
-
-
 PER_DEAL = [[4000, 1000], [4500, 1000], [100, 7000], [0, 0]]
 
 
@@ -770,7 +752,7 @@ PER_DEAL = [[4000, 1000], [4500, 1000], [100, 7000], [0, 0]]
 def test_game_target_8500(knobs: dict[str, str], deals: int, totals: list[int], winner: int) -> None:
     rules = am_rules(**knobs)
     assert rules.game_target == 8500
-    with mock.patch.object(simcli.game, "Deal", _fake_deal(PER_DEAL)):
+    with mock.patch.object(simcli.game, "Deal", fake_deal(PER_DEAL)):
         res = play_game(rules, ["x"] * 4, 3, strategies=players())
     assert (len(res.deals), res.totals, res.winner_team) == (deals, totals, winner)
 
