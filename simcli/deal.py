@@ -167,26 +167,25 @@ class Deal:
             for c in range(len(RANK_NAMES)))
 
     # ------------------------------------------------------------- plumbing
-    def _fail(self, seat: int, reason: str) -> IllegalDecision:
+    def _error(self, cls: type[StrategyError], seat: int, template: str, detail: str) -> StrategyError:
+        """An error of ``cls`` whose message (``template`` with ``{name}``, ``{seat}``, ``{ctx}`` and
+        ``{detail}``) and fields name the strategy, seat, game, seed, deal and turn."""
         ctx = self.ctx
         name = self.strategies[seat].name
-        return IllegalDecision(
-            f"illegal move by strategy '{name}' at seat {seat} in {ctx.describe()}: {reason}",
-            seat=seat, strategy=name, game_index=ctx.game_index, seed=ctx.seed,
-            deal_index=ctx.deal_index, turn=ctx.turn,
-        )
+        return cls(template.format(name=name, seat=seat, ctx=ctx.describe(), detail=detail), seat=seat,
+                   strategy=name, game_index=ctx.game_index, seed=ctx.seed, deal_index=ctx.deal_index,
+                   turn=ctx.turn)
+
+    def _fail(self, seat: int, reason: str) -> StrategyError:
+        return self._error(IllegalDecision, seat, "illegal move by strategy '{name}' at seat {seat} in {ctx}: {detail}",
+                           reason)
 
     def _wrap(self, seat: int, exc: Exception) -> StrategyError:
         """Turn an exception raised inside a strategy into a StrategyError naming seat, game, seed and turn."""
         if isinstance(exc, StrategyError):
             return exc
-        ctx = self.ctx
-        name = self.strategies[seat].name
-        return StrategyError(
-            f"strategy '{name}' at seat {seat} raised {type(exc).__name__}: {exc} in {ctx.describe()}",
-            seat=seat, strategy=name, game_index=ctx.game_index, seed=ctx.seed,
-            deal_index=ctx.deal_index, turn=ctx.turn,
-        )
+        return self._error(StrategyError, seat, "strategy '{name}' at seat {seat} raised {detail} in {ctx}",
+                           f"{type(exc).__name__}: {exc}")
 
     def _call(self, seat: int, method: Callable[..., Any], view: PlayerView) -> Any:
         self.decisions += 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simcli.actions import Meld
+from simcli.actions import Meld, TakePile
 from simcli.cards import ACE, CARD_VALUES, FOUR, JOKER, SEVEN, TWO
 
 #: Natural ranks from the most valuable down (A, K ... 8, 7 ... 4).
@@ -87,3 +87,25 @@ def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: i
 def melds_value(melds: Sequence[Meld]) -> int:
     """Card points of the cards in ``melds``."""
     return sum(m.naturals * CARD_VALUES[m.rank] + 20 * m.twos + 50 * m.jokers for m in melds)
+
+
+def opening_take(hand: Sequence[int], meld: Meld, minimum: int, opened: bool,
+                 only_if_needed: bool = False) -> TakePile | None:
+    """A pile take of the top card (``meld.rank``) with ``meld`` from the hand, plus the opening melds a team
+    that has not opened needs: the top card counts toward ``minimum``, the rest of the pile does not.
+
+    ``None`` when no opening plan reaches the minimum. With ``only_if_needed`` no extra melds are added
+    when the take meld alone reaches it (otherwise every natural triple goes down with it).
+    """
+    if opened:
+        return TakePile(meld)
+    top = meld.rank
+    already = (meld.naturals + 1) * CARD_VALUES[top] + 20 * meld.twos + 50 * meld.jokers
+    if only_if_needed and already >= minimum:
+        return TakePile(meld)
+    left = list(hand)
+    left[top] -= meld.naturals
+    left[TWO] -= meld.twos
+    left[JOKER] -= meld.jokers
+    plan = opening_plan(left, minimum, already, exclude=top)
+    return None if plan is None else TakePile(meld, tuple(plan))

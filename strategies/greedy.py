@@ -12,9 +12,9 @@ Priorities, in order:
 
 from __future__ import annotations
 
-from simcli.actions import DRAW_STOCK, Meld, TakePile
+from simcli.actions import DRAW_STOCK, Meld
 from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, SEVEN, TWO, WILD_MELD
-from simcli.planning import RANKS_BY_VALUE, opening_plan, penalized_ranks, take_wilds
+from simcli.planning import RANKS_BY_VALUE, opening_plan, opening_take, penalized_ranks, take_wilds
 from simcli.strategy import Draw, Strategy
 from simcli.view import PlayerView
 
@@ -54,19 +54,8 @@ class Greedy(Strategy):
             candidates.append(Meld(top, n, tw, jk))
         opened = view.has_opened
         for meld in candidates:
-            extra: tuple[Meld, ...] = ()
-            if not opened:
-                left = list(hand)
-                left[top] -= meld.naturals
-                left[TWO] -= meld.twos
-                left[JOKER] -= meld.jokers
-                already = (meld.naturals + 1) * CARD_VALUES[top] + 20 * meld.twos + 50 * meld.jokers
-                plan = opening_plan(left, view.minimum, already, exclude=top)
-                if plan is None:
-                    continue
-                extra = tuple(plan)
-            take = TakePile(meld, extra)
-            if view.check_take(take) is None:
+            take = opening_take(hand, meld, view.minimum, opened)
+            if take is not None and view.check_take(take) is None:
                 return take
         return DRAW_STOCK
 

@@ -9,9 +9,9 @@ including going out and concealed going out.
 
 from __future__ import annotations
 
-from simcli.actions import DRAW_STOCK, Meld, TakePile
-from simcli.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, IS_NATURAL, JOKER, TWO, WILD_MELD
-from simcli.planning import opening_plan
+from simcli.actions import DRAW_STOCK, Meld
+from simcli.cards import ACE, BLACK_THREE, FOUR, IS_NATURAL, JOKER, TWO, WILD_MELD
+from simcli.planning import opening_take
 from simcli.strategy import Draw, Strategy
 from simcli.view import PlayerView
 
@@ -34,20 +34,10 @@ class RandomStrategy(Strategy):
             for n in range(min(hand[top], 3) + 1):
                 for tw in range(min(hand[TWO], 1) + 1):
                     for jk in range(min(hand[JOKER], 1) + 1):
-                        meld = Meld(top, n, tw, jk)
-                        extra: tuple[Meld, ...] = ()
-                        if not opened:
-                            left = list(hand)
-                            left[top] -= n
-                            left[TWO] -= tw
-                            left[JOKER] -= jk
-                            already = (n + 1) * CARD_VALUES[top] + 20 * tw + 50 * jk
-                            if already < view.minimum:
-                                plan = opening_plan(left, view.minimum, already, exclude=top)
-                                if plan is None:
-                                    continue
-                                extra = tuple(plan)
-                        take = TakePile(meld, extra)
+                        take = opening_take(hand, Meld(top, n, tw, jk), view.minimum, opened,
+                                            only_if_needed=True)
+                        if take is None:
+                            continue
                         if view.check_take(take) is None:
                             options.append(take)
         if not options:
