@@ -36,6 +36,7 @@ from simcli.judge import (
     take_error,
 )
 from simcli.melds import requirement_met
+from simcli.rules import cut_target
 from simcli.scoring import TeamPosition, score_deal
 from simcli.special import find_special
 from simcli.state import DealState
@@ -78,12 +79,29 @@ class DealResult:
     wings: list[tuple[int, int, int]] = field(default_factory=list)
     #: Ranks with a canasta of either team at the end (dead for everyone under closed_rank_dead_for_all).
     dead_ranks: int = 0
+    #: Spanish: hidden canastas per team; the premiado initial pile and the turn it was first taken (None:
+    #: never); each crossed (castigado) pile as (start turn, end turn); the dealer's pick of the initial pile;
+    #: the team that made a black-three canasta (it wins the game); corte rápido and terremoto.
+    hidden_canastas: list[int] = field(default_factory=list)
+    premiado: bool = False
+    premiado_end_turn: int | None = None
+    crossed: list[tuple[int, int]] = field(default_factory=list)
+    pick_count: int = 0
+    pick_target: int = 0
+    exact_pick: bool = False
+    exact_pick_team: int | None = None
+    black_three_canasta_team: int | None = None
+    quick_finish: bool = False
+    terremoto: bool = False
     positions: list[TeamPosition] = field(repr=False, default_factory=list)
 
 
 def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team_scores: list[int],
-             cut_count: int, pony_cut_count: int = 0) -> DealState:
-    """Set up a deal from a shuffled ``deck`` (``deck[0]`` is the top card): hands, ponies, upcards, cuts."""
+             cut_count: int, pony_cut_count: int = 0, pick_count: int = 0) -> DealState:
+    """Set up a deal from a shuffled ``deck`` (``deck[0]`` is the top card): hands, ponies, upcards, cuts.
+
+    ``pick_count`` is the dealer's grab for a face-down initial pile (Spanish *picar exacto*).
+    """
     st = DealState(rules, deal_index, dealer, team_scores)
     st.deck = list(deck)
     st.stock = list(reversed(deck))  # stock[-1] is the top card, so pop() draws it
@@ -121,16 +139,25 @@ def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team
                 st.pile_frozen = True
             if card not in cover:
                 break
-            if rules.upcard_cover_effect == "FREEZE" and card in rules.upcard_freeze_ranks:
+            if rules.upcard_cover_effect != "NONE" and card in rules.upcard_freeze_ranks:
                 st.pile_frozen = True
+                st.pile_premiado = rules.upcard_cover_effect == "PREMIADO"
+            # Spanish montón: a premio is covered by one more face-down card and a new upcard.
+            for _ in range(rules.upcard_cover_facedown):
+                if len(stock) > 1:
+                    st.pile.append(stock.pop())
     st.cut_count = cut_count
-    st.cut_target = (
-        rules.exact_cut_target if rules.exact_cut_target is not None else rules.hand_size * p + 1
-    )
+    st.cut_target = cut_target(rules)
     st.exact_cut = cut_count == st.cut_target
     if st.exact_cut and rules.exact_cut_bonus:
         beneficiary = st.cutter if rules.exact_cut_beneficiary == "CUTTER_TEAM" else dealer
         st.exact_cut_team = st.team_of[beneficiary]
+    if rules.initial_pile_facedown:
+        st.pick_count = pick_count
+        st.pick_target = rules.initial_pile_facedown + rules.initial_pile_faceup
+        st.exact_pick = pick_count == st.pick_target
+        if st.exact_pick and rules.exact_pile_pick_bonus:
+            st.exact_pick_team = st.team_of[dealer]
     if rules.pony_size:
         st.pony_cut_count = pony_cut_count
         st.pony_exact = pony_cut_count == rules.pony_size * p
@@ -162,6 +189,7 @@ class Deal:
             r.go_out_not_same_turn_as_required_canasta or r.dealt_threes_laid == "FIRST_TURN" or r.pony_size
             or r.wing_sizes or r.may_hold_one_three_before_opening)
         self._discard_rules = bool(r.discard_restrictions or r.empty_pile_no_dead_card)
+        self._hidden_canastas = r.hidden_canasta_bonus is not None
         self._discard_freezes = tuple(
             (IS_WILD[c] and r.freeze_on_wild_discard) or (c == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD")
             for c in range(len(RANK_NAMES)))
@@ -335,6 +363,10 @@ class Deal:
             })
             emit("cut", {"cutter": st.cutter, "count": st.cut_count, "target": st.cut_target,
                          "exact": st.exact_cut, "bonus_team": st.exact_cut_team})
+            if st.pick_target:
+                emit("pile_pick", {"dealer": st.dealer, "count": st.pick_count, "target": st.pick_target,
+                                   "exact": st.exact_pick, "bonus_team": st.exact_pick_team,
+                                   "premiado": st.pile_premiado})
         self.lay_dealt_threes()
         seat = st.first_player
         step, p, ctx, turn = st.step, st.n_players, self.ctx, self._turn
@@ -352,7 +384,7 @@ class Deal:
         st = self.st
         r = st.rules
         if r.go_out_not_same_turn_as_required_canasta:
-            st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team])
+            st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team], st.clean_canastas[team])
         if st.seat_turns[seat] == 1 and r.dealt_threes_laid == "FIRST_TURN":
             self._lay_held_threes(seat, "dealt")
         if st.pony_unlocked[seat] and not st.pony_picked[seat]:
@@ -533,6 +565,8 @@ class Deal:
         st.pile.append(card)
         if self._discard_freezes[card]:
             st.pile_frozen = True
+            if IS_WILD[card] and st.castigado_since is None:
+                st.castigado_since = st.turn  # the pile is crossed (castigado) until taken
         if emit:
             emit("discard", {"seat": seat, "card": RANK_NAMES[card], "pile_size": len(st.pile),
                              "frozen": st.pile_frozen})
@@ -632,6 +666,11 @@ class Deal:
             if st.rules.red_three_from_pile_replaced:
                 self._draw_one(seat, "replacement")
         st.take_sizes[team].append(size)
+        if st.castigado_since is not None:
+            st.castigado_log.append((st.castigado_since, st.turn))
+            st.castigado_since = None
+        if st.pile_premiado and st.premiado_end_turn is None:
+            st.premiado_end_turn = st.turn
         st.first_take_done = True
         st.team_took[team] = True
         self._record_melds(seat)
@@ -646,21 +685,29 @@ class Deal:
         team = st.team_of[seat]
         hand = st.hands[seat]
         team_melds = st.melds[team]
+        size = st.rules.canasta_size
         for rank, (n, tw, jk) in merge_melds(melds).items():
-            if team_melds[rank] is not None:
+            new = team_melds[rank] is None
+            if not new:
                 st.touched_existing = True
             if rank != WILD_MELD:
                 hand[rank] -= n
             hand[TWO] -= tw
             hand[JOKER] -= jk
             st.hand_sizes[seat] -= n + tw + jk
-            self._add_to_meld(seat, rank, n, tw, jk)
+            # A complete canasta laid from the hand as a new meld is hidden (Spanish *oculta*).
+            hidden = new and n + tw + jk >= size and self._hidden_canastas and rank >= FOUR
+            self._add_to_meld(seat, rank, n, tw, jk, hidden)
+            if hidden:
+                st.hidden[team].append(rank)
+            elif rank == BLACK_THREE and n >= size and st.rules.black_three_canasta_wins_game:
+                st.black_three_canasta_team = team
         self._record_melds(seat)
         if not st.opened[team]:
             st.opened[team] = True
             self._on_open(seat, via_pile=False)
 
-    def _add_to_meld(self, seat: int, rank: int, n: int, tw: int, jk: int) -> None:
+    def _add_to_meld(self, seat: int, rank: int, n: int, tw: int, jk: int, hidden: bool = False) -> None:
         st = self.st
         team = st.team_of[seat]
         before, after = st.add_to_meld(team, rank, n, tw, jk)
@@ -670,9 +717,11 @@ class Deal:
                                "added": {"naturals": n, "twos": tw, "jokers": jk},
                                "meld": list(st.melds[team][rank])})
             if after is not None and before != after:
-                self.emit("canasta", {"seat": seat, "team": team,
-                                      "rank": "WILD" if rank == WILD_MELD else RANK_NAMES[rank],
-                                      "kind": after, "upgraded_from": before})
+                data = {"seat": seat, "team": team, "rank": "WILD" if rank == WILD_MELD else RANK_NAMES[rank],
+                        "kind": after, "upgraded_from": before}
+                if hidden:
+                    data["hidden"] = True
+                self.emit("canasta", data)
 
     def _record_melds(self, seat: int) -> None:
         st = self.st
@@ -682,7 +731,7 @@ class Deal:
             st.first_meld_turn[team] = st.turn
         if st.req_met_turn[team] is None and st.req_checked[team] != st.canasta_changes:
             st.req_checked[team] = st.canasta_changes
-            if requirement_met(st.rules.go_out_requirement, st.canastas[team]):
+            if requirement_met(st.rules.go_out_requirement, st.canastas[team], st.clean_canastas[team]):
                 st.req_met_turn[team] = st.turn
 
     def _go_out(self, seat: int, had_melded: bool) -> None:
@@ -697,11 +746,23 @@ class Deal:
             and not st.touched_existing
             and st.new_canasta
         )
+        # Spanish: corte rápido (out on the player's first turn) and terremoto (out in one turn, after a
+        # stock draw, with no earlier melds of the player).
+        st.quick_finish = st.seat_turns[seat] == 1
+        st.terremoto = not had_melded and st.drew_from_stock
         if self.emit:
-            self.emit("going_out", {"seat": seat, "team": team, "concealed": st.concealed, "turn": st.turn})
+            data = {"seat": seat, "team": team, "concealed": st.concealed, "turn": st.turn}
+            for flag in ("quick_finish", "terremoto"):  # written only when true (Spanish bonuses)
+                if getattr(st, flag):
+                    data[flag] = True
+            self.emit("going_out", data)
 
     def _finish(self) -> DealResult:
         st = self.st
+        if st.castigado_since is not None:  # a pile still crossed at the end lasted until the last turn
+            st.castigado_log.append((st.castigado_since, st.turn))
+            st.castigado_since = None
+        out_team = st.team_of[st.went_out_seat] if st.went_out_seat is not None else None
         positions = []
         for team in range(st.n_teams):
             melds = tuple(
@@ -720,6 +781,10 @@ class Deal:
                 black_threes=st.black_threes[team],
                 special_hand=st.special_hand if st.went_out_seat is not None
                 and st.team_of[st.went_out_seat] == team else None,
+                hidden=tuple(st.hidden[team]),
+                exact_pick=st.exact_pick_team == team,
+                quick_finish=st.quick_finish and out_team == team,
+                terremoto=st.terremoto and out_team == team,
             ))
         scores = score_deal(st.rules, positions)
         result = DealResult(
@@ -735,6 +800,11 @@ class Deal:
             black_threes=list(st.black_threes), special_hand=st.special_hand, wings=list(st.wing_log),
             dead_ranks=len({rank for melds in st.melds for rank, m in enumerate(melds)
                             if m is not None and rank >= FOUR and m[0] + m[1] + m[2] >= st.rules.canasta_size}),
+            hidden_canastas=[len(h) for h in st.hidden], premiado=st.pile_premiado,
+            premiado_end_turn=st.premiado_end_turn, crossed=list(st.castigado_log), pick_count=st.pick_count,
+            pick_target=st.pick_target, exact_pick=st.exact_pick, exact_pick_team=st.exact_pick_team,
+            black_three_canasta_team=st.black_three_canasta_team, quick_finish=st.quick_finish,
+            terremoto=st.terremoto,
         )
         if self.emit:
             self.emit("deal_scored", {

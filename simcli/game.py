@@ -15,6 +15,7 @@ import numpy as np
 from simcli.cards import deck_cards
 from simcli.deal import Deal, DealResult, Emit, new_deal
 from simcli.errors import EngineError, GameContext
+from simcli.rules import cut_target
 from simcli.seeding import deal_rng, first_dealer, human_cut, seat_rng, shuffled_deck
 from simcli.state import DealState
 from simcli.strategy import Strategy, load_strategy
@@ -71,14 +72,18 @@ def prepare_deal(rules: Any, pack: list[int], rng: np.random.Generator, deal_ind
                  totals: list[int]) -> DealState:
     """Shuffle and cut a deal from the game's deal stream ``rng`` and lay it out.
 
-    The stream draws, in order: the shuffle, the cutter's grab, and (with ponies) the pony dealer's grab.
+    The stream draws, in order: the shuffle, the cutter's grab, (with ponies) the pony dealer's grab and
+    (with a face-down initial pile) the dealer's pick of it. The grabs are drawn whatever the bonus knobs
+    say, so that changing a bonus never changes the cards of later deals.
     """
     p = rules.num_players
     deck = shuffled_deck(rng, pack)
-    target = rules.exact_cut_target if rules.exact_cut_target is not None else rules.hand_size * p + 1
-    cut = human_cut(rng, target, rules.cut_sigma, len(pack))
+    cut = human_cut(rng, cut_target(rules), rules.cut_sigma, len(pack))
     pony_cut = human_cut(rng, rules.pony_size * p, rules.cut_sigma, len(pack)) if rules.pony_size else 0
-    return new_deal(rules, deck, dealer, deal_index, totals, cut, pony_cut)
+    pick = 0
+    if rules.initial_pile_facedown:
+        pick = human_cut(rng, rules.initial_pile_facedown + rules.initial_pile_faceup, rules.cut_sigma, len(pack))
+    return new_deal(rules, deck, dealer, deal_index, totals, cut, pony_cut, pick)
 
 
 def target_reached(rules: Any, total: int) -> bool:
@@ -125,6 +130,8 @@ def play_game(rules: Any, strategy_names: Sequence[str], master_seed: int, game_
         if emit:
             emit("totals", {"deal_index": deal_index, "totals": list(totals)})
         over, winner = game_outcome(rules, totals, deal_index + 1)
+        if deal.black_three_canasta_team is not None:  # Spanish "canasta a lo gusto" wins the game at once
+            over, winner = True, deal.black_three_canasta_team
         if over:
             result.winner_team = winner
             break

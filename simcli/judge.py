@@ -24,7 +24,7 @@ from simcli.cards import (
     TWO,
     WILD_MELD,
 )
-from simcli.melds import canasta_type, meld_error, meld_value, requirement_met
+from simcli.melds import canasta_type, is_clean, meld_error, meld_value, requirement_met
 from simcli.special import find_special
 from simcli.state import DealState
 
@@ -43,18 +43,29 @@ def merge_melds(melds: Sequence[Meld]) -> dict[int, list[int]]:
     return out
 
 
-def go_out_error(st: DealState, seat: int, canastas: dict[str, int]) -> str | None:
-    """Why ``seat`` may not go out now with its team holding ``canastas``, or ``None``."""
+def go_out_error(st: DealState, seat: int, canastas: dict[str, int], clean: int | None = None) -> str | None:
+    """Why ``seat`` may not go out now with its team holding ``canastas`` (``clean`` of them clean), or ``None``.
+
+    ``clean`` defaults to the team's clean canastas now.
+    """
     r = st.rules
-    if not requirement_met(r.go_out_requirement, canastas):
+    team = st.team_of[seat]
+    if clean is None:
+        clean = st.clean_canastas[team]
+    if not requirement_met(r.go_out_requirement, canastas, clean):
         need = ",".join(f"{k}:{n}" for k, n in r.go_out_requirement)
         return f"cannot go out: the team needs canastas {need}"
     if st.permission is False:
         return "cannot go out: partner answered no"
     if r.ask_partner_permission == "REQUIRED" and r.team_size > 1 and not st.asked:
         return "cannot go out without asking partner (ask_partner_permission=REQUIRED)"
-    if r.go_out_not_same_turn_as_required_canasta and not st.req_met_at_start:
-        return "cannot go out in the turn that completed the required canastas"
+    if r.go_out_not_same_turn_as_required_canasta:
+        if r.go_out_wait_event == "FIRST_CLEAN":
+            first = st.first_clean_turn[team]
+            if first is None or first == st.turn:
+                return "cannot go out in the turn that completed the team's first clean canasta"
+        elif not st.req_met_at_start:
+            return "cannot go out in the turn that completed the required canastas"
     if r.must_pick_pony_before_going_out and not st.pony_picked[seat]:
         return "cannot go out before picking up the pony"
     return None
@@ -102,6 +113,8 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     used_twos = used_jokers = used = 0
     value = 0
     canastas = dict(st.canastas[team])
+    clean = st.clean_canastas[team]
+    hidden = False  # a hidden canasta in this batch (Spanish: it meets the opening)
     new_canasta = False  # a canasta laid as a new meld in this batch (concealed going out)
     completed = False  # any meld that became a canasta in this batch (pony unlock)
     for rank, (n, tw, jk) in per_rank.items():
@@ -141,6 +154,10 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
                     completed = True
                 if existing is None:
                     new_canasta = True
+                    if rank != top_card and rank >= FOUR and r.hidden_canasta_bonus is not None:
+                        hidden = True
+        if after is not None:
+            clean += is_clean(rank, total) - (before is not None and is_clean(rank, existing))
         value += meld_value(n, tw, jk, rank)
     if used_twos > hand[TWO]:
         return f"hand holds {hand[TWO]} x 2, not {used_twos}"
@@ -159,10 +176,12 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     if going_out:
         if hand_after == 0 and r.going_out_requires_discard:
             return "going out must end with a discard (going_out_requires_discard)"
-        err = go_out_error(st, seat, canastas)
+        err = go_out_error(st, seat, canastas, clean)
         if err:
             return err + (" (and a player must keep a card to discard)" if hand_after == 1 else "")
     if per_rank and not st.opened[team] and value < st.minimum[team]:
+        if hidden and r.hidden_canasta_satisfies_opening:
+            return None
         concealed_waiver = (
             r.concealed_out_waives_minimum
             and going_out
@@ -224,6 +243,8 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
         return "taking the pile needs a natural pair, a natural and a wild, or a team meld of its rank"
     if pair_only and method != "PAIR":
         return f"the pile is frozen for this team: a natural pair of {RANK_NAMES[top]} is needed"
+    if st.castigado_since is not None and r.castigado_requirement == "THREE_FROM_HAND" and m.naturals < 3:
+        return f"the pile is crossed by a wild card: three natural {RANK_NAMES[top]} from the hand are needed"
     if method not in methods:
         return f"taking by {method} is not allowed (take_methods_unfrozen)"
     gained = len(pile) - 1

@@ -18,7 +18,10 @@ class RuleError(ValueError):
     """A bad rule set: unknown knob, wrong type, value out of range, or an impossible combination."""
 
 
-CANASTA_TYPES = ("ANY", "NATURAL", "MIXED", "WILD", "SEVENS", "ACES")
+CANASTA_TYPES = ("ANY", "NATURAL", "MIXED", "WILD", "SEVENS", "ACES", "CLEAN", "DIRTY")
+
+#: Other names accepted in ``go_out_requirement`` (RULES.md §2.4 names the Spanish kinds *limpia*/*sucia*).
+CANASTA_TYPE_ALIASES = {"LIMPIA": "CLEAN", "SUCIA": "DIRTY"}
 
 #: Named initial-meld tables of §3.4: (lowest team score of the band, minimum). ``None`` is "below 0".
 MELD_TABLES: dict[str, tuple[tuple[int | None, int], ...]] = {
@@ -35,7 +38,7 @@ class Knob:
     """One rule knob: its name, kind, bounds and help text."""
 
     name: str
-    kind: str  # int, float, bool, enum, ranks, enumset, table, requirement, range
+    kind: str  # int, float, bool, enum, ranks, enumset, table, requirement, range, intlist, modes
     help: str
     allowed: tuple[str, ...] = ()
     lo: float | None = None
@@ -75,6 +78,8 @@ class Knob:
             return f"'MIN-MAX' with {self.lo:g} <= MIN <= MAX{null}"
         if self.kind == "intlist":
             return "a comma-separated list of sizes from 1 to 20 (or 'none')"
+        if self.kind == "modes":
+            return "a comma-separated list of PLAYERSxTEAM_SIZE like '2x1,4x2,6x3'" + null
         return self.kind
 
     # ------------------------------------------------------------------ parsing
@@ -146,6 +151,14 @@ class Knob:
             return values
         if k == "requirement":
             return _parse_requirement(raw)
+        if k == "modes":
+            modes = []
+            for item in _split(raw):
+                players, _, size = item.lower().partition("x")
+                modes.append((int(players), int(size)))
+            if not modes or any(not (2 <= p <= 6 and 1 <= t <= 3) for p, t in modes):
+                raise ValueError(raw)
+            return tuple(sorted(set(modes)))
         if k == "range":
             if isinstance(raw, (list, tuple)):
                 lo, hi = (int(x) for x in raw)
@@ -182,6 +195,8 @@ class Knob:
             return ",".join(f"{t}:{n}" for t, n in value)
         if k == "intlist":
             return ",".join(str(v) for v in value) if value else "none"
+        if k == "modes":
+            return ",".join(f"{p}x{t}" for p, t in value)
         if k == "range":
             return f"{value[0]}-{value[1]}"
         if k == "float":
@@ -226,6 +241,7 @@ def _parse_requirement(raw: Any) -> tuple[tuple[str, int], ...]:
     out: dict[str, int] = {}
     for name, count in items:
         up = name.strip().upper()
+        up = CANASTA_TYPE_ALIASES.get(up, up)
         if up not in CANASTA_TYPES or count < 0:
             raise ValueError(raw)
         out[up] = out.get(up, 0) + count
@@ -243,13 +259,17 @@ KNOBS: tuple[Knob, ...] = (
     # 3.1 table setup and deal
     _k("num_players", "int", "players at the table", lo=2, hi=6),
     _k("team_size", "int", "players per team (partners sit alternately)", lo=1, hi=3),
+    _k("table_modes", "modes", "the (players x team size) modes the variant is played in (null = any that makes "
+       "equal teams)", nullable=True),
     _k("decks", "int", "54-card decks shuffled together", lo=1, hi=12),
     _k("jokers_per_deck", "int", "jokers in each deck", lo=0, hi=4),
     _k("hand_size", "int", "cards dealt to each player", lo=1, hi=30),
     _k("initial_pile_facedown", "int", "cards placed face down in the pile at the start", lo=0, hi=20),
     _k("initial_pile_faceup", "int", "upcards turned at the start (0 = the pile starts empty)", lo=0, hi=1),
     _k("upcard_cover_ranks", "ranks", "an upcard of these ranks is covered by turning another"),
-    _k("upcard_cover_effect", "enum", "what a covered upcard does to the pile", allowed=("FREEZE", "NONE")),
+    _k("upcard_cover_facedown", "int", "cards put face down before each new upcard when one is covered", lo=0, hi=5),
+    _k("upcard_cover_effect", "enum", "what a covered upcard does to the pile (PREMIADO: frozen like FREEZE, "
+       "recorded as a premiado pile)", allowed=("FREEZE", "PREMIADO", "NONE")),
     _k("upcard_freeze_ranks", "ranks", "covered upcards of these ranks freeze the pile (upcard_cover_effect=FREEZE)"),
     _k("pony_size", "int", "cards in each player's pony, a second hand picked up later (0 = no pony)", lo=0, hi=30),
     _k("pony_unlock", "enum", "what lets a player pick up the pony",
@@ -264,13 +284,18 @@ KNOBS: tuple[Knob, ...] = (
     _k("draw_count", "int", "cards drawn from the stock per turn", lo=1, hi=5),
     _k("partial_draw_allowed", "bool", "take what is left when the stock has fewer than draw_count cards"),
     _k("exact_cut_bonus", "int", "bonus for an exact cut (0 = none)", lo=0, hi=100000),
-    _k("exact_cut_target", "int", "cards the cutter aims at (null = hand_size * players + 1)", lo=1,
+    _k("exact_cut_target", "int", "cards the cutter aims at (null = by exact_cut_target_formula)", lo=1,
        hi=1000, nullable=True),
+    _k("exact_cut_target_formula", "enum", "the cut target when exact_cut_target is null: hand_size * players "
+       "(+ 1)", allowed=("HAND_X_PLAYERS_PLUS_1", "HAND_X_PLAYERS")),
+    _k("cut_by", "enum", "who cuts the deck", allowed=("PLAYER_BEFORE_DEALER", "DEALER")),
     _k("exact_cut_beneficiary", "enum", "team that receives the exact-cut bonus",
        allowed=("CUTTER_TEAM", "DEALER_TEAM")),
     _k("exact_cut_requires_canasta", "enum", "exact-cut bonus without a canasta: kept, void or negated",
        allowed=("NO", "VOID", "NEGATE")),
     _k("cut_sigma", "float", "std. dev. in cards of the human cut model (0 = always exact)", lo=0, hi=100),
+    _k("exact_pile_pick_bonus", "int", "bonus to the dealer's team when the dealer picks exactly the initial pile "
+       "(facedown + faceup cards; same grab model as the cut)", lo=0, hi=100000),
     # 3.2 melds and canastas
     _k("meld_min_size", "int", "smallest meld", lo=2, hi=7),
     _k("meld_max_size", "int", "largest meld (null = no cap; with a cap canastas are closed)", lo=3,
@@ -288,6 +313,11 @@ KNOBS: tuple[Knob, ...] = (
     _k("canasta_size", "int", "cards in a canasta", lo=3, hi=15),
     _k("closed_rank_dead_for_all", "bool", "once a canasta of a rank exists, nobody melds that rank"),
     _k("closed_rank_blocks_pile", "bool", "a top card whose rank has a canasta cannot be taken"),
+    _k("hidden_canasta_bonus", "int", "bonus for a hidden canasta: a complete canasta laid from the hand at once "
+       "as a new meld (null = no hidden canastas)", lo=0, hi=100000, nullable=True),
+    _k("hidden_canasta_mode", "enum", "the hidden-canasta bonus replaces or adds to the natural/mixed bonus",
+       allowed=("REPLACE", "ADD")),
+    _k("black_three_canasta_wins_game", "bool", "a canasta of black threes (melded going out) wins the game"),
     _k("canasta_bonus.natural", "int", "natural canasta bonus", lo=0, hi=100000),
     _k("canasta_bonus.mixed", "int", "mixed canasta bonus", lo=0, hi=100000),
     _k("canasta_bonus.wild", "int", "wild canasta bonus (needs wild_melds_allowed)", lo=0, hi=100000),
@@ -316,6 +346,8 @@ KNOBS: tuple[Knob, ...] = (
        allowed=("PAIR", "NAT_WILD", "LAYOFF")),
     _k("first_take_pair_only", "enum", "the first take needs a natural pair",
        allowed=("NONE", "PER_DEAL", "PER_TEAM")),
+    _k("castigado_requirement", "enum", "a pile crossed by a wild discard needs a natural pair (PAIR) or three "
+       "naturals from the hand (THREE_FROM_HAND)", allowed=("PAIR", "THREE_FROM_HAND")),
     _k("forbid_single_card_pile_with_single_card_hand", "bool",
        "a player holding one card may not take a one-card pile"),
     _k("first_round_pile_restriction", "bool", "in the first round only the first player may take the pile"),
@@ -326,6 +358,7 @@ KNOBS: tuple[Knob, ...] = (
        allowed=("TEAM_SCORE", "DEAL_NUMBER")),
     _k("initial_meld_table", "table", "initial-meld minimum by band"),
     _k("concealed_out_waives_minimum", "bool", "concealed going out after a stock draw needs no minimum"),
+    _k("hidden_canasta_satisfies_opening", "bool", "opening melds that include a hidden canasta need no minimum"),
     # 3.5 threes
     _k("threes_mode", "enum", "how threes score: red ones as bonus cards, or both colours by table",
        allowed=("RED_BONUS", "AMERICAN_COLOUR_TABLE")),
@@ -348,9 +381,17 @@ KNOBS: tuple[Knob, ...] = (
     _k("concealed_out_total_bonus", "int", "total going-out bonus when concealed (null = no concealed bonus)",
        lo=0, hi=100000, nullable=True),
     _k("go_out_not_same_turn_as_required_canasta", "bool",
-       "no going out in the turn that first meets go_out_requirement"),
+       "no going out in the turn of the event named by go_out_wait_event"),
+    _k("go_out_wait_event", "enum", "the event after which going out must wait a turn: the team first meeting "
+       "go_out_requirement, or completing its first clean canasta", allowed=("REQUIREMENT", "FIRST_CLEAN")),
     _k("ask_partner_permission", "enum", "asking 'partner, may I go out?'",
        allowed=("OFF", "OPTIONAL", "REQUIRED")),
+    _k("canasta_count_bonus", "table", "bonus by number of canastas, e.g. '5:500,7:2000' ('none' = no bonus)",
+       nullable=True),
+    _k("canasta_count_bonus_cumulative", "bool", "canasta-count bonuses add up (7 canastas: 500 + 2000)"),
+    _k("quick_finish_bonus", "int", "bonus for going out on the player's first turn of the deal", lo=0, hi=100000),
+    _k("terremoto_bonus", "int", "bonus for going out in one turn, after a stock draw, with no earlier melds of "
+       "the player", lo=0, hi=100000),
     _k("discard_restrictions", "enumset", "discards that are not allowed",
        allowed=("NO_THREE_UNLESS_OUT", "NO_WILD_UNLESS_OUT_OR_ONLY_WILDS", "EMPTY_PILE_NO_A7_UNLESS_ONLY")),
     _k("wing_sizes", "intlist", "wings (talons) set aside at the deal, taken by the first to open ('' = none)"),

@@ -138,14 +138,33 @@ def count_canastas(rules: Any, melds: Sequence[Sequence[int] | None]) -> dict[st
     return out
 
 
-def requirement_met(requirement: Sequence[tuple[str, int]], canastas: dict[str, int]) -> bool:
-    """Whether canasta counts by type satisfy a ``go_out_requirement`` such as ``(("ANY", 1),)``."""
+def count_clean(rules: Any, melds: Sequence[Sequence[int] | None]) -> int:
+    """How many of a team's canastas are clean (:func:`is_clean`)."""
+    return sum(1 for rank, meld in enumerate(melds)
+               if meld is not None and canasta_type(rules, rank, meld) is not None and is_clean(rank, meld))
+
+
+def is_clean(rank: int, meld: Sequence[int]) -> bool:
+    """Whether a canasta is clean (*limpia*): no wild card, or for a wild canasta one kind of wild only."""
+    _, twos, jokers = meld
+    if rank == WILD_MELD:
+        return twos == 0 or jokers == 0
+    return twos + jokers == 0
+
+
+def requirement_met(requirement: Sequence[tuple[str, int]], canastas: dict[str, int], clean: int = 0) -> bool:
+    """Whether canasta counts by type satisfy a ``go_out_requirement`` such as ``(("ANY", 1),)``.
+
+    ``clean`` is the number of clean canastas among them (:func:`is_clean`), for the ``CLEAN`` and
+    ``DIRTY`` kinds of the Spanish game; the others are dirty.
+    """
     total = sum(canastas.values())
     needed_specific = 0
     for kind, n in requirement:
         if kind == "ANY":
             continue
-        if canastas.get(kind, 0) < n:
+        have = clean if kind == "CLEAN" else total - clean if kind == "DIRTY" else canastas.get(kind, 0)
+        if have < n:
             return False
         needed_specific += n
     any_needed = sum(n for kind, n in requirement if kind == "ANY")

@@ -130,9 +130,21 @@ def _reparse(k: Any, value: Any) -> Any:
     return k.parse(value)
 
 
+def cut_target(rules: Any) -> int:
+    """The number of cards an exact cut must grab: ``exact_cut_target`` or its formula (RULES.md §1.14)."""
+    if rules.exact_cut_target is not None:
+        return int(rules.exact_cut_target)
+    base = rules.hand_size * rules.num_players
+    return base + 1 if rules.exact_cut_target_formula == "HAND_X_PLAYERS_PLUS_1" else base
+
+
 def validate(rules: Any) -> None:
     """Check combinations of knobs that are fine one by one but impossible together."""
     p, t = rules.num_players, rules.team_size
+    if rules.table_modes is not None and (p, t) not in rules.table_modes:
+        modes = "; ".join(f"num_players={a} team_size={b}" for a, b in rules.table_modes)
+        raise RuleError(
+            f"num_players={p} with team_size={t} is not a mode of variant '{rules.variant}'; allowed: {modes}")
     if p % t or p // t < 2:
         raise RuleError(
             f"num_players={p} with team_size={t} does not make two or more equal teams; "

@@ -16,7 +16,8 @@ from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_bonus, cana
 #: Score parts in the order they are reported; a team's total is their sum.
 SCORE_PARTS: tuple[str, ...] = (
     "going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens", "canasta_aces",
-    "red_threes", "black_threes", "exact_cut", "pony_dealer_exact", "incomplete_melds", "hand_rank_penalty",
+    "canasta_hidden", "canasta_count", "red_threes", "black_threes", "exact_cut", "exact_pick",
+    "pony_dealer_exact", "quick_finish", "terremoto", "incomplete_melds", "hand_rank_penalty",
     "melded", "hand", "pony", "special_hand",
 )
 
@@ -55,6 +56,14 @@ class TeamPosition:
     black_threes: int = 0
     #: A member went out with this special hand (Americana): the team scores its value and nothing else.
     special_hand: str | None = None
+    #: Ranks of the team's hidden canastas (Spanish *oculta*; each is also among ``melds``).
+    hidden: tuple[int, ...] = ()
+    #: The team received the exact-pick bonus (the dealer grabbed exactly the initial pile; Spanish).
+    exact_pick: bool = False
+    #: The team went out on the player's first turn of the deal (Spanish *corte rápido*).
+    quick_finish: bool = False
+    #: The team went out in one turn after a stock draw with no earlier melds of the player (*terremoto*).
+    terremoto: bool = False
 
 
 def hand_points(rules: Any, counts: Sequence[int]) -> int:
@@ -92,11 +101,17 @@ def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
     n_canastas = 0
     melded = 0
     size = rules.canasta_size
+    hidden = list(team.hidden) if rules.hidden_canasta_bonus is not None else []
     for rank, naturals, twos, jokers in team.melds:
         melded += meld_value(naturals, twos, jokers, rank)
         kind = canasta_type(rules, rank, (naturals, twos, jokers))
         if kind is not None:
             n_canastas += 1
+            if rank in hidden:
+                hidden.remove(rank)
+                parts["canasta_hidden"] += rules.hidden_canasta_bonus
+                if rules.hidden_canasta_mode == "REPLACE":
+                    continue
             parts[CANASTA_PART[kind]] += canasta_bonus(rules, kind, (naturals, twos, jokers))
         elif rank != BLACK_THREE and naturals + twos + jokers < size:
             parts["incomplete_melds"] += incomplete_penalty(rules, rank, twos + jokers)
@@ -130,6 +145,13 @@ def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
         elif n_canastas == 0 and (rules.exact_cut_requires_canasta == "NEGATE" or negate_bonuses):
             bonus = -bonus
         parts["exact_cut"] = bonus
+    if team.exact_pick and rules.exact_pile_pick_bonus:
+        parts["exact_pick"] = -rules.exact_pile_pick_bonus if negate_bonuses else rules.exact_pile_pick_bonus
+    parts["canasta_count"] = canasta_count_bonus(rules, n_canastas)
+    if team.went_out and team.quick_finish:
+        parts["quick_finish"] = rules.quick_finish_bonus
+    if team.went_out and team.terremoto:
+        parts["terremoto"] = rules.terremoto_bonus
     if team.pony_dealer_exact and rules.pony_dealer_exact_bonus:
         parts["pony_dealer_exact"] = rules.pony_dealer_exact_bonus
     if team.ponies and rules.unpicked_pony_counts_against:
@@ -146,6 +168,17 @@ def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
     parts["hand"] = -sum(hand_points(rules, h) for h in team.hands)
     parts["total"] = sum(parts[p] for p in SCORE_PARTS)
     return parts
+
+
+def canasta_count_bonus(rules: Any, canastas: int) -> int:
+    """The bonus for holding ``canastas`` canastas (Spanish: 5 → 500, 7 → 2000; cumulative or the highest)."""
+    bands = rules.canasta_count_bonus
+    if not bands:
+        return 0
+    earned = [value for threshold, value in bands if threshold is not None and canastas >= threshold]
+    if not earned:
+        return 0
+    return sum(earned) if rules.canasta_count_bonus_cumulative else earned[-1]
 
 
 def incomplete_penalty(rules: Any, rank: int, wilds: int) -> int:

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from simcli.cards import BLACK_THREE, NUM_RANKS, RED_THREE
-from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_type, initial_meld_minimum
+from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_type, initial_meld_minimum, is_clean
 
 CANASTA_KINDS = (NATURAL, MIXED, WILD, SEVENS, ACES)
 
@@ -62,7 +62,9 @@ class DealState:
         "pony_picked", "pony_unlocked",
         "pony_turn", "made_canasta", "req_met_turn", "pony_cut_count", "pony_dealer", "pony_exact",
         "pony_exact_team", "ponies_in_play", "black_threes", "black_threes_by_seat", "wings", "wing_pending",
-        "wing_taken", "wing_log", "special_hand", "is_bonus_three",
+        "wing_taken", "wing_log", "special_hand", "is_bonus_three", "clean_canastas", "first_clean_turn",
+        "hidden", "pile_premiado", "premiado_end_turn", "castigado_since", "castigado_log", "pick_count",
+        "pick_target", "exact_pick", "exact_pick_team", "black_three_canasta_team", "quick_finish", "terremoto",
     )
 
     def __init__(self, rules: Any, deal_index: int, dealer: int, team_scores: list[int]):
@@ -104,7 +106,7 @@ class DealState:
         self.asked = False
         self.req_met_at_start = False
         self.last_card_red_three = False
-        self.cutter = (dealer - self.step) % p
+        self.cutter = dealer if rules.cut_by == "DEALER" else (dealer - self.step) % p
         self.cut_count = 0
         self.cut_target = 0
         self.exact_cut = False
@@ -143,6 +145,25 @@ class DealState:
         self.pony_cut_count = 0
         self.pony_exact = False
         self.pony_exact_team: int | None = None
+        # Spanish: clean canastas (for CLEAN/DIRTY requirements), hidden canastas, premiado and crossed piles.
+        self.clean_canastas = [0] * t
+        self.first_clean_turn: list[int | None] = [None] * t
+        #: Ranks of each team's hidden canastas (laid complete from the hand as new melds).
+        self.hidden: list[list[int]] = [[] for _ in range(t)]
+        self.pile_premiado = False
+        #: Turn at which a premiado pile was first taken (None: not premiado, or never taken).
+        self.premiado_end_turn: int | None = None
+        #: Turn at which a wild discard crossed (castigó) the pile, while it stays crossed.
+        self.castigado_since: int | None = None
+        #: (start turn, end turn) of each crossed pile; the end is the take, or the last turn of the deal.
+        self.castigado_log: list[tuple[int, int]] = []
+        self.pick_count = 0
+        self.pick_target = 0
+        self.exact_pick = False
+        self.exact_pick_team: int | None = None
+        self.black_three_canasta_team: int | None = None
+        self.quick_finish = False
+        self.terremoto = False
         self.validated: tuple[int, int, object] | None = None
         self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
         self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
@@ -206,6 +227,7 @@ class DealState:
             before = None
         else:
             before = canasta_type(self.rules, rank, m) if m[0] + m[1] + m[2] >= size else None
+        was_clean = before is not None and is_clean(rank, m)
         m[0] += naturals
         m[1] += twos
         m[2] += jokers
@@ -225,4 +247,12 @@ class DealState:
                 counts[after] += 1
                 if before is None:
                     self.new_canasta = True
+        if after is not None:
+            # Cleanliness can change without the type changing (a wild canasta gaining a joker).
+            now_clean = is_clean(rank, m)
+            if now_clean != was_clean:
+                self.clean_canastas[team] += 1 if now_clean else -1
+                self.canasta_changes += 1
+            if now_clean and self.first_clean_turn[team] is None:
+                self.first_clean_turn[team] = self.turn
         return before, after

@@ -26,7 +26,8 @@ from simcli.scoring import SCORE_PARTS
 
 PARTS = (
     "going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens", "canasta_aces",
-    "red_threes", "black_threes", "exact_cut", "pony_dealer_exact", "incomplete_melds", "hand_rank_penalty",
+    "canasta_hidden", "canasta_count", "red_threes", "black_threes", "exact_cut", "exact_pick",
+    "pony_dealer_exact", "quick_finish", "terremoto", "incomplete_melds", "hand_rank_penalty",
     "melded", "hand", "pony", "special_hand",
 )
 

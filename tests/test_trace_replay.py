@@ -30,10 +30,11 @@ R3, B3, TWO, JOKER = "R3", "B3", "2", "JK"
 #: Card point values (RULES §1.3); R3 has no card value; B3 is 5 when melded (its hand value is a knob).
 VALUE = {"JK": 50, "2": 20, "A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10,
          "7": 5, "6": 5, "5": 5, "4": 5, "B3": 5, "R3": 0}
-# Ponytail and Americana parts (sevens, aces, black threes, penalties, pony, special hand) are always 0 in the
-# Classic games replayed here.
+# Ponytail, Americana and Spanish parts (sevens, aces, hidden canastas, canasta counts, black threes, exact
+# pick, quick finish, terremoto, penalties, pony, special hand) are always 0 in the Classic games replayed here.
 BREAKDOWN_PARTS = ("going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens", "canasta_aces",
-                   "red_threes", "black_threes", "exact_cut", "pony_dealer_exact", "incomplete_melds",
+                   "canasta_hidden", "canasta_count", "red_threes", "black_threes", "exact_cut", "exact_pick",
+                   "pony_dealer_exact", "quick_finish", "terremoto", "incomplete_melds",
                    "hand_rank_penalty", "melded", "hand", "pony", "special_hand")
 #: Event kinds the replayer predicts and compares one for one.
 CHECKED = ("red_three", "draw", "take_pile", "meld", "canasta", "discard", "going_out", "stock_out")
