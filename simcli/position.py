@@ -26,7 +26,7 @@ from simcli.cards import (
     deck_counts,
     parse_rank,
 )
-from simcli.melds import count_canastas, meld_error, requirement_met
+from simcli.melds import canasta_type, count_canastas, count_clean, meld_error, requirement_met
 from simcli.rules import load_rules
 from simcli.scoring import TeamPosition
 
@@ -34,7 +34,7 @@ __all__ = ["PositionError", "parse_position", "parse_meld", "position_to_json"]
 
 TOP_KEYS = ("variant", "rules", "teams")
 TEAM_KEYS = ("melds", "threes", "hands", "went_out", "concealed", "exact_cut", "ponies", "pony_dealer_exact",
-             "special_hand")
+             "special_hand", "hidden_canastas", "exact_pick", "quick_finish", "terremoto")
 _ALLOWED_CARDS = "A K Q J 10 9 8 7 6 5 4 2 JK R3 B3"
 
 
@@ -133,13 +133,27 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
     if concealed and not went_out:
         raise PositionError(f"{label}: 'concealed' is true but 'went_out' is false; concealed needs went_out")
 
+    exact_pick = _bool(raw, "exact_pick", label)
+    quick_finish = _bool(raw, "quick_finish", label)
+    terremoto = _bool(raw, "terremoto", label)
+    for flag, value in (("quick_finish", quick_finish), ("terremoto", terremoto)):
+        if value and not went_out:
+            raise PositionError(f"{label}: '{flag}' is true but 'went_out' is false; {flag} needs went_out")
     melds_raw = raw.get("melds", [])
     if not isinstance(melds_raw, list):
         raise PositionError(f"{label}: 'melds' must be a list of meld strings like \"K K K 2\"")
+    hidden_raw = raw.get("hidden_canastas", [])
+    if not isinstance(hidden_raw, list):
+        raise PositionError(f"{label}: 'hidden_canastas' must be a list of meld strings like \"6 6 6 6 6 6 6\"")
+    if hidden_raw and rules.hidden_canasta_bonus is None:
+        raise PositionError(f"{label}: 'hidden_canastas' given but variant '{rules.variant}' has no hidden "
+                            "canastas (hidden_canasta_bonus=null)")
     melds: list[tuple[int, int, int, int]] = []
+    hidden: list[int] = []
     seen: dict[int, str] = {}
-    for i, text in enumerate(melds_raw):
-        where = f"{label} meld {i + 1}"
+    for i, text in enumerate([*melds_raw, *hidden_raw]):
+        is_hidden = i >= len(melds_raw)
+        where = f"{label} hidden canasta {i - len(melds_raw) + 1}" if is_hidden else f"{label} meld {i + 1}"
         rank, naturals, twos, jokers = parse_meld(rules, text, where)
         shown = text if isinstance(text, str) else " ".join(text)
         if rank in seen:
@@ -149,6 +163,11 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
                 "allowed: one meld per rank per team, merge them"
             )
         seen[rank] = shown
+        if is_hidden:
+            if rank in (WILD_MELD, BLACK_THREE) or canasta_type(rules, rank, (naturals, twos, jokers)) is None:
+                raise PositionError(f"{where} {shown!r}: a hidden canasta is a complete canasta of one natural "
+                                    f"rank ({rules.canasta_size} cards, wild cards allowed by the wild rule)")
+            hidden.append(rank)
         if rank == BLACK_THREE and not went_out:
             raise PositionError(
                 f"{where} {shown!r}: black threes may be melded only by a team that went out "
@@ -201,7 +220,7 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
         for rank, naturals, twos, jokers in melds:
             slots[rank] = [naturals, twos, jokers]
         canastas = count_canastas(rules, slots)
-        if not requirement_met(rules.go_out_requirement, canastas):
+        if not requirement_met(rules.go_out_requirement, canastas, count_clean(rules, slots)):
             need = ",".join(f"{t}:{n}" for t, n in rules.go_out_requirement)
             have = ",".join(f"{t}:{n}" for t, n in canastas.items() if n) or "none"
             raise PositionError(
@@ -218,6 +237,10 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
         pony_dealer_exact=pony_dealer_exact,
         black_threes=threes.count(BLACK_THREE),
         special_hand=special_hand,
+        hidden=tuple(hidden),
+        exact_pick=exact_pick,
+        quick_finish=quick_finish,
+        terremoto=terremoto,
     )
 
 
@@ -317,7 +340,7 @@ def position_to_json(rules: Any, teams: Sequence[TeamPosition]) -> dict[str, Any
     out_teams = []
     for team in teams:
         entry: dict[str, Any] = {
-            "melds": [_meld_text(*m) for m in team.melds],
+            "melds": [_meld_text(*m) for m in team.melds if m[0] not in team.hidden],
             "threes": ["R3"] * team.red_threes + ["B3"] * team.black_threes,
             "hands": [_hand_names(h) for h in team.hands],
             "went_out": team.went_out,
@@ -332,6 +355,11 @@ def position_to_json(rules: Any, teams: Sequence[TeamPosition]) -> dict[str, Any
             entry["pony_dealer_exact"] = True
         if team.special_hand is not None:
             entry["special_hand"] = team.special_hand
+        if team.hidden:
+            entry["hidden_canastas"] = [_meld_text(*m) for m in team.melds if m[0] in team.hidden]
+        for flag in ("exact_pick", "quick_finish", "terremoto"):
+            if getattr(team, flag):
+                entry[flag] = True
         out_teams.append(entry)
     changed = {name: value for name, (_, value) in diff(rules, base).items()}
     doc: dict[str, Any] = {"variant": rules.variant}

@@ -29,6 +29,7 @@ def game_row(result: GameResult, rotation: int, n_teams: int) -> dict[str, Any]:
         "decisions": result.decisions,
         "first_dealer": result.first_dealer,
         "last_deal_end": last.end_reason,
+        "black_three_canasta_win": last.black_three_canasta_team is not None,
     }
     for t in range(n_teams):
         row[f"score_team_{t}"] = totals[t]
@@ -80,6 +81,7 @@ def deal_rows(result: GameResult, rotation: int, n_teams: int, team_of: Sequence
             }
             pos = d.positions[t] if d.positions else None
             row.update(_americana_columns(d, t, pos, team_of))
+            row.update(_spanish_columns(d, t, team_of))
             if d.pony_pickup_turns:
                 # One column per seat, filled on the rows of that seat's team only (NaN on the others),
                 # so each seat counts once per deal: the turn it picked up its pony, or -1 for never.
@@ -127,4 +129,31 @@ def _americana_columns(d: Any, team: int, pos: Any, team_of: Sequence[int]) -> d
         "players_holding_3_aces": aces_players,
         "players_holding_3_sevens": sevens_players,
         "dead_ranks": d.dead_ranks,
+    }
+
+
+def _spanish_columns(d: Any, team: int, team_of: Sequence[int]) -> dict[str, Any]:
+    """Hidden canastas, the premiado and crossed piles and how long they lasted, the exact pick, canasta
+    counts, black-three canastas, corte rápido and terremoto (zero / false elsewhere)."""
+    went_out_team = d.went_out_seat is not None and team_of[d.went_out_seat] == team
+    crossed = [end - start for start, end in d.crossed]
+    premiado_turns = 0
+    if d.premiado:
+        premiado_turns = (d.premiado_end_turn if d.premiado_end_turn is not None else d.turns)
+    return {
+        "canastas_total": sum(d.canastas[team].values()),
+        "hidden_canastas": d.hidden_canastas[team] if d.hidden_canastas else 0,
+        "pile_premiado": d.premiado,
+        "premiado_taken": d.premiado and d.premiado_end_turn is not None,
+        "premiado_turns": premiado_turns,
+        "crossed_piles": len(crossed),
+        "crossed_turns": sum(crossed),
+        "crossed_max_turns": max(crossed, default=0),
+        "pick_count": d.pick_count,
+        "pick_target": d.pick_target,
+        "pick_exact": d.exact_pick,
+        "exact_pick_bonus_team": d.exact_pick_team == team,
+        "black_three_canasta": d.black_three_canasta_team == team,
+        "quick_finish": bool(d.quick_finish and went_out_team),
+        "terremoto": bool(d.terremoto and went_out_team),
     }

@@ -82,6 +82,30 @@ class PlayerView:
         """A team's canastas by type (``NATURAL``, ``MIXED``, ``WILD``)."""
         return dict(self._st.canastas[self._team if team is None else team])
 
+    def clean_canastas(self, team: int | None = None) -> int:
+        """How many of a team's canastas are clean (no wild card; a wild canasta of one kind of wild)."""
+        return self._st.clean_canastas[self._team if team is None else team]
+
+    def hidden_canastas(self, team: int | None = None) -> int:
+        """How many hidden canastas a team has laid this deal (Spanish *oculta*)."""
+        return len(self._st.hidden[self._team if team is None else team])
+
+    @property
+    def pile_premiado(self) -> bool:
+        """Whether the initial pile showed a premio and has not been taken yet (Spanish; needs a natural pair)."""
+        st = self._st
+        return st.pile_premiado and st.premiado_end_turn is None
+
+    @property
+    def pile_crossed(self) -> bool:
+        """Whether a wild discard has crossed (castigado) the pile since it was last taken."""
+        return self._st.castigado_since is not None
+
+    @property
+    def first_take_done(self) -> bool:
+        """Whether anyone has taken the pile yet this deal."""
+        return self._st.first_take_done
+
     @property
     def red_threes(self) -> tuple[int, ...]:
         """Red threes laid by each team."""

@@ -65,14 +65,22 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
             how = f"seat {d.went_out_seat} went out{' concealed' if d.concealed else ''}"
         else:
             how = "stock ran out"
+        if d.black_three_canasta_team is not None:
+            how += " (black-three canasta)"
         parts = []
         for t, s in enumerate(d.scores):
             kinds = "/".join(f"{n}{k[0].lower()}" for k, n in d.canastas[t].items() if n) or "none"
+            hidden = d.hidden_canastas[t] if d.hidden_canastas else 0
+            if hidden:
+                kinds += f" incl. {hidden} hidden"
             black = d.black_threes[t] if d.black_threes else 0
             threes = f"R3 {d.red_threes[t]}" + (f" B3 {black}" if black else "")
             parts.append(f"team {t} {s['total']:+6d} (canastas {kinds}, {threes}) = {running[t]:6d}")
         click.echo(f"deal {d.deal_index + 1:2d} dealer {d.dealer} turns {d.turns:3d} {how:24s} | "
                    + " | ".join(parts))
+    last = result.deals[-1]
+    if last.black_three_canasta_team is not None:
+        click.echo(f"team {last.black_three_canasta_team} made a canasta of black threes: it wins the game")
     if result.winner_team >= 0:
         margin = result.totals[result.winner_team] - max(
             x for t, x in enumerate(result.totals) if t != result.winner_team)

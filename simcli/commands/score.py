@@ -53,10 +53,19 @@ def scores_to_json(scores: Sequence[dict[str, int]]) -> dict[str, Any]:
     }
 
 
+#: Score parts the text table shows even when they are 0 for every team.
+ALWAYS_SHOWN = frozenset({"going_out", "canasta_natural", "canasta_mixed", "melded", "hand"})
+
+
 def format_table(scores: Sequence[dict[str, int]]) -> str:
-    """A plain-text table: one column per team, one row per score part, then the total."""
+    """A plain-text table: one column per team, one row per score part, then the total.
+
+    Parts that are 0 for every team are left out (``--json`` lists them all), except the ones every
+    deal has: going out, natural and mixed canastas, melded cards and hands.
+    """
     headers = [team_label(i) for i in range(len(scores))]
-    rows = [(part, [s[part] for s in scores]) for part in SCORE_PARTS]
+    rows = [(part, [s[part] for s in scores]) for part in SCORE_PARTS
+            if part in ALWAYS_SHOWN or any(s[part] for s in scores)]
     label_w = max(len(p) for p in (*SCORE_PARTS, "total"))
     col_w = max([len(h) for h in headers] + [len(str(s[p])) for s in scores for p in (*SCORE_PARTS, "total")])
     lines = [" " * label_w + "".join(f"  {h:>{col_w}}" for h in headers)]
