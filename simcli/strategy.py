@@ -27,6 +27,7 @@ BUILTIN_STRATEGIES = {
     "greedy": "strategies.greedy:Greedy",
     "ponytail": "strategies.ponytail:Ponytail",
     "americana": "strategies.americana:Americana",
+    "spanish": "strategies.spanish:Spanish",
 }
 ENTRY_POINT_GROUP = "simcli.strategies"
 

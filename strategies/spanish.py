@@ -1,0 +1,148 @@
+"""``spanish``: greedy play tuned for the Spanish "Canasta (juego)" (RULES.md §2.4).
+
+Over :class:`~strategies.greedy.Greedy` it:
+
+1. lays hidden canastas (*ocultas*): seven cards of a rank the team has not melded, or four to six
+   naturals completed with wild cards, all at once from the hand, for 1,000 instead of 500 or 300;
+   a hidden canasta also opens the team whatever its minimum;
+2. keeps four or more naturals of an unmelded rank in the hand, while the stock is long, to grow
+   them into a hidden canasta rather than laying them three by three;
+3. uses the black three as a stopper at once: discarded, it stops the next player from taking the pile
+   (keeping it for a bigger pile was measured to lose against greedy in pairs: a win rate of about 0.47
+   over 800 games when held until the pile had 6 cards, 0.59 over 2,000 when discarded at once);
+4. respects closed ranks (*tapa*): cards of a rank with a canasta on the table cannot be used to
+   take the pile by anyone, so they are the safest discards, and the team's own full canastas
+   cannot grow (melds are capped at 7), so such cards are never kept.
+"""
+
+from __future__ import annotations
+
+from simcli.actions import Meld
+from simcli.cards import BLACK_THREE, CARD_VALUES, JOKER, NATURAL_RANKS, TWO
+from simcli.planning import take_wilds
+from simcli.view import PlayerView
+from strategies.greedy import Greedy
+
+#: Naturals of one unmelded rank worth keeping in the hand for a hidden canasta ...
+HOLD_AT = 4
+#: ... while the stock still has this many cards.
+HOLD_STOCK = 20
+#: Switches for ablation studies of the priorities above (all on in play).
+USE_HIDDEN = True
+USE_HOLD = True
+USE_STOPPER = True
+USE_CLOSED = True
+
+
+class Spanish(Greedy):
+    """Hidden canastas, the black three as a stopper, closed ranks as safe discards."""
+
+    name = "spanish"
+
+    # ---------------------------------------------------------------- melds
+    def _hidden_melds(self, view: PlayerView) -> list[Meld]:
+        """Complete canastas the hand can lay at once as new melds (hidden canastas), best first."""
+        rules = view.rules
+        if rules.hidden_canasta_bonus is None or not USE_HIDDEN:
+            return []
+        size = rules.canasta_size
+        left = list(view.hand)
+        table = view.meld_table()
+        out: list[Meld] = []
+        for r in sorted(NATURAL_RANKS, key=lambda x: -left[x]):
+            n = left[r]
+            if n < 2 or table[r] is not None:
+                continue
+            if n >= size:
+                out.append(Meld(r, size))
+                left[r] -= size
+                continue
+            need = size - n
+            if need < n and need <= rules.max_wilds_per_meld and left[TWO] + left[JOKER] >= need:
+                tw, jk = take_wilds(left, need)
+                out.append(Meld(r, n, tw, jk))
+                left[r] = 0
+        return out
+
+    def _held_ranks(self, view: PlayerView) -> frozenset[int]:
+        """Unmelded ranks kept in the hand to grow into a hidden canasta."""
+        if view.rules.hidden_canasta_bonus is None or view.stock_size < HOLD_STOCK or not USE_HOLD:
+            return frozenset()
+        hand = view.hand
+        table = view.meld_table()
+        return frozenset(r for r in NATURAL_RANKS if HOLD_AT <= hand[r] < view.rules.canasta_size
+                         and table[r] is None)
+
+    def choose_melds(self, view: PlayerView) -> list[Meld]:
+        """Hidden canastas first; then greedy's plan without the ranks held for a hidden canasta."""
+        hidden = self._hidden_melds(view)
+        if hidden:
+            hidden = self._fit(view, hidden)
+            if hidden:
+                return hidden
+        plan = super().choose_melds(view)
+        held = self._held_ranks(view)
+        if held and view.has_opened:
+            table = view.meld_table()
+            kept = [m for m in plan if not (m.rank in held and table[m.rank] is None)]
+            if len(kept) != len(plan):
+                return self._fit(view, kept)
+        return plan
+
+    # --------------------------------------------------------------- discard
+    def choose_discard(self, view: PlayerView) -> int | None:
+        """The stopper when it pays, then closed-rank cards, then greedy's choice sparing held ranks."""
+        hand = view.hand
+        if view.hand_size == 1:
+            return super().choose_discard(view)
+        if hand[BLACK_THREE] and USE_STOPPER:
+            return BLACK_THREE
+        closed = [r for r in NATURAL_RANKS if hand[r] and self._closed_for_team(view, r)]
+        if closed and USE_CLOSED:
+            return min(closed, key=lambda r: (CARD_VALUES[r], r))
+        return self._greedy_discard(view, self._held_ranks(view))
+
+    def _greedy_discard(self, view: PlayerView, held: frozenset[int]) -> int | None:
+        """Greedy's least useful card, never a black three kept as a stopper nor a held rank if avoidable."""
+        hand = view.hand
+        own = view.meld_table()
+        others = [view.meld_table(t) for t in range(view.n_teams) if t != view.team]
+        best = -1
+        best_score = 1 << 30
+        for r in NATURAL_RANKS:
+            n = hand[r]
+            if n:
+                score = CARD_VALUES[r] + 10 * n
+                if own[r] is not None:
+                    score += 200
+                if r in held:
+                    score += 400
+                for table in others:
+                    if table[r] is not None:
+                        score += 100
+                if score < best_score:
+                    best, best_score = r, score
+        if best >= 0:
+            return best
+        for r in (BLACK_THREE, TWO, JOKER):
+            if hand[r]:
+                return r
+        return None
+
+    @staticmethod
+    def _closed_for_team(view: PlayerView, rank: int) -> bool:
+        """Whether ``rank`` is closed (a canasta of either team) and useless to this team's melds."""
+        size = view.rules.canasta_size
+        cap = view.rules.meld_max_size
+        closed = False
+        for t in range(view.n_teams):
+            m = view.meld(rank, t)
+            if m is not None and sum(m) >= size:
+                closed = True
+        if not closed:
+            return False
+        own = view.meld(rank)
+        return own is None or (cap is not None and sum(own) >= cap)
+
+
+STRATEGY = Spanish
