@@ -600,10 +600,7 @@ def exact_cut_summary(run: RunLike) -> pd.DataFrame:
 
 def exact_cut_decided(games: pd.DataFrame, deals: pd.DataFrame) -> Rate:
     """Share of games (with a single winner) whose margin is below the winner's exact-cut points."""
-    g = games[games["winner_team"] >= 0][[*KEYS, "winner_team", "margin"]]
-    pts = deals.groupby([*KEYS, "team"])["score_exact_cut"].sum().rename("pts").reset_index()
-    m = g.merge(pts, left_on=[*KEYS, "winner_team"], right_on=[*KEYS, "team"], how="left")
-    return rate_of(m["margin"] < m["pts"].fillna(0))
+    return bonus_decided(games, deals, "score_exact_cut")
 
 
 def pony_columns(deals: pd.DataFrame) -> list[str]:
@@ -660,6 +657,68 @@ def pony_distribution(deals: pd.DataFrame) -> pd.DataFrame:
                          "share": counts.to_numpy() / counts.sum()})
 
 
+def spanish_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
+    """Spanish records: hidden canastas, the premiado and crossed piles and how long they lasted, exact picks,
+    canasta-count bonuses, black-three canastas, corte rápido and terremoto.
+
+    Empty for runs without these columns or in which none of them ever happened (other variants).
+    """
+    games, deals = run.games, run.deals
+    needed = ("hidden_canastas", "pile_premiado", "crossed_piles", "pick_exact", "black_three_canasta")
+    if any(c not in deals.columns for c in needed):
+        return pd.DataFrame()
+    per_deal = one_per_deal(deals)
+    if not (deals["hidden_canastas"].any() or per_deal["pile_premiado"].any() or per_deal["crossed_piles"].any()
+            or per_deal["pick_target"].any()):
+        return pd.DataFrame()
+    group = team_groups(games, deals, "strategy" if by == "strategy" else "team").to_numpy()
+    cluster = game_cluster(deals)
+    every = np.ones(len(deals), dtype=bool)
+    groups = [("all", every), *((str(g), group == g) for g in sorted(pd.Series(group).dropna().unique()))]
+    rows: list[dict[str, Any]] = []
+    hidden = deals["hidden_canastas"].to_numpy(float)
+    count_bonus = deals["score_canasta_count"].to_numpy(float)
+    for label, sel in groups:
+        rows.append(_mean_row("hidden_canastas", label, hidden[sel], cluster[sel], "canastas"))
+        rows.append(_rate_row("five_canasta_bonus", label, rate_of(count_bonus[sel] > 0)))
+        rows.append(_rate_row("black_three_canasta", label, rate_of(deals["black_three_canasta"].to_numpy(bool)[sel])))
+    premiado = per_deal["pile_premiado"].astype(bool)
+    rows.append(_rate_row("pile_premiado", "all deals", rate_of(premiado)))
+    if premiado.any():
+        p = per_deal[premiado]
+        rows.append(_rate_row("premiado_never_taken", "premiado deals", rate_of(~p["premiado_taken"].astype(bool))))
+        taken = p[p["premiado_taken"].astype(bool)]
+        rows.append(_mean_row("premiado_turns", "premiado taken", taken["premiado_turns"], game_cluster(taken),
+                              "turns"))
+    rows.append(_mean_row("crossed_piles", "all deals", per_deal["crossed_piles"], game_cluster(per_deal), "piles"))
+    crossed = per_deal[per_deal["crossed_piles"] > 0]
+    if not crossed.empty:
+        rows.append(_mean_row("crossed_turns_per_pile", "deals with a crossed pile",
+                              crossed["crossed_turns"] / crossed["crossed_piles"], game_cluster(crossed), "turns"))
+    if per_deal["pick_target"].any():
+        sigma = float(rules_of(run).get("cut_sigma", "4") or 4)
+        rows.append(_rate_row("exact_pick", "all deals", rate(int(per_deal["pick_exact"].astype(bool).sum()),
+                                                                len(per_deal), "exact"),
+                              expected=cut_exact_probability(sigma)))
+        rows.append(_rate_row("exact_pick_decided_game", "games with a winner",
+                              bonus_decided(games, deals, "score_exact_pick")))
+    out_deals = per_deal["end_reason"] == "went_out"
+    for flag in ("quick_finish", "terremoto"):
+        k = int(deals[flag].astype(bool).sum())
+        rows.append(_rate_row(flag, "deals ended by going out", rate(k, int(out_deals.sum()))))
+    rows.append(_rate_row("black_three_canasta_win", "games", rate_of(games["black_three_canasta_win"].astype(bool))
+                          if "black_three_canasta_win" in games.columns else rate(0, len(games))))
+    return integer_counts(pd.DataFrame(rows))
+
+
+def bonus_decided(games: pd.DataFrame, deals: pd.DataFrame, part: str) -> Rate:
+    """Share of games (with a single winner) whose margin is below the points of score ``part`` the winner got."""
+    g = games[games["winner_team"] >= 0][[*KEYS, "winner_team", "margin"]]
+    pts = deals.groupby([*KEYS, "team"])[part].sum().rename("pts").reset_index()
+    m = g.merge(pts, left_on=[*KEYS, "winner_team"], right_on=[*KEYS, "team"], how="left")
+    return rate_of(m["margin"] < m["pts"].fillna(0))
+
+
 REPORT_COLUMNS = ["section", "metric", "group", "unit", "n", "k", "value", "ci_low", "ci_high", "method", "sd",
                   "min", "q05", "q25", "median", "q75", "q95", "max", "expected"]
 SECTION_TITLES = {
@@ -669,6 +728,7 @@ SECTION_TITLES = {
     "team_deals": "Per team and deal: scores, canastas, red threes, first meld, pile takes",
     "exact_cut": "Exact cut",
     "pony": "Pony pickup",
+    "spanish": "Spanish: hidden canastas, premiado and crossed piles, exact pick, bonuses",
 }
 
 
@@ -686,6 +746,7 @@ def run_report(run: RunLike, by: str = "team") -> pd.DataFrame:
         "team_deals": team_deal_summary(games, deals, by),
         "exact_cut": exact_cut_summary(run),
         "pony": pony_summary(deals),
+        "spanish": spanish_summary(run, by),
     }
     frames = [df.assign(section=name) for name, df in parts.items() if not df.empty]
     out = pd.concat(frames, ignore_index=True)
