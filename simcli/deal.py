@@ -374,7 +374,7 @@ class Deal:
             st.turn += 1
             ctx.turn = st.turn
             if st.turn > MAX_TURNS_PER_DEAL:
-                raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})")
+                raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
             turn(seat)
             seat = (seat + step) % p
         return self._finish()

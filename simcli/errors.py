@@ -38,4 +38,11 @@ class IllegalDecision(StrategyError):
 
 
 class EngineError(RuntimeError):
-    """The engine reached a state that should be impossible (a bug, not a result)."""
+    """The engine reached a state that should be impossible (a bug), or a game that cannot end."""
+
+    def __init__(self, message: str, ctx: GameContext | None = None):
+        super().__init__(message)
+        self.game_index = ctx.game_index if ctx is not None else -1
+        self.seed = ctx.seed if ctx is not None else None
+        self.deal_index = ctx.deal_index if ctx is not None else -1
+        self.turn = ctx.turn if ctx is not None else -1

@@ -139,8 +139,9 @@ def play_game(rules: Any, strategy_names: Sequence[str], master_seed: int, game_
     else:
         raise EngineError(
             f"game did not finish in {MAX_DEALS_PER_GAME} deals: no team reached game_target={rules.game_target} "
-            f"(totals {totals}); strategies that lose points every deal (random play in Americana) never end a "
-            f"game: cap it with --rule max_hands=N ({ctx.describe()})")
+            f"(totals {totals}); strategies that lose points every deal (random play in Americana, or in the "
+            f"Spanish game with 4 players each alone) never end a game: cap it with --rule max_hands=N "
+            f"({ctx.describe()})", ctx)
     result.decisions = decisions
     if emit:
         emit("game_end", {"totals": list(totals), "winner_team": result.winner_team,

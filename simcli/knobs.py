@@ -270,7 +270,8 @@ KNOBS: tuple[Knob, ...] = (
     _k("upcard_cover_facedown", "int", "cards put face down before each new upcard when one is covered", lo=0, hi=5),
     _k("upcard_cover_effect", "enum", "what a covered upcard does to the pile (PREMIADO: frozen like FREEZE, "
        "recorded as a premiado pile)", allowed=("FREEZE", "PREMIADO", "NONE")),
-    _k("upcard_freeze_ranks", "ranks", "covered upcards of these ranks freeze the pile (upcard_cover_effect=FREEZE)"),
+    _k("upcard_freeze_ranks", "ranks",
+       "covered upcards of these ranks freeze the pile (upcard_cover_effect FREEZE or PREMIADO)"),
     _k("pony_size", "int", "cards in each player's pony, a second hand picked up later (0 = no pony)", lo=0, hi=30),
     _k("pony_unlock", "enum", "what lets a player pick up the pony",
        allowed=("TEAM_FIRST_CANASTA", "OWN_FIRST_CANASTA", "HAND_EMPTY")),
