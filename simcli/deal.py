@@ -383,7 +383,7 @@ class Deal:
         """Step (a)-(c) of RULES.md §1.6 where the variant has them: threes, pony, wing."""
         st = self.st
         r = st.rules
-        if r.go_out_not_same_turn_as_required_canasta:
+        if r.go_out_not_same_turn_as_required_canasta and r.go_out_wait_event == "REQUIREMENT":
             st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team], st.clean_canastas[team])
         if st.seat_turns[seat] == 1 and r.dealt_threes_laid == "FIRST_TURN":
             self._lay_held_threes(seat, "dealt")

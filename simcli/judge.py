@@ -85,10 +85,11 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     team = st.team_of[seat]
     hand = st.hands[seat]
     team_melds = st.melds[team]
-    if st.opened[team] and r.meld_max_size is None and not r.closed_rank_dead_for_all:
+    if st.opened[team] and not r.closed_rank_dead_for_all:
         # The common case, decided without the general machinery: natural cards only, on an opened team,
-        # no size cap. More naturals never break any wild rule, and a kept hand of two means no going out.
-        # With a pile take, the top card joins the first meld, which must be of its rank.
+        # within the size cap. More naturals never break any wild rule, and a kept hand of two means no going
+        # out. With a pile take, the top card joins the first meld, which must be of its rank.
+        cap = r.meld_max_size or 1 << 20
         used = 0
         seen = 0
         for i, m in enumerate(melds):
@@ -100,7 +101,11 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
             extra = 1 if (top_card is not None and i == 0) else 0
             if (n <= 0 and not extra) or hand[rank] < n or (extra and rank != top_card):
                 break
-            if team_melds[rank] is None and n + extra < r.meld_min_size:
+            existing = team_melds[rank]
+            if existing is None:
+                if n + extra < r.meld_min_size or n + extra > cap:
+                    break
+            elif existing[0] + existing[1] + existing[2] + n + extra > cap:
                 break
             used += n
         else:
