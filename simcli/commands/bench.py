@@ -1,41 +1,41 @@
-"""``simcli bench``: deals per second and decisions per second in one process."""
+"""``simcli bench``: hands (deals) per second and decisions per second of whole games in one process."""
 
 from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import click
 
-from simcli.cards import deck_cards
 from simcli.commands.common import build_rules, cli_errors, rule_option, variant_option
-from simcli.deal import Deal
-from simcli.errors import EngineError, GameContext, StrategyError
-from simcli.game import make_strategies, prepare_deal
-from simcli.seeding import deal_rng, first_dealer
+from simcli.errors import EngineError, StrategyError
+from simcli.game import play_game
 from simcli.strategy import StrategyLookupError, parse_strategy_list
 
 
-def bench_deals(rules: object, names: list[str], hands: int, seed: int = 0) -> dict[str, float]:
-    """Play ``hands`` seeded deals (deal ``i`` is game ``i``'s first deal) and time them."""
-    pack = deck_cards(rules.decks, rules.jokers_per_deck)  # type: ignore[attr-defined]
-    p = rules.num_players  # type: ignore[attr-defined]
-    decisions = 0
-    turns = 0
-    elapsed = 0.0
-    for i in range(hands):
-        players = make_strategies(names, seed, i)
-        n_teams = p // rules.team_size  # type: ignore[attr-defined]
-        st = prepare_deal(rules, pack, deal_rng(seed, i), 0, first_dealer(seed, i, p), [0] * n_teams)
-        runner = Deal(st, players, None, GameContext(game_index=i, seed=seed))
-        t0 = time.perf_counter()
-        runner.play()
-        elapsed += time.perf_counter() - t0
-        decisions += runner.decisions
-        turns += st.turn
+def bench_games(rules: Any, names: list[str], hands: int, seed: int = 0) -> dict[str, Any]:
+    """Play seeded games 0, 1, 2, ... with :func:`play_game` until at least ``hands`` deals are played; time them.
+
+    This is the workload of ``simcli run --jobs 1`` with the same seed and strategies, minus making
+    records and writing files: the clock covers everything :func:`play_game` does (building the
+    strategies, the game's deal stream and first dealer, every deal's shuffle, cut and layout, and
+    playing the deal). Whole games are played, so ``hands`` is rounded up to the end of the last game.
+    """
+    played = decisions = turns = games = 0
+    t0 = time.perf_counter()
+    while played < hands:
+        result = play_game(rules, names, seed, games)
+        games += 1
+        played += len(result.deals)
+        decisions += result.decisions
+        turns += result.turns
+    elapsed = time.perf_counter() - t0
     return {
-        "hands": hands, "seconds": elapsed, "hands_per_s": hands / elapsed if elapsed else 0.0,
-        "decisions_per_s": decisions / elapsed if elapsed else 0.0, "turns_per_hand": turns / max(hands, 1),
+        "hands": played, "games": games, "seconds": elapsed,
+        "hands_per_s": played / elapsed if elapsed else 0.0,
+        "decisions_per_s": decisions / elapsed if elapsed else 0.0,
+        "turns_per_hand": turns / played if played else 0.0,
     }
 
 
@@ -43,26 +43,31 @@ def bench_deals(rules: object, names: list[str], hands: int, seed: int = 0) -> d
 @variant_option
 @click.option("--strategy", "strategy", default="greedy", show_default=True,
               help="strategy for every seat, or one per seat comma-separated")
-@click.option("--hands", type=click.IntRange(min=1), default=2000, show_default=True, help="deals to play")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--hands", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="play whole games until at least this many deals are played")
+@click.option("--seed", type=int, default=0, show_default=True, help="master seed (games 0, 1, 2, ... of it)")
 @rule_option
 @click.option("--json", "as_json", is_flag=True, help="print a JSON object")
 def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, ...], as_json: bool) -> None:
-    """Play N seeded deals in one process and print hands/s and decisions/s.
+    """Play whole seeded games in one process and print hands/s and decisions/s.
 
-    The clock runs only while deals are played (setup such as shuffling is excluded).
+    Plays games 0, 1, 2, ... of --seed (the games `simcli run --seed S --jobs 1` plays) until at least
+    --hands deals are done. The clock covers all of each game: building the strategies, every deal's
+    shuffle, cut and layout, and the play. It does not cover what a run adds on top: turning results
+    into table rows and writing files. A hand is one deal; hands/s is deals per second.
     """
     rs = build_rules(variant, rules)
     try:
         names = parse_strategy_list(strategy, rs.num_players)
-        out = bench_deals(rs, names, hands, seed)
+        out = bench_games(rs, names, hands, seed)
     except StrategyLookupError as exc:
         raise click.ClickException(str(exc)) from None
     except (StrategyError, EngineError) as exc:
         raise cli_errors(exc) from None
     if as_json:
-        click.echo(json.dumps({k: out[k] for k in ("hands", "seconds", "hands_per_s", "decisions_per_s")}))
+        keys = ("hands", "games", "seconds", "hands_per_s", "decisions_per_s", "turns_per_hand")
+        click.echo(json.dumps({k: out[k] for k in keys}))
     else:
-        click.echo(f"{variant}, {strategy}: {out['hands']} hands in {out['seconds']:.2f} s = "
-                   f"{out['hands_per_s']:,.0f} hands/s, {out['decisions_per_s']:,.0f} decisions/s "
+        click.echo(f"{variant}, {strategy}: {out['hands']:,} hands ({out['games']:,} games) in {out['seconds']:.2f} s"
+                   f" = {out['hands_per_s']:,.0f} hands/s, {out['decisions_per_s']:,.0f} decisions/s "
                    f"({out['turns_per_hand']:.1f} turns/hand)")
