@@ -661,16 +661,20 @@ def spanish_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
     """Spanish records: hidden canastas, the premiado and crossed piles and how long they lasted, exact picks,
     canasta-count bonuses, black-three canastas, corte rápido and terremoto.
 
-    Empty for runs without these columns or in which none of them ever happened (other variants).
+    Empty for runs without these columns, or whose rules have none of hidden canastas, a premiado pile or a
+    face-down initial pile (the other variants).
     """
     games, deals = run.games, run.deals
     needed = ("hidden_canastas", "pile_premiado", "crossed_piles", "pick_exact", "black_three_canasta")
     if any(c not in deals.columns for c in needed):
         return pd.DataFrame()
-    per_deal = one_per_deal(deals)
-    if not (deals["hidden_canastas"].any() or per_deal["pile_premiado"].any() or per_deal["crossed_piles"].any()
-            or per_deal["pick_target"].any()):
+    rules = rules_of(run)
+    spanish_rules = (rules.get("hidden_canasta_bonus", "null") not in ("null", "")
+                     or rules.get("upcard_cover_effect") == "PREMIADO"
+                     or int(float(rules.get("initial_pile_facedown", "0") or 0)) > 0)
+    if not spanish_rules:
         return pd.DataFrame()
+    per_deal = one_per_deal(deals)
     group = team_groups(games, deals, "strategy" if by == "strategy" else "team").to_numpy()
     cluster = game_cluster(deals)
     every = np.ones(len(deals), dtype=bool)
@@ -696,7 +700,7 @@ def spanish_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
         rows.append(_mean_row("crossed_turns_per_pile", "deals with a crossed pile",
                               crossed["crossed_turns"] / crossed["crossed_piles"], game_cluster(crossed), "turns"))
     if per_deal["pick_target"].any():
-        sigma = float(rules_of(run).get("cut_sigma", "4") or 4)
+        sigma = float(rules.get("cut_sigma", "4") or 4)
         rows.append(_rate_row("exact_pick", "all deals", rate(int(per_deal["pick_exact"].astype(bool).sum()),
                                                                 len(per_deal), "exact"),
                               expected=cut_exact_probability(sigma)))

@@ -409,3 +409,28 @@ def test_exact_cut_frequency_follows_the_model_for_other_sigmas(tmp_path: Path, 
     expected = stats.cut_exact_probability(sigma)  # 0.1974 for sigma 2, 0.0498 for sigma 8
     assert cut["expected"] == pytest.approx(expected) and cut["n"] > 3000
     assert cut["ci_low"] <= expected <= cut["ci_high"]
+
+
+def test_report_spanish_section(tmp_path: Path, runs: dict[str, Path]) -> None:
+    """A Spanish run's report has a Spanish section whose counts are those of the deals table; Classic has none."""
+    rs = load_rules("spanish")
+    spec = RunSpec(variant="spanish", rules=rs.formatted(), strategies=("spanish", "greedy") * 2, seed=SEED,
+                   games=60, chunk_size=default_chunk_size(60))
+    run_dir = tmp_path / "spanish"
+    execute_run(spec, run_dir, jobs=JOBS)
+    deals = pd.read_parquet(run_dir / "deals.parquet")
+    per_deal = deals.drop_duplicates(["game_index", "rotation", "deal_index"])
+    doc = report_json(run_dir)
+    hidden = rows(doc, "hidden_canastas")
+    assert hidden["all"]["n"] == len(deals) and hidden["all"]["value"] == pytest.approx(deals["hidden_canastas"].mean())
+    assert hidden["team 0"]["value"] > hidden["team 1"]["value"]  # the spanish strategy (team 0) plays for them
+    premiado = rows(doc, "pile_premiado")["all deals"]
+    assert (premiado["n"], premiado["k"]) == (len(per_deal), int(per_deal["pile_premiado"].sum()))
+    pick = rows(doc, "exact_pick")["all deals"]
+    assert pick["k"] == int(per_deal["pick_exact"].sum()) and pick["expected"] == pytest.approx(0.0995, abs=1e-3)
+    crossed = rows(doc, "crossed_piles")["all deals"]
+    assert crossed["value"] == pytest.approx(per_deal["crossed_piles"].mean())
+    five = rows(doc, "five_canasta_bonus")["all"]
+    assert five["k"] == int((deals["score_canasta_count"] > 0).sum())
+    assert "Spanish: hidden canastas" in cli("report", run_dir).stdout
+    assert not [r for r in report_json(runs["base"])["rows"] if r["section"] == "spanish"]
