@@ -434,6 +434,14 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric("exact_cut", "exact cuts", "share", "rate", "deal", _deals(lambda d: d["cut_exact"]), interval="exact"),
     Metric("pony_pickup", "pony pickup turn (when picked up)", "turn", "mean", "seat-deal", _pony,
            description="deals x seats in which the pony was picked up"),
+    Metric("hidden_canastas", "hidden canastas per team and deal", "canastas", "mean", "team-deal",
+           _team_deals("hidden_canastas"), description="Spanish: complete canastas laid from the hand at once"),
+    Metric("crossed_piles", "piles crossed by a wild discard per deal", "piles", "mean", "deal",
+           _deals(lambda d: d["crossed_piles"])),
+    Metric("exact_pick", "exact picks of the initial pile", "share", "rate", "deal",
+           _deals(lambda d: d["pick_exact"]), interval="exact"),
+    Metric("exact_pick_score", "exact-pick points per team and deal", "points", "mean", "team-deal",
+           _team_deals("score_exact_pick")),
 ]}
 
 

@@ -14,6 +14,7 @@ import os
 import shutil
 import traceback
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -433,4 +434,14 @@ def test_report_spanish_section(tmp_path: Path, runs: dict[str, Path]) -> None:
     five = rows(doc, "five_canasta_bonus")["all"]
     assert five["k"] == int((deals["score_canasta_count"] > 0).sum())
     assert "Spanish: hidden canastas" in cli("report", run_dir).stdout
+    run = results.load(run_dir)
+    assert stats.summarize(run, stats.metric("hidden_canastas"))["value"] == pytest.approx(
+        deals["hidden_canastas"].mean())
+    picks = stats.summarize(run, stats.metric("exact_pick"))
+    assert (picks["n"], picks["k"]) == (len(per_deal), int(per_deal["pick_exact"].sum()))
+    assert stats.summarize(run, stats.metric("exact_pick_score"))["value"] == pytest.approx(
+        deals["score_exact_pick"].mean())
+    with pytest.raises(stats.StatsError, match="no column"):
+        stats.summarize(SimpleNamespace(games=run.games, deals=run.deals.drop(columns="crossed_piles"),
+                                        manifest=run.manifest), stats.metric("crossed_piles"))
     assert not [r for r in report_json(runs["base"])["rows"] if r["section"] == "spanish"]
