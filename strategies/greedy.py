@@ -168,6 +168,10 @@ class Greedy(Strategy):
             plan = plan[:-1]
         return plan
 
+    def _keep(self, view: PlayerView) -> frozenset[int]:
+        """Ranks a subclass wants to keep in the hand (discarded only when nothing else is loose)."""
+        return frozenset()
+
     def choose_discard(self, view: PlayerView) -> int | None:
         """Black three first, then the least useful natural (loose, cheap, useless to opponents), wilds last."""
         hand = view.hand
@@ -185,6 +189,7 @@ class Greedy(Strategy):
         team = view.team
         own = view.meld_table()
         avoid = self._penalized
+        keep = self._keep(view)
         n_teams = view.n_teams
         others = [view.meld_table(1 - team)] if n_teams == 2 else [
             view.meld_table(t) for t in range(n_teams) if t != team]
@@ -198,6 +203,8 @@ class Greedy(Strategy):
                     score += 200
                 elif n >= 3 and r in avoid:
                     score -= 400  # three or more aces/sevens in hand cost a penalty (Americana)
+                if r in keep:
+                    score += 400
                 for table in others:
                     if table[r] is not None:
                         score += 100

@@ -30,7 +30,6 @@ HOLD_STOCK = 20
 #: Switches for ablation studies of the priorities above (all on in play).
 USE_HIDDEN = True
 USE_HOLD = True
-USE_STOPPER = True
 USE_CLOSED = True
 
 
@@ -91,43 +90,20 @@ class Spanish(Greedy):
 
     # --------------------------------------------------------------- discard
     def choose_discard(self, view: PlayerView) -> int | None:
-        """The stopper when it pays, then closed-rank cards, then greedy's choice sparing held ranks."""
+        """The black three (the stopper), then closed-rank cards, then greedy's choice sparing held ranks."""
         hand = view.hand
         if view.hand_size == 1:
             return super().choose_discard(view)
-        if hand[BLACK_THREE] and USE_STOPPER:
+        if hand[BLACK_THREE]:
             return BLACK_THREE
         closed = [r for r in NATURAL_RANKS if hand[r] and self._closed_for_team(view, r)]
         if closed and USE_CLOSED:
             return min(closed, key=lambda r: (CARD_VALUES[r], r))
-        return self._greedy_discard(view, self._held_ranks(view))
+        return super().choose_discard(view)
 
-    def _greedy_discard(self, view: PlayerView, held: frozenset[int]) -> int | None:
-        """Greedy's least useful card, never a black three kept as a stopper nor a held rank if avoidable."""
-        hand = view.hand
-        own = view.meld_table()
-        others = [view.meld_table(t) for t in range(view.n_teams) if t != view.team]
-        best = -1
-        best_score = 1 << 30
-        for r in NATURAL_RANKS:
-            n = hand[r]
-            if n:
-                score = CARD_VALUES[r] + 10 * n
-                if own[r] is not None:
-                    score += 200
-                if r in held:
-                    score += 400
-                for table in others:
-                    if table[r] is not None:
-                        score += 100
-                if score < best_score:
-                    best, best_score = r, score
-        if best >= 0:
-            return best
-        for r in (BLACK_THREE, TWO, JOKER):
-            if hand[r]:
-                return r
-        return None
+    def _keep(self, view: PlayerView) -> frozenset[int]:
+        """Greedy's discard spares the ranks held for a hidden canasta."""
+        return self._held_ranks(view)
 
     @staticmethod
     def _closed_for_team(view: PlayerView, rank: int) -> bool:
