@@ -81,6 +81,35 @@ def seat_order(rules: Any, dealer: int) -> list[int]:
     return [(dealer + step * (k + 1)) % p for k in range(p)]
 
 
+class PackCounter:
+    """What is left of a rule set's pack while a test asks for given cards (never more than the pack holds)."""
+
+    def __init__(self, rules: Any):
+        self.rules = rules
+        self.remaining = deck_counts(rules.decks, rules.jokers_per_deck)
+
+    def take(self, what: str, text: Cards) -> list[int]:
+        """The cards of ``text`` (see :func:`cards`), removed from the pack; ``what`` names them in errors."""
+        out = cards(text)
+        for r in out:
+            if self.remaining[r] == 0:
+                raise ValueError(f"{what}: the pack has no {RANK_NAMES[r]} left")
+            self.remaining[r] -= 1
+        return out
+
+    def per_seat(self, spec: Mapping[int, Cards] | None, size: int, what: str = "hand") -> dict[int, list[int]]:
+        """Cards asked for each seat (missing seats: none), at most ``size`` (``{what}_size``) per seat."""
+        p = self.rules.num_players
+        spec = dict(spec or {})
+        if any(s not in range(p) for s in spec):
+            raise ValueError(f"{what}: seats must be in 0..{p - 1}: {sorted(spec)}")
+        out = {s: self.take(f"{what} of seat {s}", spec.get(s)) for s in range(p)}
+        for s, h in out.items():
+            if len(h) > size:
+                raise ValueError(f"{what} of seat {s}: {len(h)} cards asked for, but {what}_size is {size}")
+        return out
+
+
 def stack_deck(rules: Any, hands: Mapping[int, Cards] | None = None, upcards: Cards = None, stock: Cards = "",
                dealer: int = 0, facedown: Cards = None, fill_stock: bool = True) -> list[int]:
     """A deck (rank ints, top first) whose deal gives ``hands[seat]`` to each seat, then ``upcards``, then ``stock``.
@@ -94,25 +123,12 @@ def stack_deck(rules: Any, hands: Mapping[int, Cards] | None = None, upcards: Ca
     """
     p = rules.num_players
     size = rules.hand_size
-    remaining = deck_counts(rules.decks, rules.jokers_per_deck)
-
-    def take(ranks: list[int], what: str) -> list[int]:
-        for r in ranks:
-            if remaining[r] == 0:
-                raise ValueError(f"{what}: the pack has no {RANK_NAMES[r]} left")
-            remaining[r] -= 1
-        return ranks
-
-    hands = dict(hands or {})
-    if any(s not in range(p) for s in hands):
-        raise ValueError(f"seats must be in 0..{p - 1}: {sorted(hands)}")
-    wanted = {s: take(cards(hands.get(s)), f"hand of seat {s}") for s in range(p)}
-    for s, h in wanted.items():
-        if len(h) > size:
-            raise ValueError(f"seat {s} asks for {len(h)} cards but hand_size is {size}")
+    pack = PackCounter(rules)
+    remaining = pack.remaining
+    wanted = pack.per_seat(hands, size)
     cover = set(rules.upcard_cover_ranks)
     if rules.initial_pile_faceup:
-        up = take(cards(upcards), "upcards") if upcards is not None else None
+        up = pack.take("upcards", upcards) if upcards is not None else None
         if up is not None:
             if not up or up[-1] in cover or any(c not in cover for c in up[:-1]):
                 raise ValueError(f"upcards {upcards!r}: all but the last must be covered ranks, the last not")
@@ -120,10 +136,10 @@ def stack_deck(rules: Any, hands: Mapping[int, Cards] | None = None, upcards: Ca
         raise ValueError("this rule set turns no upcard")
     else:
         up = []
-    down = take(cards(facedown), "facedown")
+    down = pack.take("facedown", facedown)
     if len(down) > rules.initial_pile_facedown:
         raise ValueError(f"{len(down)} face-down pile cards asked for, the rules place {rules.initial_pile_facedown}")
-    top = take(cards(stock), "stock")
+    top = pack.take("stock", stock)
 
     fill = deque(filler_cards(remaining))
 

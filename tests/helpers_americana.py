@@ -17,9 +17,9 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from helpers import Cards, Scripted, Table, cards, filler_cards, seat_order
+from helpers import Cards, PackCounter, Scripted, Table, filler_cards, seat_order
 
-from simcli.cards import RANK_NAMES, deck_counts
+from simcli.cards import RANK_NAMES
 from simcli.deal import new_deal
 from simcli.errors import GameContext
 from simcli.rules import load_rules
@@ -49,23 +49,10 @@ def stack_am_deck(rules: Any, hands: Mapping[int, Cards] | None = None, wings: S
     stock cards after the wings: replacements for dealt threes come first, then turn 1's draw, turn 2's, ...
     """
     p = rules.num_players
-    remaining = deck_counts(rules.decks, rules.jokers_per_deck)
-
-    def take(what: str, text: Cards) -> list[int]:
-        out = cards(text)
-        for r in out:
-            if remaining[r] == 0:
-                raise ValueError(f"{what}: the pack has no {RANK_NAMES[r]} left")
-            remaining[r] -= 1
-        return out
-
-    spec = dict(hands or {})
-    if any(s not in range(p) for s in spec):
-        raise ValueError(f"seats must be in 0..{p - 1}: {sorted(spec)}")
-    want = {s: take(f"hand of seat {s}", spec.get(s)) for s in range(p)}
-    for s, h in want.items():
-        if len(h) > rules.hand_size:
-            raise ValueError(f"seat {s}: {len(h)} cards asked for, hand_size is {rules.hand_size}")
+    pack = PackCounter(rules)
+    remaining = pack.remaining
+    take = pack.take
+    want = pack.per_seat(hands, rules.hand_size)
     sizes = list(rules.wing_sizes)
     if len(wings) > len(sizes):
         raise ValueError(f"{len(wings)} wings asked for, the rules set aside {len(sizes)}")

@@ -13,16 +13,14 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from helpers import Cards, cards, filler_cards, seat_order
+from helpers import Cards, PackCounter, filler_cards, seat_order
 
 from simcli.cards import (
     IS_NATURAL,
     JOKER,
     NUM_RANKS,
-    RANK_NAMES,
     RED_THREE,
     TWO,
-    deck_counts,
 )
 from simcli.deal import new_deal
 from simcli.rules import load_rules
@@ -53,28 +51,11 @@ def stack_pony_deck(rules: Any, hands: Mapping[int, Cards] | None = None, ponies
     cards in drawing order (replacements for dealt red threes come first, then turn 1's draw, ...).
     """
     p = rules.num_players
-    remaining = deck_counts(rules.decks, rules.jokers_per_deck)
-
-    def take(what: str, text: Cards) -> list[int]:
-        out = cards(text)
-        for r in out:
-            if remaining[r] == 0:
-                raise ValueError(f"{what}: the pack has no {RANK_NAMES[r]} left")
-            remaining[r] -= 1
-        return out
-
-    def asked(spec: Mapping[int, Cards] | None, size: int, what: str) -> dict[int, list[int]]:
-        spec = dict(spec or {})
-        if any(s not in range(p) for s in spec):
-            raise ValueError(f"{what}: seats must be in 0..{p - 1}: {sorted(spec)}")
-        out = {s: take(f"{what} of seat {s}", spec.get(s)) for s in range(p)}
-        for s, h in out.items():
-            if len(h) > size:
-                raise ValueError(f"{what} of seat {s}: {len(h)} cards asked for, the size is {size}")
-        return out
-
-    want_hands = asked(hands, rules.hand_size, "hand")
-    want_ponies = asked(ponies, rules.pony_size, "pony")
+    pack = PackCounter(rules)
+    remaining = pack.remaining
+    take = pack.take
+    want_hands = pack.per_seat(hands, rules.hand_size, "hand")
+    want_ponies = pack.per_seat(ponies, rules.pony_size, "pony")
     cover = set(rules.upcard_cover_ranks)
     up = take("upcards", upcards) if upcards is not None else None
     if up is not None and (not up or up[-1] in cover or any(c not in cover for c in up[:-1])):

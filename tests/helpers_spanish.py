@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from helpers import Cards, Table, cards, filler_cards, players, seat_order
+from helpers import Cards, PackCounter, Table, filler_cards, players, seat_order
 
-from simcli.cards import IS_NATURAL, RANK_NAMES, deck_counts
+from simcli.cards import IS_NATURAL
 from simcli.deal import new_deal
 from simcli.errors import IllegalDecision
 from simcli.rules import load_rules
@@ -49,23 +49,10 @@ def stack_es_deck(rules: Any, hands: Mapping[int, Cards] | None = None, upcards:
     first (in laying order from the first player), then turn 1's draw, turn 2's, ...
     """
     p = rules.num_players
-    remaining = deck_counts(rules.decks, rules.jokers_per_deck)
-
-    def take(what: str, text: Cards) -> list[int]:
-        out = cards(text)
-        for r in out:
-            if remaining[r] == 0:
-                raise ValueError(f"{what}: the pack has no {RANK_NAMES[r]} left")
-            remaining[r] -= 1
-        return out
-
-    spec = dict(hands or {})
-    if any(s not in range(p) for s in spec):
-        raise ValueError(f"seats must be in 0..{p - 1}: {sorted(spec)}")
-    want = {s: take(f"hand of seat {s}", spec.get(s)) for s in range(p)}
-    for s, h in want.items():
-        if len(h) > rules.hand_size:
-            raise ValueError(f"seat {s}: {len(h)} cards asked for, hand_size is {rules.hand_size}")
+    pack = PackCounter(rules)
+    remaining = pack.remaining
+    take = pack.take
+    want = pack.per_seat(hands, rules.hand_size)
     coverable = set(rules.upcard_cover_ranks)
     up = take("upcards", upcards) if upcards is not None else None
     if up is not None and (not up or up[-1] in coverable or any(c not in coverable for c in up[:-1])):
