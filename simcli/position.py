@@ -313,9 +313,10 @@ def parse_position(data: Any) -> tuple[Any, list[TeamPosition]]:
             f"(num_players={rules.num_players}, team_size={rules.team_size})"
         )
     teams = [_parse_team(rules, raw, team_label(i)) for i, raw in enumerate(teams_raw)]
-    out_teams = [team_label(i) for i, t in enumerate(teams) if t.went_out]
-    if len(out_teams) > 1:
-        raise PositionError(f"went_out is true for {' and '.join(out_teams)}; allowed: at most one team")
+    for flag in ("went_out", "exact_cut", "exact_pick", "pony_dealer_exact"):
+        flagged = [team_label(i) for i, t in enumerate(teams) if getattr(t, flag)]
+        if len(flagged) > 1:  # one player goes out; one cut, one pick and one pony grab per deal
+            raise PositionError(f"{flag} is true for {' and '.join(flagged)}; allowed: at most one team")
     _check_pack(rules, teams)
     return rules, teams
 

@@ -489,6 +489,8 @@ BAD_POSITIONS = {
                                "hands": [[], ["B3", "10"]], "went_out": True}),
         "at most one team",
     ),
+    "two teams paid the exact cut": (
+        _mutate(["teams"], [{**t, "exact_cut": True} for t in c1()["teams"]]), "exact_cut is true for Team A and"),
     "went out without a canasta": (_mutate(["teams", 0, "melds"], ["5 5 5", "K K K"]), "go_out_requirement"),
     "went out short of ANY:3": (_mutate(["rules"], {"go_out_requirement": "ANY:3"}), "go_out_requirement"),
     "went out holding cards": (_mutate(["teams", 0, "hands", 0], ["A"]), "empty"),

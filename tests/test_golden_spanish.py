@@ -335,6 +335,15 @@ def test_going_out_flags_need_went_out(flag: str) -> None:
     assert error_of(pos) == f"Team A: '{flag}' is true but 'went_out' is false; {flag} needs went_out"
 
 
+@pytest.mark.parametrize("flag", ["exact_pick", "exact_cut"])
+def test_one_cut_and_one_pick_per_deal(flag: str) -> None:
+    """The dealer cuts once and picks the montón once: at most one team is paid each bonus."""
+    pos = e1()
+    for team in pos["teams"]:
+        team[flag] = True
+    assert error_of(pos) == f"{flag} is true for Team A and Team B; allowed: at most one team"
+
+
 @pytest.mark.parametrize("flag", ["exact_pick", "quick_finish", "terremoto", "exact_cut"])
 def test_spanish_flags_must_be_booleans(flag: str) -> None:
     pos = e1()
