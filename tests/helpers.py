@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -33,12 +35,15 @@ from simcli.cards import (
 )
 from simcli.deal import Deal, DealResult, new_deal
 from simcli.errors import GameContext
+from simcli.game import GameResult, play_game
 from simcli.rules import load_rules
 from simcli.state import DealState
 from simcli.strategy import Strategy
 from simcli.view import PlayerView
 
 Cards = str | Iterable[int] | Iterable[str] | None
+#: A game's event stream: (kind, canonical JSON of the data) per event.
+Events = list[tuple[str, str]]
 
 #: Order in which unrequested cards fill hands and the stock: naturals cycling 4, 5, ... A, 4, 5 ... (so filler
 #: hands hold few pairs), then black threes, twos, jokers and, at the very bottom, red threes.
@@ -370,3 +375,22 @@ def stock_prefixes(deck: Sequence[int]) -> tuple[list[int], list[list[int]]]:
         acc[c] += 1
         prefix.append(acc)
     return rev, prefix
+
+
+def record_game(rules: Any, names: list[str], seed: int, game: int) -> tuple[GameResult, Events]:
+    """Play one game; return its result and its event stream as (kind, canonical JSON of data)."""
+    events: Events = []
+
+    def emit(kind: str, data: dict[str, Any]) -> None:
+        events.append((kind, json.dumps(data, sort_keys=True)))
+
+    return play_game(rules, names, seed, game, emit=emit), events
+
+
+def digest(events: Events) -> str:
+    """A SHA-256 of an event stream (equal streams, equal digests)."""
+    h = hashlib.sha256()
+    for kind, data in events:
+        h.update(kind.encode())
+        h.update(data.encode())
+    return h.hexdigest()

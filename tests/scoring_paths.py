@@ -1,8 +1,10 @@
 """Shared by the golden tests: score a position through the Python API and through ``simcli score --json``,
-and a stand-in deal that returns fixed totals (for end-of-game tests)."""
+expected breakdowns, positions with knob overrides, and a stand-in deal that returns fixed totals (for
+end-of-game tests)."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,19 @@ from simcli.scoring import SCORE_PARTS, score_deal
 from simcli.state import CANASTA_KINDS
 
 Scores = list[tuple[int, dict[str, int]]]
+
+
+def breakdown(**nonzero: int) -> dict[str, int]:
+    """An expected full breakdown: every part of ``SCORE_PARTS`` 0 except the ones given."""
+    assert set(nonzero) <= set(SCORE_PARTS), set(nonzero) - set(SCORE_PARTS)
+    return {p: nonzero.get(p, 0) for p in SCORE_PARTS}
+
+
+def with_rules(position: dict[str, Any], **rules: Any) -> dict[str, Any]:
+    """A copy of ``position`` with knob overrides (dotted names: ``**{"canasta_bonus.natural": 700}``)."""
+    out = copy.deepcopy(position)
+    out.setdefault("rules", {}).update(rules)
+    return out
 
 
 def api_scores(position: dict[str, Any]) -> Scores:

@@ -8,7 +8,6 @@ nor touched; each seat's strategy has its own random stream; and a fresh interpr
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import random
@@ -19,34 +18,18 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import Events, digest, record_game
 
 from simcli.cards import deck_counts, parse_cards
-from simcli.game import GameResult, make_strategies, play_game
+from simcli.game import make_strategies, play_game
 from simcli.rules import load_rules
 from simcli.seeding import deal_rng, first_dealer, seat_rng
 
 CLASSIC = load_rules("classic")
 MIX = ["random", "greedy", "random", "greedy"]
 R4 = ["random"] * 4
-Events = list[tuple[str, str]]
 
 
-def record(rules: Any, names: list[str], seed: int, game: int) -> tuple[GameResult, Events]:
-    """Play one game; return its result and its event stream as (kind, canonical JSON of data)."""
-    events: Events = []
-
-    def emit(kind: str, data: dict[str, Any]) -> None:
-        events.append((kind, json.dumps(data, sort_keys=True)))
-
-    return play_game(rules, names, seed, game, emit=emit), events
-
-
-def digest(events: Events) -> str:
-    h = hashlib.sha256()
-    for kind, data in events:
-        h.update(kind.encode())
-        h.update(data.encode())
-    return h.hexdigest()
 
 
 def deal_decks(events: Events) -> list[list[str]]:
@@ -59,8 +42,8 @@ def deal_decks(events: Events) -> list[list[str]]:
 def test_same_seed_same_game(knobs: dict[str, Any], names: list[str]) -> None:
     rules = load_rules("classic", knobs)
     names = (names * 2)[:rules.num_players]
-    a, ev_a = record(rules, names, 20240, 3)
-    b, ev_b = record(rules, names, 20240, 3)
+    a, ev_a = record_game(rules, names, 20240, 3)
+    b, ev_b = record_game(rules, names, 20240, 3)
     assert len(ev_a) > 100 and any(kind == "deal_scored" for kind, _ in ev_a)
     assert a.totals == b.totals and a.winner_team == b.winner_team
     assert [d.scores for d in a.deals] == [d.scores for d in b.deals]
@@ -69,13 +52,13 @@ def test_same_seed_same_game(knobs: dict[str, Any], names: list[str]) -> None:
 
 
 def test_listener_does_not_change_play() -> None:
-    with_emit, _ = record(CLASSIC, MIX, 77, 1)
+    with_emit, _ = record_game(CLASSIC, MIX, 77, 1)
     assert play_game(CLASSIC, MIX, 77, 1) == with_emit
 
 
 def test_another_seed_plays_another_game() -> None:
-    a, ev_a = record(CLASSIC, R4, 1, 0)
-    b, ev_b = record(CLASSIC, R4, 2, 0)
+    a, ev_a = record_game(CLASSIC, R4, 1, 0)
+    b, ev_b = record_game(CLASSIC, R4, 2, 0)
     assert deal_decks(ev_a)[0] != deal_decks(ev_b)[0]
     assert ev_a != ev_b
 
@@ -84,7 +67,7 @@ def test_game_index_changes_the_deck() -> None:
     pack = deck_counts(CLASSIC.decks, CLASSIC.jokers_per_deck)
     first_decks = []
     for g in range(6):
-        _, events = record(CLASSIC, R4, 99, g)
+        _, events = record_game(CLASSIC, R4, 99, g)
         decks = deal_decks(events)
         for deck in decks:
             ranks = parse_cards(deck)
@@ -96,8 +79,8 @@ def test_game_index_changes_the_deck() -> None:
 
 def test_decks_do_not_depend_on_the_strategies() -> None:
     """Deal i's shuffle comes from (seed, game, i) alone, not from how earlier deals were played."""
-    _, ev_random = record(CLASSIC, R4, 5, 2)
-    _, ev_greedy = record(CLASSIC, ["greedy"] * 4, 5, 2)
+    _, ev_random = record_game(CLASSIC, R4, 5, 2)
+    _, ev_greedy = record_game(CLASSIC, ["greedy"] * 4, 5, 2)
     a, b = deal_decks(ev_random), deal_decks(ev_greedy)
     n = min(len(a), len(b))
     assert n >= 2 and a[:n] == b[:n]
@@ -105,11 +88,11 @@ def test_decks_do_not_depend_on_the_strategies() -> None:
 
 
 def test_other_games_in_between_change_nothing() -> None:
-    alone, ev_alone = record(CLASSIC, MIX, 31337, 5)
+    alone, ev_alone = record_game(CLASSIC, MIX, 31337, 5)
     for g in range(5):
         play_game(CLASSIC, MIX, 31337, g)
     play_game(CLASSIC, ["greedy"] * 4, 8, 5)  # another seed and other strategies, too
-    after, ev_after = record(CLASSIC, MIX, 31337, 5)
+    after, ev_after = record_game(CLASSIC, MIX, 31337, 5)
     assert after == alone
     assert ev_after == ev_alone
 
@@ -162,7 +145,7 @@ print(h.hexdigest())
 
 
 def test_fresh_interpreters_with_other_hash_seeds_agree() -> None:
-    _, events = record(CLASSIC, MIX, 606, 4)
+    _, events = record_game(CLASSIC, MIX, 606, 4)
     expected = digest(events)
     root = Path(__file__).resolve().parents[1]
     for hash_seed in ("0", "12345"):

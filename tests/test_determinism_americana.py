@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from helpers import Events, digest, record_game
 from helpers_americana import stack_am_deck
 
 from simcli.cards import deck_cards
@@ -40,23 +40,8 @@ AMERICANA_COLUMNS = ["black_threes", "special_hand", "wing_seat", "wing_size", "
                      "incomplete_sevens", "incomplete_wild", "players_holding_3_aces", "players_holding_3_sevens",
                      "dead_ranks", "canastas_aces"]
 SPECIAL_VALUE = {"STRAIGHT": 3000, "PAIRS_NATURAL": 2500, "PAIRS_WITH_2_7_A": 2000, "GARBAGE": 2000}
-Events = list[tuple[str, str]]
 
 
-def record(rules: Any, names: list[str], seed: int, game: int) -> tuple[GameResult, Events]:
-    """Play one game; return its result and its event stream as (kind, canonical JSON of data)."""
-    events: Events = []
-    result = play_game(rules, names, seed, game,
-                       emit=lambda kind, data: events.append((kind, json.dumps(data, sort_keys=True))))
-    return result, events
-
-
-def digest(events: Events) -> str:
-    h = hashlib.sha256()
-    for kind, data in events:
-        h.update(kind.encode())
-        h.update(data.encode())
-    return h.hexdigest()
 
 
 # ---------------------------------------------------------------------------------------------- determinism
@@ -66,18 +51,18 @@ def digest(events: Events) -> str:
     (CAPPED, ["random"] * 4),
 ], ids=["mixed", "draw2", "random-capped"])
 def test_same_seed_same_game(rules: Any, names: list[str]) -> None:
-    a, ev_a = record(rules, names, 2718, 4)
-    b, ev_b = record(rules, names, 2718, 4)
+    a, ev_a = record_game(rules, names, 2718, 4)
+    b, ev_b = record_game(rules, names, 2718, 4)
     kinds = Counter(kind for kind, _ in ev_a)
     assert kinds["deal_scored"] == len(a.deals) >= 1 and kinds["wing"] >= 1 and kinds["black_three"] >= 1
     assert a == b  # every field of every DealResult, positions included
     assert ev_a == ev_b and digest(ev_a) == digest(ev_b)
-    _, ev_c = record(rules, names, 2719, 4)
+    _, ev_c = record_game(rules, names, 2719, 4)
     assert ev_c != ev_a
 
 
 def test_listener_does_not_change_play() -> None:
-    with_emit, _ = record(AMERICANA, MIX, 77, 1)
+    with_emit, _ = record_game(AMERICANA, MIX, 77, 1)
     assert play_game(AMERICANA, MIX, 77, 1) == with_emit
 
 
@@ -97,11 +82,11 @@ def test_a_deal_driven_directly_is_reproducible() -> None:
 
 
 def test_game_alone_equals_game_after_others() -> None:
-    alone, ev_alone = record(AMERICANA, MIX, 31337, 3)
+    alone, ev_alone = record_game(AMERICANA, MIX, 31337, 3)
     for g in range(3):
         play_game(AMERICANA, MIX, 31337, g)
     play_game(CAPPED, ["random"] * 4, 8, 3)  # another seed, other strategies and rules in between
-    after, ev_after = record(AMERICANA, MIX, 31337, 3)
+    after, ev_after = record_game(AMERICANA, MIX, 31337, 3)
     assert after == alone and ev_after == ev_alone
 
 

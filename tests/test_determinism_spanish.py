@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -23,14 +22,14 @@ from typing import Any
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from helpers import Events, digest, record_game
 
 from simcli.cli import main
-from simcli.game import GameResult, play_game
+from simcli.game import play_game
 from simcli.rules import load_rules
 
 MODES = {"2x1": (2, 1), "3x1": (3, 1), "4x1": (4, 1), "4x2": (4, 2), "6x3": (6, 3)}
 MAX_HANDS = 3
-Events = list[tuple[str, str]]
 
 
 def spanish(mode: str, **knobs: Any) -> Any:
@@ -44,20 +43,6 @@ def mixed(mode: str) -> list[str]:
     return ["greedy" if s % (n // k) == 0 else "random" for s in range(n)]
 
 
-def record(rules: Any, names: list[str], seed: int, game: int) -> tuple[GameResult, Events]:
-    """Play one game; return its result and its event stream as (kind, canonical JSON of data)."""
-    events: Events = []
-    result = play_game(rules, names, seed, game,
-                       emit=lambda kind, data: events.append((kind, json.dumps(data, sort_keys=True))))
-    return result, events
-
-
-def digest(events: Events) -> str:
-    h = hashlib.sha256()
-    for kind, data in events:
-        h.update(kind.encode())
-        h.update(data.encode())
-    return h.hexdigest()
 
 
 # ---------------------------------------------------------------------------------------------- same seed, same game
@@ -66,15 +51,15 @@ def digest(events: Events) -> str:
 def test_same_seed_same_game(mode: str, strategies: str) -> None:
     rules = spanish(mode)
     names = mixed(mode) if strategies == "mixed" else ["random"] * rules.num_players
-    a, ev_a = record(rules, names, 2718, 4)
-    b, ev_b = record(rules, names, 2718, 4)
+    a, ev_a = record_game(rules, names, 2718, 4)
+    b, ev_b = record_game(rules, names, 2718, 4)
     kinds = Counter(kind for kind, _ in ev_a)
     assert kinds["deal_scored"] == kinds["pile_pick"] == len(a.deals) >= 1
     assert kinds["take_pile"] >= 1 and kinds["canasta"] >= 1
     assert a == b  # every field of every DealResult, positions included
     assert [dataclasses.asdict(d) for d in a.deals] == [dataclasses.asdict(d) for d in b.deals]
     assert ev_a == ev_b and digest(ev_a) == digest(ev_b)
-    c, ev_c = record(rules, names, 2719, 4)
+    c, ev_c = record_game(rules, names, 2719, 4)
     assert ev_c != ev_a and [d.scores for d in c.deals] != [d.scores for d in a.deals]
 
 
@@ -82,23 +67,23 @@ def test_same_seed_same_game(mode: str, strategies: str) -> None:
 def test_game_alone_equals_game_after_others(mode: str) -> None:
     rules = spanish(mode)
     names = mixed(mode)
-    alone, ev_alone = record(rules, names, 31337, 3)
+    alone, ev_alone = record_game(rules, names, 31337, 3)
     for g in range(3):
         play_game(rules, names, 31337, g)
     for other in MODES:  # other modes, seeds, strategies and rule objects in between
         o = spanish(other, exact_pile_pick_bonus=0)
         play_game(o, ["random"] * o.num_players, 8, 3)
     play_game(spanish(mode), ["random"] * rules.num_players, 31337, 3)
-    after, ev_after = record(rules, names, 31337, 3)
+    after, ev_after = record_game(rules, names, 31337, 3)
     assert after == alone and ev_after == ev_alone
-    again, ev_again = record(spanish(mode), names, 31337, 3)  # an equal rule set built anew
+    again, ev_again = record_game(spanish(mode), names, 31337, 3)  # an equal rule set built anew
     assert again == alone and ev_again == ev_alone
 
 
 @pytest.mark.parametrize("mode", ["2x1", "6x3"])
 def test_listener_does_not_change_play(mode: str) -> None:
     rules = spanish(mode)
-    with_emit, _ = record(rules, mixed(mode), 77, 1)
+    with_emit, _ = record_game(rules, mixed(mode), 77, 1)
     assert play_game(rules, mixed(mode), 77, 1) == with_emit
 
 
@@ -158,7 +143,7 @@ def test_bonus_values_do_not_change_the_cards(mode: str, knob: str) -> None:
     """Every deal of a game gets the same cards and grabs whatever the bonus (0, the preset's, a large one)."""
     compared = 0
     for game in range(3):
-        streams = [_cards(record(spanish(mode, **{knob: value}), mixed(mode), 5, game)[1])
+        streams = [_cards(record_game(spanish(mode, **{knob: value}), mixed(mode), 5, game)[1])
                    for value in (BONUS_KNOBS[knob][1], 0, 4321)]
         common = min(map(len, streams))
         assert common >= 1
@@ -196,9 +181,9 @@ def test_bonus_value_changes_only_the_score_it_pays(mode: str, knob: str) -> Non
     part, default = BONUS_KNOBS[knob]
     game, i = _first_paid(mode, part)
     names = ["random"] * MODES[mode][0]
-    base, ev_base = record(spanish(mode), names, 6, game)
+    base, ev_base = record_game(spanish(mode), names, 6, game)
     for value in (0, 2500):
-        other, ev_other = record(spanish(mode, **{knob: value}), names, 6, game)
+        other, ev_other = record_game(spanish(mode, **{knob: value}), names, 6, game)
         assert other.deals[:i] == base.deals[:i]
         a, b = base.deals[i], other.deals[i]
         for f in dataclasses.fields(a):

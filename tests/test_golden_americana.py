@@ -11,7 +11,6 @@ the Python API (``parse_position`` + ``score_deal``) and through ``simcli score 
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 from unittest import mock
@@ -19,7 +18,7 @@ from unittest import mock
 import pytest
 from helpers import Scripted, meld, players, take
 from helpers_americana import am_deal_state, am_play, am_rules
-from scoring_paths import fake_deal
+from scoring_paths import breakdown, fake_deal, with_rules
 
 import simcli.game
 from simcli.actions import Meld, TakePile
@@ -29,19 +28,7 @@ from simcli.game import game_outcome, play_game
 from simcli.judge import take_error
 from simcli.melds import WILD, canasta_bonus
 from simcli.position import PositionError, parse_position, position_to_json
-from simcli.scoring import SCORE_PARTS, american_threes, score_deal
-
-
-def breakdown(**nonzero: int) -> dict[str, int]:
-    """An expected full breakdown: every part of ``SCORE_PARTS`` 0 except the ones given."""
-    assert set(nonzero) <= set(SCORE_PARTS), set(nonzero) - set(SCORE_PARTS)
-    return {p: nonzero.get(p, 0) for p in SCORE_PARTS}
-
-
-def with_rules(position: dict[str, Any], **rules: Any) -> dict[str, Any]:
-    out = copy.deepcopy(position)
-    out.setdefault("rules", {}).update(rules)
-    return out
+from simcli.scoring import american_threes, score_deal
 
 
 # --------------------------------------------------------------------------- §5.3 positions

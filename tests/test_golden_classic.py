@@ -7,14 +7,13 @@ through the Python API (``parse_position`` + ``score_deal``) and through ``simcl
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from scoring_paths import api_scores, cli_scores
+from scoring_paths import api_scores, breakdown, cli_scores, with_rules
 
 from simcli.cards import ACE, FIVE, FOUR, JOKER, KING, SIX, TWO
 from simcli.cli import main
@@ -31,11 +30,6 @@ PARTS = (
     "melded", "hand", "pony", "special_hand",
 )
 
-
-def breakdown(**nonzero: int) -> dict[str, int]:
-    """An expected breakdown: every part 0 except the ones given."""
-    assert set(nonzero) <= set(PARTS)
-    return {p: nonzero.get(p, 0) for p in PARTS}
 
 
 # --------------------------------------------------------------------------- golden positions (§5.1)
@@ -100,12 +94,6 @@ GOLDEN = {
     ]),
 }
 
-
-def with_rules(position: dict[str, Any], **rules: Any) -> dict[str, Any]:
-    """A copy of ``position`` with knob overrides (dotted names: ``**{"canasta_bonus.natural": 700}``)."""
-    out = copy.deepcopy(position)
-    out.setdefault("rules", {}).update(rules)
-    return out
 
 
 def run_cli(tmp_path: Path, args: list[str], position: Any = None, text: str | None = None) -> Any:

@@ -9,7 +9,6 @@ and through ``simcli score --json``; P3 goes through ``game_outcome``, ``play_ga
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from unittest import mock
 import pytest
 from click.testing import CliRunner
 from helpers_ponytail import DEALER, pony_deal_state, pt_rules
-from scoring_paths import fake_deal
+from scoring_paths import fake_deal, with_rules
 
 import simcli.game
 from simcli.cards import JOKER, NINE, RED_THREE, SEVEN, parse_cards
@@ -74,13 +73,6 @@ def p2() -> dict[str, Any]:
              "ponies": [E_PONY, W_PONY]},
         ],
     }
-
-
-def with_rules(position: dict[str, Any], **rules: Any) -> dict[str, Any]:
-    """A copy of ``position`` with knob overrides (dotted names: ``**{"canasta_bonus.wild": 2500}``)."""
-    out = copy.deepcopy(position)
-    out.setdefault("rules", {}).update(rules)
-    return out
 
 
 P1_A = breakdown(

@@ -12,32 +12,19 @@ goes through a stacked deal (``new_deal``), ``PlayerView.check_take`` and a play
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 import pytest
 from helpers import Scripted, meld, take
 from helpers_spanish import es_deal_state, es_rules, es_table
+from scoring_paths import breakdown, with_rules
 
 from simcli.cards import ACE, EIGHT, KING, SIX
 from simcli.game import game_outcome
 from simcli.judge import take_error
 from simcli.position import PositionError, parse_position, position_to_json
-from simcli.scoring import SCORE_PARTS
 from simcli.view import PlayerView
-
-
-def breakdown(**nonzero: int) -> dict[str, int]:
-    """An expected full breakdown: every part of ``SCORE_PARTS`` 0 except the ones given."""
-    assert set(nonzero) <= set(SCORE_PARTS), set(nonzero) - set(SCORE_PARTS)
-    return {p: nonzero.get(p, 0) for p in SCORE_PARTS}
-
-
-def with_rules(position: dict[str, Any], **rules: Any) -> dict[str, Any]:
-    out = copy.deepcopy(position)
-    out.setdefault("rules", {}).update(rules)
-    return out
 
 
 # --------------------------------------------------------------------------- §5.4 positions
