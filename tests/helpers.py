@@ -14,11 +14,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
+from unittest import mock
 
 import numpy as np
 
+import simcli.game
 from simcli.actions import DRAW_STOCK, Meld, TakePile
 from simcli.cards import (
     BLACK_THREE,
@@ -394,3 +397,25 @@ def digest(events: Events) -> str:
         h.update(kind.encode())
         h.update(data.encode())
     return h.hexdigest()
+
+
+@contextmanager
+def checking_deals(make_checker: Callable[[DealState, Any], Any]) -> Iterator[None]:
+    """Within the block, every deal that :func:`simcli.game.play_game` plays is checked event by event.
+
+    ``make_checker(st, emit)`` builds the listener for a deal (it forwards to ``emit`` if given); the deal's
+    result is handed to its ``finish`` method once the deal is scored.
+    """
+
+    class CheckedDeal(Deal):
+        def __init__(self, st: DealState, strategies: Sequence[Strategy], emit: Any = None, ctx: Any = None):
+            self.checker = make_checker(st, emit)
+            super().__init__(st, strategies, self.checker, ctx)
+
+        def play(self) -> DealResult:
+            result = super().play()
+            self.checker.finish(result)
+            return result
+
+    with mock.patch.object(simcli.game, "Deal", CheckedDeal):
+        yield

@@ -23,17 +23,15 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
-from unittest import mock
 
 import numpy as np
 import pytest
+from helpers import checking_deals
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-import simcli.game
 from simcli.actions import DRAW_STOCK, Meld, TakePile
 from simcli.cards import (
     ACE,
@@ -348,28 +346,9 @@ def expected_parts(st: DealState, team: int, out_team: int | None, concealed: bo
 
 
 # ---------------------------------------------------------------------------------------------- running games
-class _CheckedDeal(Deal):
-    """A Deal whose emit goes through a Checker (installed into simcli.game for play_game)."""
-
-    stats: Counter[str] = Counter()
-    where = ""
-
-    def __init__(self, st: DealState, strategies: Sequence[Strategy], emit: Any = None, ctx: Any = None):
-        self.checker = Checker(st, type(self).stats, emit, type(self).where)
-        super().__init__(st, strategies, self.checker, ctx)
-
-    def play(self) -> DealResult:
-        result = super().play()
-        self.checker.finish(result)
-        return result
-
-
-@contextmanager
-def checking(stats: Counter[str], where: str = "") -> Iterator[None]:
+def checking(stats: Counter[str], where: str = "") -> Any:
     """Within the block, every deal that play_game plays is checked event by event."""
-    cls = type("CheckedDeal", (_CheckedDeal,), {"stats": stats, "where": where})
-    with mock.patch.object(simcli.game, "Deal", cls):
-        yield
+    return checking_deals(lambda st, emit: Checker(st, stats, emit, where))
 
 
 def play_checked(rules: Any, names: Sequence[str], seed: int, games: Sequence[int], stats: Counter[str],

@@ -26,18 +26,15 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from helpers import stock_prefixes
+from helpers import checking_deals, stock_prefixes
 
-import simcli.game
 from simcli.cards import (
     BLACK_THREE,
     JOKER,
@@ -52,14 +49,13 @@ from simcli.cards import (
     deck_counts,
 )
 from simcli.cli import main
-from simcli.deal import Deal, DealResult
+from simcli.deal import DealResult
 from simcli.game import play_game, prepare_deal
 from simcli.melds import meld_error
 from simcli.rules import load_rules
 from simcli.scoring import SCORE_PARTS
 from simcli.seeding import deal_rng
 from simcli.state import DealState
-from simcli.strategy import Strategy
 
 PONYTAIL = load_rules("ponytail")
 SIX_PAIRS = load_rules("ponytail", {"num_players": 6})  # 3 teams of 2
@@ -324,26 +320,9 @@ class PonyChecker:
 
 
 # ---------------------------------------------------------------------------------------------- running games
-class _CheckedDeal(Deal):
-    stats: Counter[str] = Counter()
-    where = ""
-
-    def __init__(self, st: DealState, strategies: Sequence[Strategy], emit: Any = None, ctx: Any = None):
-        self.checker = PonyChecker(st, type(self).stats, emit, type(self).where)
-        super().__init__(st, strategies, self.checker, ctx)
-
-    def play(self) -> DealResult:
-        result = super().play()
-        self.checker.finish(result)
-        return result
-
-
-@contextmanager
-def checking(stats: Counter[str], where: str) -> Iterator[None]:
+def checking(stats: Counter[str], where: str) -> Any:
     """Within the block, every deal that play_game plays is checked event by event."""
-    cls = type("CheckedPonyDeal", (_CheckedDeal,), {"stats": stats, "where": where})
-    with mock.patch.object(simcli.game, "Deal", cls):
-        yield
+    return checking_deals(lambda st, emit: PonyChecker(st, stats, emit, where))
 
 
 def mix(rules: Any, k: int) -> list[str]:

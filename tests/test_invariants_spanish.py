@@ -42,14 +42,14 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Sequence
+from contextlib import ExitStack
 from typing import Any
 from unittest import mock
 
 import numpy as np
 import pytest
-from helpers import Scripted, meld, stock_prefixes
+from helpers import Scripted, checking_deals, meld, stock_prefixes
 from test_view import assert_same_view, clone, rehide
 
 import simcli.game
@@ -69,7 +69,7 @@ from simcli.cards import (
     deck_cards,
     deck_counts,
 )
-from simcli.deal import Deal, DealResult, new_deal
+from simcli.deal import DealResult, new_deal
 from simcli.game import GameResult, play_game, prepare_deal
 from simcli.records import deal_rows, game_row
 from simcli.rules import load_rules
@@ -756,33 +756,16 @@ class SpanishChecker:
 
 
 # ---------------------------------------------------------------------------------------------- running games
-class _CheckedDeal(Deal):
-    stats: Counter[str] = Counter()
-    log: list[SpanishChecker] = []
-    where = ""
-    view_rng: np.random.Generator | None = None
-    view_rate = 0.0
-
-    def __init__(self, st: DealState, strategies: Sequence[Strategy], emit: Any = None, ctx: Any = None):
-        cls = type(self)
-        self.checker = SpanishChecker(st, cls.stats, emit, cls.where, cls.view_rng, cls.view_rate)
-        cls.log.append(self.checker)
-        super().__init__(st, strategies, self.checker, ctx)
-
-    def play(self) -> DealResult:
-        result = super().play()
-        self.checker.finish(result)
-        return result
-
-
-@contextmanager
 def checking(stats: Counter[str], log: list[SpanishChecker], where: str, view_rng: np.random.Generator | None = None,
-             view_rate: float = 0.0) -> Iterator[None]:
-    """Within the block, every deal that play_game plays is checked event by event."""
-    cls = type("CheckedSpanishDeal", (_CheckedDeal,), {"stats": stats, "log": log, "where": where,
-                                                       "view_rng": view_rng, "view_rate": view_rate})
-    with mock.patch.object(simcli.game, "Deal", cls):
-        yield
+             view_rate: float = 0.0) -> Any:
+    """Within the block, every deal that play_game plays is checked event by event (checkers kept in ``log``)."""
+
+    def make(st: DealState, emit: Any) -> SpanishChecker:
+        checker = SpanishChecker(st, stats, emit, where, view_rng, view_rate)
+        log.append(checker)
+        return checker
+
+    return checking_deals(make)
 
 
 def check_game(rules: Any, result: GameResult, log: list[SpanishChecker], stats: Counter[str], where: str) -> None:
