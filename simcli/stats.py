@@ -848,14 +848,19 @@ def paired_binary(a: Sequence[Any], b: Sequence[Any], confidence: float = CONFID
             "p": mcnemar_exact(n10, n01), "a_only": n10, "b_only": n01}
 
 
-def paired_mean_diff(a: Sequence[float], b: Sequence[float], confidence: float = CONFIDENCE) -> dict[str, Any]:
-    """Paired t-interval and t-test for the mean of ``a - b`` (identical pairs give 0, [0, 0], p = 1)."""
+def _paired_differences(test: str, a: Sequence[float], b: Sequence[float]) -> tuple[np.ndarray, dict[str, Any]]:
+    """The differences ``a - b`` and the fields every paired mean test reports (test, n, means, mean difference)."""
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     d = x - y
     n = len(d)
-    out = {"test": "paired-t", "n": n, "a": float(x.mean()) if n else math.nan,
-           "b": float(y.mean()) if n else math.nan, "diff": float(d.mean()) if n else math.nan}
-    if n < 2:
+    return d, {"test": test, "n": n, "a": float(x.mean()) if n else math.nan,
+               "b": float(y.mean()) if n else math.nan, "diff": float(d.mean()) if n else math.nan}
+
+
+def paired_mean_diff(a: Sequence[float], b: Sequence[float], confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Paired t-interval and t-test for the mean of ``a - b`` (identical pairs give 0, [0, 0], p = 1)."""
+    d, out = _paired_differences("paired-t", a, b)
+    if len(d) < 2:
         return {**out, "ci_low": math.nan, "ci_high": math.nan, "p": math.nan}
     sd = float(d.std(ddof=1))
     if sd == 0:
@@ -873,11 +878,8 @@ def bootstrap_mean_diff(a: Sequence[float], b: Sequence[float], n_boot: int = 20
     Percentile interval; two-sided p-value from the null-shifted bootstrap distribution,
     ``(1 + #{|mean* - mean| >= |mean|}) / (1 + n_boot)``.
     """
-    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    d = x - y
+    d, out = _paired_differences("paired-bootstrap", a, b)
     n = len(d)
-    out = {"test": "paired-bootstrap", "n": n, "a": float(x.mean()) if n else math.nan,
-           "b": float(y.mean()) if n else math.nan, "diff": float(d.mean()) if n else math.nan}
     if n < 2:
         return {**out, "ci_low": math.nan, "ci_high": math.nan, "p": math.nan}
     rng = np.random.default_rng(seed)
