@@ -36,7 +36,7 @@ from simcli.judge import (
     take_error,
 )
 from simcli.melds import requirement_met
-from simcli.rules import cut_target
+from simcli.rules import cut_target, pick_target
 from simcli.scoring import TeamPosition, score_deal
 from simcli.special import find_special
 from simcli.state import DealState
@@ -154,7 +154,7 @@ def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team
         st.exact_cut_team = st.team_of[beneficiary]
     if rules.initial_pile_facedown:
         st.pick_count = pick_count
-        st.pick_target = rules.initial_pile_facedown + rules.initial_pile_faceup
+        st.pick_target = pick_target(rules)
         st.exact_pick = pick_count == st.pick_target
         if st.exact_pick and rules.exact_pile_pick_bonus:
             st.exact_pick_team = st.team_of[dealer]
@@ -666,9 +666,7 @@ class Deal:
             if st.rules.red_three_from_pile_replaced:
                 self._draw_one(seat, "replacement")
         st.take_sizes[team].append(size)
-        if st.castigado_since is not None:
-            st.castigado_log.append((st.castigado_since, st.turn))
-            st.castigado_since = None
+        st.end_crossing()
         if st.pile_premiado and st.premiado_end_turn is None:
             st.premiado_end_turn = st.turn
         st.first_take_done = True
@@ -759,9 +757,7 @@ class Deal:
 
     def _finish(self) -> DealResult:
         st = self.st
-        if st.castigado_since is not None:  # a pile still crossed at the end lasted until the last turn
-            st.castigado_log.append((st.castigado_since, st.turn))
-            st.castigado_since = None
+        st.end_crossing()  # a pile still crossed at the end lasted until the last turn
         out_team = st.team_of[st.went_out_seat] if st.went_out_seat is not None else None
         positions = []
         for team in range(st.n_teams):

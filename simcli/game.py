@@ -15,7 +15,7 @@ import numpy as np
 from simcli.cards import deck_cards
 from simcli.deal import Deal, DealResult, Emit, new_deal
 from simcli.errors import EngineError, GameContext
-from simcli.rules import cut_target
+from simcli.rules import cut_target, pick_target
 from simcli.seeding import deal_rng, first_dealer, human_cut, seat_rng, shuffled_deck
 from simcli.state import DealState
 from simcli.strategy import Strategy, load_strategy
@@ -82,7 +82,7 @@ def prepare_deal(rules: Any, pack: list[int], rng: np.random.Generator, deal_ind
     pony_cut = human_cut(rng, rules.pony_size * p, rules.cut_sigma, len(pack)) if rules.pony_size else 0
     pick = 0
     if rules.initial_pile_facedown:
-        pick = human_cut(rng, rules.initial_pile_facedown + rules.initial_pile_faceup, rules.cut_sigma, len(pack))
+        pick = human_cut(rng, pick_target(rules), rules.cut_sigma, len(pack))
     return new_deal(rules, deck, dealer, deal_index, totals, cut, pony_cut, pick)
 
 

@@ -138,6 +138,11 @@ def cut_target(rules: Any) -> int:
     return base + 1 if rules.exact_cut_target_formula == "HAND_X_PLAYERS_PLUS_1" else base
 
 
+def pick_target(rules: Any) -> int:
+    """The number of cards an exact pick of the initial pile must grab (its face-down and face-up cards)."""
+    return rules.initial_pile_facedown + rules.initial_pile_faceup
+
+
 def validate(rules: Any) -> None:
     """Check combinations of knobs that are fine one by one but impossible together."""
     p, t = rules.num_players, rules.team_size

@@ -191,6 +191,12 @@ class DealState:
             or (r.frozen_until_team_opens and not self.opened[team])
         )
 
+    def end_crossing(self) -> None:
+        """Log the crossed (castigado) pile, if any, as lasting until this turn (a take or the end of the deal)."""
+        if self.castigado_since is not None:
+            self.castigado_log.append((self.castigado_since, self.turn))
+            self.castigado_since = None
+
     def rank_has_canasta(self, rank: int) -> bool:
         """Whether any team has a canasta of ``rank`` (for closed-rank knobs)."""
         size = self.rules.canasta_size
