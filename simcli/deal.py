@@ -422,6 +422,7 @@ class Deal:
         st.seat_turns[seat] += 1
         st.drew_from_stock = False
         st.touched_existing = False
+        st.turn_new_ranks = 0
         st.permission = None
         st.asked = False
         st.last_card_red_three = False
@@ -645,6 +646,8 @@ class Deal:
         pile.pop()
         if st.melds[team][top] is not None:
             st.touched_existing = True
+        else:
+            st.turn_new_ranks |= 1 << top
         hand[top] -= m.naturals
         hand[TWO] -= m.twos
         hand[JOKER] -= m.jokers
@@ -686,8 +689,10 @@ class Deal:
         size = st.rules.canasta_size
         for rank, (n, tw, jk) in merge_melds(melds).items():
             new = team_melds[rank] is None
-            if not new:
-                st.touched_existing = True
+            if new:
+                st.turn_new_ranks |= 1 << rank
+            elif not st.turn_new_ranks >> rank & 1:
+                st.touched_existing = True  # a meld laid before this turn (partner's): not concealed
             if rank != WILD_MELD:
                 hand[rank] -= n
             hand[TWO] -= tw
@@ -738,7 +743,8 @@ class Deal:
         st.went_out_seat = seat
         st.end_reason = "went_out"
         # Concealed: the whole hand melded in this one turn, no earlier melds by this player, nothing added
-        # to partner's melds, and at least one canasta among them (RULES.md §1.10).
+        # to melds laid before this turn (partner's), and at least one canasta among them (RULES.md §1.10).
+        # Adding to melds this player started earlier in the same turn (e.g. with a pile take) is fine.
         st.concealed = (
             not had_melded
             and not st.touched_existing

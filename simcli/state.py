@@ -55,7 +55,7 @@ class DealState:
         "team_scores", "minimum", "hands", "hand_sizes", "stock", "pile", "pile_frozen", "melds",
         "canastas", "red_threes", "red_threes_by_seat", "opened", "first_meld_turn", "has_melded",
         "take_sizes", "turn", "seat_turns", "current", "first_take_done", "team_took",
-        "went_out_seat", "concealed", "end_reason", "drew_from_stock", "touched_existing",
+        "went_out_seat", "concealed", "end_reason", "drew_from_stock", "touched_existing", "turn_new_ranks",
         "permission", "asked", "req_met_at_start", "last_card_red_three", "cutter", "cut_count",
         "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "_meld_tables",
         "_meld_dicts", "phase", "validated", "new_canasta", "canasta_changes", "req_checked", "ponies",
@@ -102,6 +102,9 @@ class DealState:
         self.end_reason: str | None = None
         self.drew_from_stock = False
         self.touched_existing = False
+        #: Bit ``r`` set: this turn's player started the team's meld of rank ``r`` in this turn (adding to it
+        #: later in the turn keeps a going out concealed; adding to an older meld does not, RULES.md §1.10).
+        self.turn_new_ranks = 0
         self.permission: bool | None = None
         self.asked = False
         self.req_met_at_start = False

@@ -285,9 +285,11 @@ class Checker:
                 self.fail(kind, f"team {out_team} went out with {final_canastas[out_team]}, short of "
                                 f"{rules.go_out_requirement}")
             # Concealed, rebuilt from the events (RULES.md §1.10): every meld this player made in the
-            # deal was laid in the last turn, none of them added to an existing meld, and a canasta among them.
-            mine = [(t, new) for s, t, _, new in self.meld_log if s == seat]
-            expect = bool(mine) and all(t == st.turn and new for t, new in mine) and any(
+            # deal was laid in the last turn, none of them added to a meld laid before that turn (adding to
+            # a meld the player started earlier in the same turn is fine), and a canasta among them.
+            mine = [(t, rank, new) for s, t, rank, new in self.meld_log if s == seat]
+            started = {rank for t, rank, new in mine if t == st.turn and new}
+            expect = bool(mine) and all(t == st.turn and (new or rank in started) for t, rank, new in mine) and any(
                 s == seat and t == st.turn for s, t, _ in self.canasta_log)
             if result.concealed != expect:
                 self.fail(kind, f"concealed = {result.concealed}, but the meld events say {expect}: {mine}")
