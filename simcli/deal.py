@@ -27,6 +27,7 @@ from simcli.cards import (
 )
 from simcli.errors import EngineError, GameContext, IllegalDecision, StrategyError
 from simcli.judge import (
+    ask_error,
     discard_error,
     go_out_error,
     melds_error,
@@ -485,6 +486,9 @@ class Deal:
         # Asking partner "may I go out?" (an agent hook with no scoring effect).
         if self._asks[seat]:
             if self._call(seat, strategy.ask_to_go_out, view):
+                err = ask_error(st, seat)
+                if err:
+                    raise self._fail(seat, f"ask_to_go_out: {err}")
                 partner = st.partners(seat)[0]
                 st.asked = True
                 st.permission = bool(self._call(partner, self.strategies[partner].answer_go_out,

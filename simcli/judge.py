@@ -71,6 +71,26 @@ def go_out_error(st: DealState, seat: int, canastas: dict[str, int], clean: int 
     return None
 
 
+def ask_error(st: DealState, seat: int) -> str | None:
+    """Why ``seat`` may not ask "partner, may I go out?" now, or ``None`` (RULES.md §1.10).
+
+    The answer binds, so a player may ask only when it could obey a "no": it must be able to end the turn
+    with a card in hand. Holding one card after the draw (or none), the only discard would go out, unless the
+    deal ends without a discard (the last stock card was a three) or emptying the hand picks up the pony.
+    A "yes" obliges the player to go out this turn: asking when that is impossible is the strategy's mistake.
+    """
+    r = st.rules
+    if r.ask_partner_permission == "OFF" or r.team_size < 2:
+        return "asking partner is not part of these rules (ask_partner_permission=OFF or no partner)"
+    size = st.hand_sizes[seat]
+    if size >= 2:
+        return None
+    if size == 1 and (st.last_card_red_three or (r.pony_unlock == "HAND_EMPTY" and not st.pony_picked[seat])):
+        return None
+    return (f"a player holding {size} card{'s' if size != 1 else ''} may not ask 'may I go out?': "
+            "a 'no' could not be obeyed (the player must be able to end the turn with a card in hand)")
+
+
 def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: int | None = None,
                 hand_bonus: int = 0, partial: bool = False) -> str | None:
     """Why laying ``melds`` from ``seat``'s hand is illegal now, or ``None``.

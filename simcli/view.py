@@ -10,7 +10,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from simcli.actions import Meld, TakePile
-from simcli.judge import discard_error, go_out_error, melds_error, must_take_pile, special_hand_error, take_error
+from simcli.judge import (
+    ask_error,
+    discard_error,
+    go_out_error,
+    melds_error,
+    must_take_pile,
+    special_hand_error,
+    take_error,
+)
 from simcli.state import DealState
 
 
@@ -183,6 +191,13 @@ class PlayerView:
         return self._st.last_card_red_three and self._st.rules.last_card_red_three_ends_deal
 
     @property
+    def may_ask(self) -> bool:
+        """Whether this player may ask "partner, may I go out?" now: the rules have it and the player could
+        obey a "no" (RULES.md §1.10; see :func:`simcli.judge.ask_error`). Ask only if you can also go out:
+        a "yes" binds."""
+        return ask_error(self._st, self._seat) is None
+
+    @property
     def partner_permission(self) -> bool | None:
         """Partner's answer to "may I go out?" this turn, or ``None`` if not asked."""
         return self._st.permission
@@ -213,9 +228,19 @@ class PlayerView:
         return discard_error(self._st, self._seat, rank)
 
     def legal_discards(self) -> list[int]:
-        """Ranks in hand that may be discarded now."""
-        hand = self._st.hands[self._seat]
-        return [r for r, n in enumerate(hand) if n and discard_error(self._st, self._seat, r) is None]
+        """Ranks in hand that may be discarded now (none when every discard is refused: a last card that may
+        not go out, or more than one card after partner answered "yes" to "may I go out?")."""
+        st = self._st
+        seat = self._seat
+        hand = st.hands[seat]
+        size = st.hand_sizes[seat]
+        if size > 1 and st.permission is True:
+            return []  # the player must go out this turn
+        if size == 1 and st.special_hand is None and not (
+                st.rules.pony_unlock == "HAND_EMPTY" and not st.pony_picked[seat]):
+            if go_out_error(st, seat, st.canastas[self._team]) is not None:
+                return []
+        return [r for r, n in enumerate(hand) if n and discard_error(st, seat, r) is None]
 
     @property
     def black_threes(self) -> tuple[int, ...]:

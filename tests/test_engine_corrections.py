@@ -5,12 +5,19 @@ Seats as in ``test_scenarios_classic``: the dealer is seat 3, so seat 0 plays fi
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
+import numpy as np
 import pytest
 from helpers import Scripted, Table, deal_state, make_rules, meld, players, take
 
+from simcli.errors import IllegalDecision
+from simcli.game import play_game
+from simcli.rules import load_rules
 from simcli.trace import EventLog
+from simcli.view import PlayerView
+from strategies.greedy import Greedy
 
 DEALER = 3
 
@@ -42,3 +49,133 @@ def test_concealed_out_after_pile_take_adding_to_own_melds_of_the_turn(
     assert log.of_kind("going_out")[0]["concealed"] is True
     assert res.scores[0]["going_out"] == 200
     assert [(d["rank"], d["meld"]) for d in log.of_kind("meld")][-1] == ("A", [4, 0, 0])
+
+
+# ================================================================ 2. "partner, may I go out?" only when a "no" can be obeyed
+class Asker(Scripted):
+    """Asks "may I go out?" on every turn and records whether the view said it may."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.may_ask_seen: list[bool] = []
+
+    def ask_to_go_out(self, view: Any) -> bool:
+        self.may_ask_seen.append(getattr(view, "may_ask", None))  # (None: an engine without it)
+        return True
+
+
+class Answers(Scripted):
+    """Answers "may I go out?" with the given answer."""
+
+    def __init__(self, answer: bool):
+        super().__init__()
+        self.answer = answer
+
+    def answer_go_out(self, view: Any) -> bool:
+        return self.answer
+
+
+def test_no_ask_holding_one_card_after_the_draw() -> None:
+    """§1.10: seat 0 takes the pile and keeps one card (a legal going out). Asking then is refused: a "no"
+    could not be obeyed. Before the fix the ask was accepted and a "no" left no legal move (the only discard
+    goes out), while ``legal_discards()`` still offered the card."""
+    st = setup({0: "K K K K K K A A A A 5", 2: "4 4 4 4 5 5 5 5 6 6 6"}, upcards="K")
+    asker = Asker(draws=[take("K", 6, extra=[meld("A", 4)])], discards=["5"])
+    with pytest.raises(IllegalDecision, match="holding 1 card may not ask 'may I go out\\?'"):
+        Table(st, players({0: asker, 2: Answers(False)})).finish()
+    assert asker.may_ask_seen == [False] and st.hand_sizes[0] == 1
+
+
+@pytest.mark.parametrize("answer", [False, True])
+def test_ask_with_two_cards_binds_either_way(answer: bool) -> None:
+    """With two cards after the take the player may ask; a "no" is obeyed by discarding and keeping one card,
+    a "yes" by going out (melding one card, discarding the other)."""
+    st = setup({0: "K K K K K K A A A 5 A", 2: "4 4 4 4 5 5 5 5 6 6 6"}, upcards="K")
+    asker = Asker(draws=[take("K", 6, extra=[meld("A", 3)])],
+                  melds=[[meld("A", 1)] if answer else []], discards=["5"])
+    log = EventLog()
+    table = Table(st, players({0: asker, 2: Answers(answer)}), emit=log)
+    table.step(1)
+    assert asker.may_ask_seen == [True]
+    assert log.of_kind("ask_go_out") == [{"seat": 0, "partner": 2, "answer": answer}]
+    if answer:
+        assert st.end_reason == "went_out" and st.went_out_seat == 0
+    else:
+        assert st.end_reason is None and st.hand_sizes[0] == 1
+
+
+def test_legal_discards_follow_the_answer() -> None:
+    """After a "yes" with more than one card no discard is legal (the player must go out)."""
+    st = setup({0: "K K K K K K A A A 5 6", 2: "4 4 4 4 5 5 5 5 6 6 6"}, upcards="K")
+    seen: list[list[int]] = []
+
+    class Looks(Asker):
+        def choose_discard(self, view: Any) -> int | None:
+            seen.append(view.legal_discards())
+            return super().choose_discard(view)
+
+    asker = Looks(draws=[take("K", 6, extra=[meld("A", 3)])], discards=["5"])
+    with pytest.raises(IllegalDecision, match="partner answered yes"):
+        Table(st, players({0: asker, 2: Answers(True)})).step(1)
+    assert seen == [[]]
+
+
+class RandomAsker(Greedy):
+    """Greedy play that asks "may I go out?" at random when the rules let it ask and it can go out, and answers
+    its partner at random. It records every decision point at which it found no legal move."""
+
+    name = "random_asker"
+
+    def __init__(self, rng: np.random.Generator, stats: Counter[str]):
+        super().__init__(rng)
+        self.stats = stats
+
+    def ask_to_go_out(self, view: PlayerView) -> bool:
+        if not getattr(view, "may_ask", True):  # (an engine without ``may_ask`` lets everyone ask)
+            self.stats["may_not_ask"] += 1
+            return False
+        plan = Greedy.choose_melds(self, view)
+        left = view.hand_size - sum(m.naturals + m.twos + m.jokers for m in plan)
+        can_go_out = left <= 1 and (not plan or view.check_melds(plan) is None)
+        if can_go_out and self.rng.random() < 0.5:  # a "yes" binds: ask only when able to go out
+            self.stats["asks"] += 1
+            return True
+        return False
+
+    def answer_go_out(self, view: PlayerView) -> bool:
+        answer = bool(self.rng.random() < 0.5)
+        self.stats["yes" if answer else "no"] += 1
+        return answer
+
+    def choose_discard(self, view: PlayerView) -> int | None:
+        legal = view.legal_discards()
+        if not legal:
+            self.stats["stuck"] += 1
+        if view.partner_permission is False:
+            self.stats["discards_after_no"] += 1
+        card = super().choose_discard(view)
+        if card not in legal:
+            self.stats["discard_not_in_legal_discards"] += 1
+        return card
+
+
+@pytest.mark.parametrize("num_players,games", [(4, 40), (6, 10)])
+def test_random_asks_and_answers_never_leave_a_player_without_a_legal_move(num_players: int, games: int) -> None:
+    """Invariant (§1.10): over many seeded deals with random asks and answers, the player to move always has a
+    legal move: every game ends normally, and at every discard ``legal_discards()`` offers the card played."""
+    rules = load_rules("classic", {"num_players": num_players})
+    assert rules.ask_partner_permission == "OPTIONAL"
+    stats: Counter[str] = Counter()
+    deals = 0
+    for game in range(games):
+        rngs = np.random.SeedSequence([11, game]).spawn(num_players)
+        strategies = [RandomAsker(np.random.default_rng(s), stats) for s in rngs]
+        result = play_game(rules, [x.name for x in strategies], 11, game, strategies=strategies)
+        deals += len(result.deals)
+    print(f"\n{num_players} players, {deals} deals: {dict(stats)}")
+    assert stats["stuck"] == 0 and stats["discard_not_in_legal_discards"] == 0, dict(stats)
+    # the test exercised what it is about: asks answered both ways, "no"s obeyed, and refused asks
+    assert deals >= 3 * games and stats["asks"] >= 20 and stats["no"] >= 5 and stats["yes"] >= 5, dict(stats)
+    assert stats["discards_after_no"] >= 5, dict(stats)
+    if num_players == 4:  # holding one card after a pile take, where a "no" could not be obeyed
+        assert stats["may_not_ask"] >= 2, dict(stats)
