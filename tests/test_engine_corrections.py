@@ -51,7 +51,7 @@ def test_concealed_out_after_pile_take_adding_to_own_melds_of_the_turn(
     assert [(d["rank"], d["meld"]) for d in log.of_kind("meld")][-1] == ("A", [4, 0, 0])
 
 
-# ================================================================ 2. "partner, may I go out?" only when a "no" can be obeyed
+# ========================================================= 2. "partner, may I go out?" only when a "no" can be obeyed
 class Asker(Scripted):
     """Asks "may I go out?" on every turn and records whether the view said it may."""
 
