@@ -271,11 +271,15 @@ class Deal:
             return card
         return None
 
-    def _lay_held_threes(self, seat: int, source: str) -> None:
-        """Lay every bonus three in ``seat``'s hand, each replaced from the stock."""
+    def _lay_held_threes(self, seat: int, source: str, held: tuple[int, int] = (0, 0)) -> None:
+        """Lay every bonus three in ``seat``'s hand, each replaced from the stock.
+
+        ``held`` counts (red, black) threes that were in the hand before the cards of ``source`` arrived
+        (Americana: a three kept before opening): those are laid first of their rank, with source ``held``.
+        """
         st = self.st
         hand = st.hands[seat]
-        for rank in (RED_THREE, BLACK_THREE):
+        for rank, kept in ((RED_THREE, held[0]), (BLACK_THREE, held[1])):
             if not st.is_bonus_three[rank]:
                 continue
             while hand[rank]:
@@ -283,7 +287,11 @@ class Deal:
                     break
                 hand[rank] -= 1
                 st.hand_sizes[seat] -= 1
-                self._lay_three(seat, rank, source)
+                if kept:
+                    kept -= 1
+                    self._lay_three(seat, rank, "held")
+                else:
+                    self._lay_three(seat, rank, source)
                 self._draw_one(seat, "replacement")
 
     def _may_hold_three_from_hand(self, seat: int, rank: int) -> bool:
@@ -344,10 +352,11 @@ class Deal:
     def _add_wing(self, seat: int, wing: list[int]) -> None:
         st = self.st
         hand = st.hands[seat]
+        held = (hand[RED_THREE], hand[BLACK_THREE])  # a three kept before opening is laid now too, as "held"
         for rank, n in enumerate(wing):
             hand[rank] += n
         st.hand_sizes[seat] += sum(wing)
-        self._lay_held_threes(seat, "wing")
+        self._lay_held_threes(seat, "wing", held)
 
     # ----------------------------------------------------------------- play
     def play(self) -> DealResult:

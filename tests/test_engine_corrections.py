@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 from helpers import Scripted, Table, deal_state, make_rules, meld, players, take
+from helpers_americana import AmTable, Holder, am_deal_state
 
+from simcli.cards import BLACK_THREE
 from simcli.errors import IllegalDecision
 from simcli.game import play_game
 from simcli.rules import load_rules
@@ -179,3 +181,20 @@ def test_random_asks_and_answers_never_leave_a_player_without_a_legal_move(num_p
     assert stats["discards_after_no"] >= 5, dict(stats)
     if num_players == 4:  # holding one card after a pile take, where a "no" could not be obeyed
         assert stats["may_not_ask"] >= 2, dict(stats)
+
+
+# ================================================================ 3. Americana: a held three laid when the wing arrives
+def test_a_held_three_laid_with_the_wing_is_written_held() -> None:
+    """§1.9, §2.3: seat 0 keeps its dealt B3, opens on turn 1 and gets the 4-card wing (with a R3 in it). At the
+    start of turn 5 the wing reaches the hand and both threes are laid: the R3 came with the wing (``wing``), the
+    B3 was kept before opening (``held``; the engine wrote ``wing`` before the fix)."""
+    st = am_deal_state(hands={0: "B3 K K K Q Q Q 4"}, wings=["R3"])
+    log = EventLog()
+    table = AmTable(st, players({0: Holder(hold=True, melds={1: [meld("K", 3), meld("Q", 3)]}, discards={1: "4"})}),
+                    emit=log)
+    table.step(4)
+    assert st.opened[0] and st.hands[0][BLACK_THREE] == 1 and st.wing_pending[0] is not None
+    table.step(1)
+    threes = [(k, d["seat"], d["source"]) for k, d in log.events if k in ("red_three", "black_three")]
+    assert threes == [("red_three", 0, "wing"), ("black_three", 0, "held")]
+    assert st.hands[0][BLACK_THREE] == 0 and st.black_threes == [1, 0] and st.red_threes == [1, 0]
