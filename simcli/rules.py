@@ -143,6 +143,30 @@ def pick_target(rules: Any) -> int:
     return rules.initial_pile_facedown + rules.initial_pile_faceup
 
 
+def _check_card_supply(rules: Any) -> None:
+    """Refuse rules whose deal needs more cards than the decks hold: hands, ponies, wings, the initial pile
+    (face down and up) and at least one card left in the stock."""
+    p = rules.num_players
+    per_deck = 52 + rules.jokers_per_deck
+    pack = rules.decks * per_deck
+    parts = [("hands", p * rules.hand_size, f"{p}x{rules.hand_size}"),
+             ("ponies", p * rules.pony_size, f"{p}x{rules.pony_size}"),
+             ("wings", sum(rules.wing_sizes), "+".join(map(str, rules.wing_sizes))),
+             ("initial pile", rules.initial_pile_facedown + rules.initial_pile_faceup, ""),
+             ("stock", 1, "")]
+    needed = sum(n for _, n, _ in parts)
+    if needed <= pack:
+        return
+    what = ", ".join(f"{name} {how + '=' if how else ''}{n}" for name, n, how in parts if n)
+    other = needed - p * rules.hand_size
+    max_hand = (pack - other) // p
+    hand_hint = f" or hand_size <= {max_hand}" if max_hand >= 1 else ""
+    raise RuleError(
+        f"the deal needs {needed} cards ({what}) but decks={rules.decks} hold {pack}; "
+        f"allowed: decks >= {-(-needed // per_deck)}{hand_hint}"
+    )
+
+
 def validate(rules: Any) -> None:
     """Check combinations of knobs that are fine one by one but impossible together."""
     p, t = rules.num_players, rules.team_size
@@ -155,13 +179,7 @@ def validate(rules: Any) -> None:
             f"num_players={p} with team_size={t} does not make two or more equal teams; "
             "allowed: team_size dividing num_players with at least 2 teams"
         )
-    pack = rules.decks * (52 + rules.jokers_per_deck)
-    needed = p * rules.hand_size + rules.initial_pile_faceup + rules.initial_pile_facedown + 1
-    if needed > pack:
-        raise RuleError(
-            f"hand_size={rules.hand_size} for {p} players needs {needed} cards but decks={rules.decks} "
-            f"hold {pack}; allowed: hand_size <= {(pack - 2) // p}"
-        )
+    _check_card_supply(rules)
     if rules.meld_max_size is not None and rules.meld_max_size < rules.canasta_size:
         raise RuleError(
             f"meld_max_size={rules.meld_max_size} is below canasta_size={rules.canasta_size}; "

@@ -10,13 +10,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from helpers import Scripted, Table, deal_state, make_rules, meld, players, take
 from helpers_americana import AmTable, Holder, am_deal_state
 
 from simcli.cards import BLACK_THREE
+from simcli.cli import main
 from simcli.errors import IllegalDecision
 from simcli.game import play_game
-from simcli.rules import load_rules
+from simcli.rules import RuleError, load_rules
 from simcli.trace import EventLog
 from simcli.view import PlayerView
 from strategies.greedy import Greedy
@@ -198,3 +200,42 @@ def test_a_held_three_laid_with_the_wing_is_written_held() -> None:
     threes = [(k, d["seat"], d["source"]) for k, d in log.events if k in ("red_three", "black_three")]
     assert threes == [("red_three", 0, "wing"), ("black_three", 0, "held")]
     assert st.hands[0][BLACK_THREE] == 0 and st.black_threes == [1, 0] and st.red_threes == [1, 0]
+
+
+# ========================================================= 4. the card supply counts ponies, wings and the initial pile
+@pytest.mark.parametrize("variant,overrides,message", [
+    ("ponytail", {"decks": 1, "hand_size": 13},
+     "the deal needs 106 cards (hands 4x13=52, ponies 4x13=52, initial pile 1, stock 1) but decks=1 hold 54; "
+     "allowed: decks >= 2"),
+    ("ponytail", {"decks": 2},
+     "the deal needs 114 cards (hands 4x15=60, ponies 4x13=52, initial pile 1, stock 1) but decks=2 hold 108; "
+     "allowed: decks >= 3 or hand_size <= 13"),
+    ("americana", {"decks": 1},
+     "the deal needs 60 cards (hands 4x13=52, wings 4+3=7, stock 1) but decks=1 hold 54; "
+     "allowed: decks >= 2 or hand_size <= 11"),
+    ("spanish", {"decks": 1},
+     "the deal needs 68 cards (hands 4x15=60, initial pile 7, stock 1) but decks=1 hold 54; "
+     "allowed: decks >= 2 or hand_size <= 11"),
+])
+def test_card_supply_counts_everything_dealt(variant: str, overrides: dict[str, int], message: str) -> None:
+    """Before the fix the ponytail and americana rules passed validation and the deal crashed (pop from an empty
+    stock) while setting out the ponies or wings."""
+    with pytest.raises(RuleError) as err:
+        load_rules(variant, overrides)
+    assert str(err.value) == message
+
+
+def test_card_supply_just_enough_deals_and_plays() -> None:
+    """106 of 108 cards dealt (hands, ponies, upcard, one stock card): the game plays to its end."""
+    rules = load_rules("ponytail", {"decks": 2, "hand_size": 13})
+    result = play_game(rules, ["greedy"] * 4, 3, 0)
+    assert result.deals and all(d.end_reason in ("went_out", "stock_out") for d in result.deals)
+
+
+def test_card_supply_error_is_one_line_on_the_command_line() -> None:
+    res = CliRunner().invoke(main, ["run", "--variant", "ponytail", "--rule", "decks=1", "--rule", "hand_size=13",
+                                   "--games", "1", "--seed", "1", "--quiet"])
+    assert res.exit_code != 0 and isinstance(res.exception, SystemExit)
+    assert res.output.strip().splitlines() == [
+        "Error: the deal needs 106 cards (hands 4x13=52, ponies 4x13=52, initial pile 1, stock 1) but decks=1 "
+        "hold 54; allowed: decks >= 2"]
