@@ -191,6 +191,9 @@ class Deal:
             or r.wing_sizes or r.may_hold_one_three_before_opening)
         self._discard_rules = bool(r.discard_restrictions or r.empty_pile_no_dead_card)
         self._hidden_canastas = r.hidden_canasta_bonus is not None
+        # Corte rápido and terremoto are Spanish: recorded (state, results, trace) only in the Spanish game or
+        # in a rule set that pays either bonus, so that no other variant shows the flags.
+        self._finish_bonuses = r.variant == "spanish" or bool(r.quick_finish_bonus or r.terremoto_bonus)
         self._discard_freezes = tuple(
             (IS_WILD[c] and r.freeze_on_wild_discard) or (c == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD")
             for c in range(len(RANK_NAMES)))
@@ -247,9 +250,13 @@ class Deal:
             return False
         strategy = self.strategies[seat]
         try:
-            return bool(strategy.hold_three(self.views[seat], rank))
+            hold = bool(strategy.hold_three(self.views[seat], rank))
         except Exception as exc:
             raise self._wrap(seat, exc) from exc
+        if self.emit:
+            self.emit("decision", {"seat": seat, "turn": st.turn, "kind": "hold_three",
+                                   "value": {"card": RANK_NAMES[rank], "hold": hold}})
+        return hold
 
     def _draw_one(self, seat: int, source: str) -> int | None:
         """Draw one card from the stock into ``seat``'s hand, laying bonus threes and replacing them."""
@@ -373,6 +380,10 @@ class Deal:
             })
             emit("cut", {"cutter": st.cutter, "count": st.cut_count, "target": st.cut_target,
                          "exact": st.exact_cut, "bonus_team": st.exact_cut_team})
+            if st.rules.pony_size:
+                emit("pony_grab", {"pony_dealer": st.pony_dealer, "count": st.pony_cut_count,
+                                   "target": st.rules.pony_size * st.n_players, "exact": st.pony_exact,
+                                   "bonus_team": st.pony_exact_team})
             if st.pick_target:
                 emit("pile_pick", {"dealer": st.dealer, "count": st.pick_count, "target": st.pick_target,
                                    "exact": st.exact_pick, "bonus_team": st.exact_pick_team,
@@ -516,6 +527,9 @@ class Deal:
             picked = False
             if melds and isinstance(melds[0], SpecialHand):
                 self._special_hand(seat, melds)
+                if emit:
+                    emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
+                                      "value": {"special_hand": melds[0].kind}})
                 if st.hand_sizes[seat] == 0:
                     self._go_out(seat, had_melded)
                     return
@@ -765,8 +779,9 @@ class Deal:
         )
         # Spanish: corte rápido (out on the player's first turn) and terremoto (out in one turn, after a
         # stock draw, with no earlier melds of the player).
-        st.quick_finish = st.seat_turns[seat] == 1
-        st.terremoto = not had_melded and st.drew_from_stock
+        if self._finish_bonuses:
+            st.quick_finish = st.seat_turns[seat] == 1
+            st.terremoto = not had_melded and st.drew_from_stock
         if self.emit:
             data = {"seat": seat, "team": team, "concealed": st.concealed, "turn": st.turn}
             for flag in ("quick_finish", "terremoto"):  # written only when true (Spanish bonuses)

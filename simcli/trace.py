@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-TRACE_VERSION = 1
+TRACE_VERSION = 2
 
 
 class TraceWriter:

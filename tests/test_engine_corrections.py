@@ -239,3 +239,25 @@ def test_card_supply_error_is_one_line_on_the_command_line() -> None:
     assert res.output.strip().splitlines() == [
         "Error: the deal needs 106 cards (hands 4x13=52, ponies 4x13=52, initial pile 1, stock 1) but decks=1 "
         "hold 54; allowed: decks >= 2"]
+
+
+# ========================================================= 7. A-AM-4c: stuck at the end of the stock (deliberate)
+def stuck_at_the_end_of_the_stock(log: Any = None) -> Any:
+    """Americana, a five-card stock: seat 0 opens on turn 1 with K x6 + Q x6 (no wing: the stock is below the
+    cutoff), discards and keeps one card (J). On turn 5 it draws the last stock card, a R3, which cannot be
+    replaced: it holds one card it may not discard (no canasta, going out not allowed)."""
+    st = am_deal_state(hands={0: "K K K K K K Q Q Q Q Q Q J"}, stock="5 6 8 9 R3", fill_stock=False)
+    s0 = Scripted(melds={1: [meld("K", 6), meld("Q", 6)]}, discards={1: "5"})
+    return AmTable(st, players({0: s0}), emit=log).finish()
+
+
+def test_a_player_stuck_at_the_end_of_the_stock_ends_the_deal() -> None:
+    """RULES.md A-AM-4c: the deal ends by stock exhaustion at once (no discard, no going-out bonus), even though
+    ``last_card_red_three_ends_deal`` is false in Americana."""
+    log = EventLog()
+    res = stuck_at_the_end_of_the_stock(log)
+    assert load_rules("americana").last_card_red_three_ends_deal is False
+    assert res.end_reason == "stock_out" and res.turns == 5 and res.went_out_seat is None
+    assert log.of_kind("stock_out") == [{"seat": 0, "turn": 5, "last_card_red_three": True}]
+    assert [d["value"] for d in log.of_kind("decision") if d["turn"] == 5] == ["stock", []]  # no discard decision
+    assert res.red_threes == [1, 0] and res.scores[0]["going_out"] == 0

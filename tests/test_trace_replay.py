@@ -492,7 +492,7 @@ def replay_trace(path: Path) -> dict[str, Any]:
         assert ev["seq"] == i, f"seq {ev['seq']} on line {i}"
         events.append(ev)
     header = events[0]
-    assert header["event"] == "trace_header" and header["trace_version"] == 1
+    assert header["event"] == "trace_header" and header["trace_version"] == 2
     rules = header["rules"]
     assert header["variant"] == "classic", "this replayer knows the Classic rules only"
     P, n_teams = header["num_players"], header["n_teams"]
