@@ -413,7 +413,9 @@ KNOBS: tuple[Knob, ...] = (
     # 3.7 end of deal and game
     _k("stock_exhaustion_rule", "enum", "what happens when the stock runs out",
        allowed=("CLASSIC_CONTINUATION", "END_ON_EMPTY_DRAW")),
-    _k("last_card_red_three_ends_deal", "bool", "drawing a red three as the last stock card ends the deal"),
+    _k("last_card_red_three_ends_deal", "bool", "drawing a red three as the last stock card ends the deal (no "
+       "discard); when false the deal still ends so if the player is left with one card it may not discard "
+       "(A-AM-4c)"),
     _k("meld_points_sign", "enum", "sign of melded card points",
        allowed=("ALWAYS_PLUS", "PLUS_IF_CANASTA_ELSE_MINUS")),
     _k("bonuses_require_canasta", "enum", "red-three and cut bonuses without a canasta",
