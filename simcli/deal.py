@@ -240,23 +240,28 @@ class Deal:
             self.emit("red_three" if rank == RED_THREE else "black_three",
                       {"seat": seat, "team": team, "source": source})
 
-    def _may_hold_three(self, seat: int, rank: int) -> bool:
-        """Americana: a player may keep one three until the team opens, if the strategy wants to."""
+    def _may_hold_three(self, seat: int, rank: int) -> bool | None:
+        """Americana: a player may keep one three until the team opens, if the strategy wants to.
+
+        ``None`` when the strategy is not asked (the rules or the hand do not allow keeping this three).
+        """
         st = self.st
         if not st.rules.may_hold_one_three_before_opening or st.opened[st.team_of[seat]]:
-            return False
+            return None
         hand = st.hands[seat]
         if hand[RED_THREE] + hand[BLACK_THREE] > 0:
-            return False
+            return None
         strategy = self.strategies[seat]
         try:
-            hold = bool(strategy.hold_three(self.views[seat], rank))
+            return bool(strategy.hold_three(self.views[seat], rank))
         except Exception as exc:
             raise self._wrap(seat, exc) from exc
-        if self.emit:
-            self.emit("decision", {"seat": seat, "turn": st.turn, "kind": "hold_three",
+
+    def _hold_line(self, seat: int, rank: int, hold: bool | None) -> None:
+        """Write the ``hold_three`` decision line, once the three is laid or in the hand (a consistent state)."""
+        if hold is not None and self.emit:
+            self.emit("decision", {"seat": seat, "turn": self.st.turn, "kind": "hold_three",
                                    "value": {"card": RANK_NAMES[rank], "hold": hold}})
-        return hold
 
     def _draw_one(self, seat: int, source: str) -> int | None:
         """Draw one card from the stock into ``seat``'s hand, laying bonus threes and replacing them."""
@@ -266,15 +271,20 @@ class Deal:
         bonus = st.is_bonus_three
         while stock:
             card = stock.pop()
-            if bonus[card] and not self._may_hold_three(seat, card):
-                self._lay_three(seat, card, source)
-                if not stock:
-                    st.last_card_red_three = True
-                    return None
-                source = "replacement"
-                continue
+            hold = None
+            if bonus[card]:
+                hold = self._may_hold_three(seat, card)
+                if not hold:
+                    self._lay_three(seat, card, source)
+                    self._hold_line(seat, card, hold)
+                    if not stock:
+                        st.last_card_red_three = True
+                        return None
+                    source = "replacement"
+                    continue
             hand[card] += 1
             st.hand_sizes[seat] += 1
+            self._hold_line(seat, card, hold)
             return card
         return None
 
@@ -290,7 +300,9 @@ class Deal:
             if not st.is_bonus_three[rank]:
                 continue
             while hand[rank]:
-                if source == "dealt" and self._may_hold_three_from_hand(seat, rank):
+                hold = self._may_hold_three_from_hand(seat, rank) if source == "dealt" else None
+                if hold:
+                    self._hold_line(seat, rank, hold)
                     break
                 hand[rank] -= 1
                 st.hand_sizes[seat] -= 1
@@ -299,13 +311,14 @@ class Deal:
                     self._lay_three(seat, rank, "held")
                 else:
                     self._lay_three(seat, rank, source)
+                self._hold_line(seat, rank, hold)
                 self._draw_one(seat, "replacement")
 
-    def _may_hold_three_from_hand(self, seat: int, rank: int) -> bool:
+    def _may_hold_three_from_hand(self, seat: int, rank: int) -> bool | None:
         st = self.st
         hand = st.hands[seat]
         if hand[RED_THREE] + hand[BLACK_THREE] != 1:
-            return False  # one three at most may be kept
+            return None  # one three at most may be kept
         hand[rank] -= 1
         try:
             return self._may_hold_three(seat, rank)

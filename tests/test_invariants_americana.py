@@ -351,6 +351,11 @@ class AmChecker:
                 self.fail(kind, f"dealt hands {st.hand_sizes}, pile {st.pile}")
             if [sum(w) for w in st.wings] != list(self.rules.wing_sizes):
                 self.fail(kind, f"wings of {[sum(w) for w in st.wings]} cards set aside")
+        elif kind == "decision" and data["kind"] == "hold_three":
+            # asked about a dealt or drawn three: during the dealt prelude it is not the seat's turn
+            stats[f"hold_three_{data['value']['hold']}"] += 1
+            if data["value"]["card"] not in ("R3", "B3") or st.opened[st.team_of[data["seat"]]]:
+                self.fail(kind, f"hold_three decision {data}: a three may be kept only before the team opens")
         elif kind == "decision":
             self.prelude_done = True
             seat = data["seat"]
@@ -366,6 +371,8 @@ class AmChecker:
                 if data["value"] != "stock":
                     stats["pile_take"] += 1
             elif data["kind"] == "melds":
+                if isinstance(data["value"], dict) and self.last_kind != "special_hand":
+                    self.fail(kind, f"special-hand decision line {data} after '{self.last_kind}'")
                 self._close_batch(kind)
         elif kind == "take_pile":
             self._on_take(data)
@@ -535,7 +542,7 @@ class AmChecker:
             self.fail(kind, f"seat {seat} went out (current {st.current}, hand sizes {st.hand_sizes})")
         discarded = self.last_kind == "discard" and self.last_seat == seat
         if st.special_hand is not None:
-            if not (discarded or self.last_kind == "special_hand"):
+            if not (discarded or self.last_kind == "decision"):  # the special hand's decision(melds) line
                 self.fail(kind, f"going out after '{self.last_kind}' with a special hand")
             self.stats["out_special_hand"] += 1
             return
