@@ -228,18 +228,13 @@ class PlayerView:
         return discard_error(self._st, self._seat, rank)
 
     def legal_discards(self) -> list[int]:
-        """Ranks in hand that may be discarded now (none when every discard is refused: a last card that may
-        not go out, or more than one card after partner answered "yes" to "may I go out?")."""
+        """Ranks in hand that may be discarded now (none with more than one card after partner answered "yes"
+        to "may I go out?": the player must go out)."""
         st = self._st
         seat = self._seat
+        if st.permission is True and st.hand_sizes[seat] > 1:
+            return []
         hand = st.hands[seat]
-        size = st.hand_sizes[seat]
-        if size > 1 and st.permission is True:
-            return []  # the player must go out this turn
-        if size == 1 and st.special_hand is None and not (
-                st.rules.pony_unlock == "HAND_EMPTY" and not st.pony_picked[seat]):
-            if go_out_error(st, seat, st.canastas[self._team]) is not None:
-                return []
         return [r for r, n in enumerate(hand) if n and discard_error(st, seat, r) is None]
 
     @property
