@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -11,6 +12,74 @@ from simcli.errors import EngineError, StrategyError
 from simcli.knobs import RuleError
 from simcli.rules import load_rules, parse_overrides
 from simcli.strategy import StrategyLookupError
+
+#: The largest master seed: numpy's SeedSequence takes any non-negative integer, the results store it as int64.
+MAX_SEED = 2**63 - 1
+
+
+class BoundedInt(click.ParamType):
+    """An integer in ``[low, high]``; anything else is a one-line error naming the option and the range.
+
+    (click's own ``IntRange`` reports a usage error over several lines.)
+    """
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int, why: str = "") -> None:
+        self.low, self.high, self.why = low, high, why
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """Parse and range-check ``value``."""
+        if isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high:
+            return value
+        opt = param.opts[0] if param is not None and param.opts else "value"
+        high = "2**63-1" if self.high == MAX_SEED else f"{self.high:,}"
+        why = f" ({self.why})" if self.why else ""
+        allowed = f"allowed is an integer from {self.low} to {high}{why}"
+        try:
+            number = int(str(value).strip().replace("_", ""))
+        except ValueError:
+            raise click.ClickException(f"bad {opt} '{value}': {allowed}") from None
+        if not self.low <= number <= self.high:
+            raise click.ClickException(f"bad {opt} {number}: {allowed}") from None
+        return number
+
+
+#: ``--seed``: a master seed.
+SEED = BoundedInt(0, MAX_SEED, "numpy SeedSequence seeds are non-negative; results store them as int64")
+
+
+def seed_option(help_text: str = "master seed") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--seed`` (default 0), checked to be a seed numpy and the results accept."""
+    return click.option("--seed", type=SEED, default=0, show_default=True, help=help_text)
+
+
+def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--json``: print a JSON document instead of text."""
+    return click.option("--json", "as_json", is_flag=True, help="print JSON instead of text")(f)
+
+
+def read_text_file(path: Path, what: str) -> str:
+    """A UTF-8 text file's contents; an unreadable or non-UTF-8 file is a one-line CLI error."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(
+            f"cannot read {what} {path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start});"
+            " save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+
+
+def refuse_unused(ctx: click.Context, pairs: list[tuple[str, bool, str]]) -> None:
+    """Refuse options given on the command line that would do nothing: ``(param, applies, why)``."""
+    from click.core import ParameterSource
+
+    for param, applies, why in pairs:
+        if not applies and ctx.get_parameter_source(param) == ParameterSource.COMMANDLINE:
+            opt = next(p.opts[0] for p in ctx.command.params if p.name == param)
+            raise click.ClickException(f"{opt} does nothing here: {why}")
 
 
 def variant_option(f: Callable[..., Any]) -> Callable[..., Any]:
