@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from simcli.commands.common import build_rules, cli_errors, rule_option, variant_option
+from simcli.commands.common import SEED, build_rules, cli_errors, rule_option, seed_option, variant_option
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
 from simcli.rules import diff
@@ -16,8 +16,8 @@ from simcli.trace import TraceWriter
 
 @click.command()
 @variant_option
-@click.option("--seed", type=int, default=0, show_default=True, help="master seed")
-@click.option("--game-index", type=int, default=0, show_default=True, help="which game of that seed")
+@seed_option()
+@click.option("--game-index", type=SEED, default=0, show_default=True, help="which game of that seed")
 @click.option("--strategies", default="greedy", show_default=True,
               help="one name for every seat, or one per seat, comma-separated")
 @rule_option
