@@ -103,7 +103,7 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
             raise RuleError(f"bad --rule '{pair}': expected KNOB=VALUE")
         k = knob(name.strip())
         if k.name in out:  # the last one would silently win: almost always a typo
-            raise RuleError(f"--rule {k.name} given twice ({given[k.name]} and {value}); give each knob once")
+            raise RuleError(f"rule knob {k.name} given twice ({given[k.name]} and {value}); give each knob once")
         out[k.name] = k.parse(value)
         given[k.name] = value
     return out

@@ -87,7 +87,7 @@ def test_rules_show_json() -> None:
 def test_a_repeated_rule_is_refused_but_a_rules_file_may_be_overridden(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["play", "--rule", "max_hands=1", "--rule", "max_hands=2"])
     assert res.exit_code == 1
-    assert res.stderr.strip() == "Error: --rule max_hands given twice (1 and 2); give each knob once"
+    assert res.stderr.strip() == "Error: rule knob max_hands given twice (1 and 2); give each knob once"
     # --rules FILE then --rule for the same knob is the documented way to override the file.
     (tmp_path / "house.toml").write_text("max_hands = 1\n", encoding="utf-8")
     res = CliRunner().invoke(main, ["run", "-n", "2", "-q", "-j", "1", "--rules", str(tmp_path / "house.toml"),

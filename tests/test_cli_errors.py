@@ -60,9 +60,11 @@ CASES: list[tuple[list[str], list[str]]] = [
     (["run", "--scheduler", "tcp://127.0.0.1:9"], ["--scheduler does nothing here", "add --backend dask"]),
     (["run", "--backend", "dask", "--scheduler-timeout", "3"], ["--scheduler-timeout does nothing here"]),
     (["run", "--name", "x", "--out", "r-named"], ["--name does nothing here"]),
+    (["compare", "run-a", "run-b", "--bootstrap-seed", "3"], ["--bootstrap-seed does nothing here"]),
     (["run", "--rule", "going_out_bonus=200", "--rule", "going_out_bonus=300"],
-     ["--rule going_out_bonus given twice (200 and 300); give each knob once"]),
-    (["rules", "show", "classic", "--rule", "max_hands=2", "--rule", "max_hands=3"], ["--rule max_hands given twice"]),
+     ["rule knob going_out_bonus given twice (200 and 300); give each knob once"]),
+    (["rules", "show", "classic", "--rule", "max_hands=2", "--rule", "max_hands=3"],
+     ["rule knob max_hands given twice"]),
 ]
 
 

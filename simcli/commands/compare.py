@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simcli.commands.common import SEED
+from simcli.commands.common import SEED, refuse_unused
 from simcli.commands.report import (
     FORMATS,
     describe_run,
@@ -118,6 +118,8 @@ def compare(run_a: Path, run_b: Path, metrics: tuple[str, ...], unpaired: bool, 
         raise click.ClickException(str(exc)) from None
     if unpaired and bootstrap:
         raise click.ClickException("--bootstrap is for paired comparisons; drop it or --unpaired")
+    refuse_unused(click.get_current_context(), [
+        ("bootstrap_seed", bootstrap > 0, "it seeds the --bootstrap resampling, which is off (--bootstrap 0)")])
     a, b = open_run(run_a), open_run(run_b)
     try:
         table = stats.compare_runs(a, b, chosen, paired=not unpaired, bootstrap=bootstrap, seed=bootstrap_seed)
