@@ -75,6 +75,9 @@ def unique_file(folder: Path, text: str) -> Path:
 def test_list_splitting_keeps_options_with_their_strategy() -> None:
     assert split_strategy_list("mc:samples=32,depth=2,greedy") == ["mc:samples=32,depth=2", "greedy"]
     assert split_strategy_list("greedy, mod:Cls ,x.py:a=1") == ["greedy", "mod:Cls", "x.py:a=1"]
+    # run.json stores the per-seat specs; --resume joins them with commas and must get the same seats back.
+    seats = ["mc:samples=32,depth=2", "greedy", "mc:samples=32,depth=2", "x.py:Cls"]
+    assert split_strategy_list(",".join(seats)) == seats
     with pytest.raises(StrategyLookupError, match="'samples=3' after 'greedy' belongs to no strategy"):
         split_strategy_list("greedy,samples=3")
     with pytest.raises(StrategyLookupError, match="belongs to no strategy; write NAME:samples=3"):

@@ -13,6 +13,10 @@ from simcli.knobs import RuleError
 from simcli.rules import load_rules, parse_overrides
 from simcli.strategy import StrategyLookupError
 
+#: Help of ``--strategies`` (README "Strategies" has the details).
+STRATEGIES_HELP = ("one strategy for every seat, or one per seat, comma-separated: a built-in name, module:Class, "
+                   "path/to/file.py[:Class] or an entry point, each optionally with :key=value,... options")
+
 #: The largest master seed: numpy's SeedSequence takes any non-negative integer, the results store it as int64.
 MAX_SEED = 2**63 - 1
 

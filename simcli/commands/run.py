@@ -13,7 +13,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from simcli.commands.common import json_option, read_text_file, refuse_unused, rule_option, seed_option
+from simcli.commands.common import STRATEGIES_HELP, json_option, read_text_file, refuse_unused, rule_option, seed_option
 from simcli.knobs import RuleError, knob
 from simcli.rules import diff, load_rules, parse_overrides
 from simcli.runner import RunError, RunSpec, default_chunk_size, execute_run, read_manifest
@@ -43,9 +43,7 @@ def _rules_file(path: Path) -> dict[str, Any]:
 @click.option("--variant", default="classic", show_default=True, help="rule preset")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
 @seed_option()
-@click.option("--strategies", default="greedy", show_default=True,
-              help="one strategy for every seat, or one per seat, comma-separated: a built-in name, "
-                   "module:Class, path/to/file.py, each optionally with :key=value,... options")
+@click.option("--strategies", default="greedy", show_default=True, help=STRATEGIES_HELP)
 @rule_option
 @click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="TOML file of knob overrides (applied before --rule)")

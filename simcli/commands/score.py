@@ -89,7 +89,7 @@ def score(position: str, as_json: bool) -> None:
     """Score the end-of-deal POSITION (a JSON file, or - for stdin).
 
     The format is described in docs/position-format.md. Prints one column per team
-    with the score parts of RULES.md §1.12 and the deal total.
+    with the score parts of RULES.md §1.12 (docs/rules.md) and the deal total.
     """
     source = "stdin" if position == "-" else position
     scores = score_position_text(read_position_text(position), source)
