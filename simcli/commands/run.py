@@ -175,13 +175,22 @@ def _check_scheduler(address: str, timeout: float) -> None:
     """Connect to the Dask scheduler once, within ``timeout`` seconds, so that an unreachable or wrong address is a
     one-line error before anything is written; the run's own connection then waits as long."""
     try:
+        import asyncio
+
         import dask
-        from distributed import Client
+        from distributed.comm import connect
     except ImportError:
         raise click.ClickException("--backend dask needs the dask extra: pip install -e '.[dask]'") from None
     dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"})
+
+    async def probe() -> None:
+        # A bare connection with distributed's handshake: no Client object, whose clean-up would print a
+        # traceback of its own when its construction fails half-way.
+        comm = await connect(address, timeout=timeout)
+        await comm.close()
+
     try:
-        Client(address, timeout=f"{timeout}s", set_as_default=False).close()
+        asyncio.run(probe())
     except Exception as exc:  # connection refused, timeout, bad address: all mean "not usable"
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise click.ClickException(
