@@ -110,3 +110,42 @@ def cli_errors(exc: Exception) -> click.ClickException:
     if isinstance(exc, (RuleError, StrategyLookupError, StrategyError, EngineError)):
         return click.ClickException(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     raise exc
+
+
+def first_error_message(path: Path) -> str:
+    """The first line of the first message in a run's errors table (what a user needs to fix the strategy)."""
+    try:
+        import pandas as pd
+
+        table = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+        return str(table["message"].iloc[0]).splitlines()[0]
+    except Exception:  # the table is only a hint here: the failure itself is reported either way
+        return "(unreadable errors table)"
+
+
+def check_scheduler(address: str, timeout: float) -> None:
+    """Connect to the Dask scheduler once, within ``timeout`` seconds, so that an unreachable or wrong address is a
+    one-line error before anything is written; the run's own connection then waits as long."""
+    try:
+        import asyncio
+
+        import dask
+        from distributed.comm import connect
+    except ImportError:
+        raise click.ClickException("--backend dask needs the dask extra: pip install -e '.[dask]'") from None
+    dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"})
+
+    async def probe() -> None:
+        # A bare connection with distributed's handshake: no Client object, whose clean-up would print a
+        # traceback of its own when its construction fails half-way.
+        comm = await connect(address, timeout=timeout)
+        await comm.close()
+
+    try:
+        asyncio.run(probe())
+    except Exception as exc:  # connection refused, timeout, bad address: all mean "not usable"
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise click.ClickException(
+            f"cannot reach the Dask scheduler '{address}' within {timeout:g} s ({detail}); start one with "
+            "`dask scheduler`, check the address, or raise --scheduler-timeout"
+        ) from None

@@ -13,7 +13,16 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from simcli.commands.common import STRATEGIES_HELP, json_option, read_text_file, refuse_unused, rule_option, seed_option
+from simcli.commands.common import (
+    STRATEGIES_HELP,
+    check_scheduler,
+    first_error_message,
+    json_option,
+    read_text_file,
+    refuse_unused,
+    rule_option,
+    seed_option,
+)
 from simcli.knobs import RuleError, knob
 from simcli.rules import diff, load_rules, parse_overrides
 from simcli.runner import RunError, RunSpec, default_chunk_size, execute_run, read_manifest
@@ -115,7 +124,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         out = Path("results") / "runs" / f"{variant}-{stamp}"
     jobs = jobs or os.cpu_count() or 1
     if scheduler is not None:
-        _check_scheduler(scheduler, scheduler_timeout)
+        check_scheduler(scheduler, scheduler_timeout)
     total = games * (2 if rotate_seats else 1)
     from tqdm import tqdm
 
@@ -139,7 +148,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         # Nothing to analyse: a failure, however --on-error is set (the errors table says why each game failed).
         raise click.ClickException(
             f"every game failed ({outcome.errors:,} of {outcome.errors:,}), the first with: "
-            f"{_first_error(out / f'errors.{fmt}')}; all errors are in {out}/errors.{fmt}"
+            f"{first_error_message(out / f'errors.{fmt}')}; all errors are in {out}/errors.{fmt}"
         )
     if as_json:
         click.echo(json.dumps({
@@ -159,41 +168,3 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         f"Report on them with: simcli report {out}   (or in Python: simcli.results.load('{out}'))"
     )
 
-
-def _first_error(path: Path) -> str:
-    """The first line of the first message in a run's errors table (what a user needs to fix the strategy)."""
-    try:
-        import pandas as pd
-
-        table = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
-        return str(table["message"].iloc[0]).splitlines()[0]
-    except Exception:  # the table is only a hint here: the failure itself is reported either way
-        return "(unreadable errors table)"
-
-
-def _check_scheduler(address: str, timeout: float) -> None:
-    """Connect to the Dask scheduler once, within ``timeout`` seconds, so that an unreachable or wrong address is a
-    one-line error before anything is written; the run's own connection then waits as long."""
-    try:
-        import asyncio
-
-        import dask
-        from distributed.comm import connect
-    except ImportError:
-        raise click.ClickException("--backend dask needs the dask extra: pip install -e '.[dask]'") from None
-    dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"})
-
-    async def probe() -> None:
-        # A bare connection with distributed's handshake: no Client object, whose clean-up would print a
-        # traceback of its own when its construction fails half-way.
-        comm = await connect(address, timeout=timeout)
-        await comm.close()
-
-    try:
-        asyncio.run(probe())
-    except Exception as exc:  # connection refused, timeout, bad address: all mean "not usable"
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise click.ClickException(
-            f"cannot reach the Dask scheduler '{address}' within {timeout:g} s ({detail}); start one with "
-            "`dask scheduler`, check the address, or raise --scheduler-timeout"
-        ) from None
