@@ -10,7 +10,11 @@ from simcli import __version__
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="simcli")
 def main() -> None:
-    """Canasta simulation lab: play seeded games between scripted strategies and score them."""
+    """Canasta simulation lab: play seeded games between scripted strategies and score them.
+
+    The rules, and every "RULES.md §N" cited in the help texts, are in docs/rules.md. Shell completion:
+    eval "$(_SIMCLI_COMPLETE=bash_source simcli)" in ~/.bashrc (zsh_source, fish_source for zsh and fish).
+    """
 
 
 def _register() -> None:

@@ -14,11 +14,11 @@ import numpy as np
 
 from simcli.cards import deck_cards
 from simcli.deal import Deal, DealResult, Emit, new_deal
-from simcli.errors import EngineError, GameContext
+from simcli.errors import EngineError, GameContext, StrategyError
 from simcli.rules import cut_target, pick_target
 from simcli.seeding import deal_rng, first_dealer, human_cut, seat_rng, shuffled_deck
 from simcli.state import DealState
-from simcli.strategy import Strategy, load_strategy
+from simcli.strategy import Strategy, strategy_factory
 
 #: A game with more deals than this is an engine bug.
 MAX_DEALS_PER_GAME = 400
@@ -44,8 +44,23 @@ class GameResult:
 
 
 def make_strategies(names: Sequence[str], master_seed: int, game_index: int) -> list[Strategy]:
-    """Build one strategy per seat, each with its own random stream."""
-    return [load_strategy(n)(seat_rng(master_seed, game_index, s)) for s, n in enumerate(names)]
+    """Build one strategy per seat, each with its own random stream (``NAME:key=value`` options applied).
+
+    A strategy that cannot be found or whose ``__init__`` raises is a :class:`StrategyError` naming the strategy,
+    seat, game and seed, like a strategy that fails during play.
+    """
+    players = []
+    for seat, name in enumerate(names):
+        try:
+            players.append(strategy_factory(name)(seat_rng(master_seed, game_index, seat)))
+        except Exception as exc:
+            detail = str(exc).splitlines()[0] if str(exc) else ""
+            raise StrategyError(
+                f"strategy '{name}' at seat {seat} raised {type(exc).__name__}"
+                + (f": {detail}" if detail else "") + f" when built for game {game_index} (seed {master_seed})",
+                seat=seat, strategy=name, game_index=game_index, seed=master_seed, deal_index=0, turn=0,
+            ) from exc
+    return players
 
 
 def game_outcome(rules: Any, totals: Sequence[int], deals_played: int) -> tuple[bool, int]:

@@ -96,12 +96,16 @@ def preset_description(variant: str) -> str:
 def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
     """Parse ``["key=value", ...]`` from ``--rule`` options into knob values."""
     out: dict[str, Any] = {}
+    given: dict[str, str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep:
             raise RuleError(f"bad --rule '{pair}': expected KNOB=VALUE")
         k = knob(name.strip())
+        if k.name in out:  # the last one would silently win: almost always a typo
+            raise RuleError(f"rule knob {k.name} given twice ({given[k.name]} and {value}); give each knob once")
         out[k.name] = k.parse(value)
+        given[k.name] = value
     return out
 
 

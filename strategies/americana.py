@@ -19,7 +19,8 @@ from simcli.actions import Meld, SpecialHand
 from simcli.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, RED_THREE, TWO
 from simcli.special import find_special
 from simcli.view import PlayerView
-from strategies.greedy import Greedy
+
+from .greedy import Greedy
 
 #: Aim for a special hand only while at most this many cards are missing ...
 MAX_MISSING = 1

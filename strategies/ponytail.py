@@ -18,7 +18,8 @@ from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN
 from simcli.melds import canasta_bonus, canasta_type, meld_value, requirement_met
 from simcli.planning import take_wilds
 from simcli.view import PlayerView
-from strategies.greedy import Greedy
+
+from .greedy import Greedy
 
 #: Below this many stock cards the deal may end any moment: go out when allowed.
 LOW_STOCK = 16

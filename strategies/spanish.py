@@ -21,7 +21,8 @@ from simcli.actions import Meld
 from simcli.cards import BLACK_THREE, CARD_VALUES, JOKER, NATURAL_RANKS, TWO
 from simcli.planning import take_wilds
 from simcli.view import PlayerView
-from strategies.greedy import Greedy
+
+from .greedy import Greedy
 
 #: Naturals of one unmelded rank worth keeping in the hand for a hidden canasta ...
 HOLD_AT = 4

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from simcli.commands.common import seed_option
 from simcli.commands.plot import forest_figure
 from simcli.commands.report import FORMATS, emit, fmt_ci, fmt_count, fmt_value, text_table
 from simcli.commands.sweep import (
@@ -115,7 +116,7 @@ def study_markdown(table: pd.DataFrame, runs: list[tuple[str, Run]], cmd: str, s
 @click.option("--variants", default="classic", show_default=True, help="comma-separated variant presets")
 @click.option("--games", "-n", type=click.IntRange(min=2), default=2000, show_default=True, help="games per variant")
 @click.option("--strategy", default="greedy", show_default=True, help="the strategy in every seat")
-@click.option("--seed", type=int, default=0, show_default=True, help="master seed (the same for every variant)")
+@seed_option("master seed (the same for every variant)")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="folder for the runs (one per variant) [default: results/runs/balance-<variants>-<time>]")

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from simcli.commands.common import build_rules, cli_errors, rule_option, variant_option
+from simcli.commands.common import build_rules, cli_errors, rule_option, seed_option, variant_option
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
 from simcli.strategy import StrategyLookupError, parse_strategy_list
@@ -45,7 +45,7 @@ def bench_games(rules: Any, names: list[str], hands: int, seed: int = 0) -> dict
               help="strategy for every seat, or one per seat comma-separated")
 @click.option("--hands", type=click.IntRange(min=1), default=2000, show_default=True,
               help="play whole games until at least this many deals are played")
-@click.option("--seed", type=int, default=0, show_default=True, help="master seed (games 0, 1, 2, ... of it)")
+@seed_option("master seed (games 0, 1, 2, ... of it)")
 @rule_option
 @click.option("--json", "as_json", is_flag=True, help="print a JSON object")
 def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, ...], as_json: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -11,6 +12,78 @@ from simcli.errors import EngineError, StrategyError
 from simcli.knobs import RuleError
 from simcli.rules import load_rules, parse_overrides
 from simcli.strategy import StrategyLookupError
+
+#: Help of ``--strategies`` (README "Strategies" has the details).
+STRATEGIES_HELP = ("one strategy for every seat, or one per seat, comma-separated: a built-in name, module:Class, "
+                   "path/to/file.py[:Class] or an entry point, each optionally with :key=value,... options")
+
+#: The largest master seed: numpy's SeedSequence takes any non-negative integer, the results store it as int64.
+MAX_SEED = 2**63 - 1
+
+
+class BoundedInt(click.ParamType):
+    """An integer in ``[low, high]``; anything else is a one-line error naming the option and the range.
+
+    (click's own ``IntRange`` reports a usage error over several lines.)
+    """
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int, why: str = "") -> None:
+        self.low, self.high, self.why = low, high, why
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """Parse and range-check ``value``."""
+        if isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high:
+            return value
+        opt = param.opts[0] if param is not None and param.opts else "value"
+        high = "2**63-1" if self.high == MAX_SEED else f"{self.high:,}"
+        why = f" ({self.why})" if self.why else ""
+        allowed = f"allowed is an integer from {self.low} to {high}{why}"
+        try:
+            number = int(str(value).strip().replace("_", ""))
+        except ValueError:
+            raise click.ClickException(f"bad {opt} '{value}': {allowed}") from None
+        if not self.low <= number <= self.high:
+            raise click.ClickException(f"bad {opt} {number}: {allowed}") from None
+        return number
+
+
+#: ``--seed``: a master seed.
+SEED = BoundedInt(0, MAX_SEED, "numpy SeedSequence seeds are non-negative; results store them as int64")
+
+
+def seed_option(help_text: str = "master seed") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--seed`` (default 0), checked to be a seed numpy and the results accept."""
+    return click.option("--seed", type=SEED, default=0, show_default=True, help=help_text)
+
+
+def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--json``: print a JSON document instead of text."""
+    return click.option("--json", "as_json", is_flag=True, help="print JSON instead of text")(f)
+
+
+def read_text_file(path: Path, what: str) -> str:
+    """A UTF-8 text file's contents; an unreadable or non-UTF-8 file is a one-line CLI error."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(
+            f"cannot read {what} {path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start});"
+            " save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+
+
+def refuse_unused(ctx: click.Context, pairs: list[tuple[str, bool, str]]) -> None:
+    """Refuse options given on the command line that would do nothing: ``(param, applies, why)``."""
+    from click.core import ParameterSource
+
+    for param, applies, why in pairs:
+        if not applies and ctx.get_parameter_source(param) == ParameterSource.COMMANDLINE:
+            opt = next(p.opts[0] for p in ctx.command.params if p.name == param)
+            raise click.ClickException(f"{opt} does nothing here: {why}")
 
 
 def variant_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -37,3 +110,42 @@ def cli_errors(exc: Exception) -> click.ClickException:
     if isinstance(exc, (RuleError, StrategyLookupError, StrategyError, EngineError)):
         return click.ClickException(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     raise exc
+
+
+def first_error_message(path: Path) -> str:
+    """The first line of the first message in a run's errors table (what a user needs to fix the strategy)."""
+    try:
+        import pandas as pd
+
+        table = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+        return str(table["message"].iloc[0]).splitlines()[0]
+    except Exception:  # the table is only a hint here: the failure itself is reported either way
+        return "(unreadable errors table)"
+
+
+def check_scheduler(address: str, timeout: float) -> None:
+    """Connect to the Dask scheduler once, within ``timeout`` seconds, so that an unreachable or wrong address is a
+    one-line error before anything is written; the run's own connection then waits as long."""
+    try:
+        import asyncio
+
+        import dask
+        from distributed.comm import connect
+    except ImportError:
+        raise click.ClickException("--backend dask needs the dask extra: pip install -e '.[dask]'") from None
+    dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"})
+
+    async def probe() -> None:
+        # A bare connection with distributed's handshake: no Client object, whose clean-up would print a
+        # traceback of its own when its construction fails half-way.
+        comm = await connect(address, timeout=timeout)
+        await comm.close()
+
+    try:
+        asyncio.run(probe())
+    except Exception as exc:  # connection refused, timeout, bad address: all mean "not usable"
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise click.ClickException(
+            f"cannot reach the Dask scheduler '{address}' within {timeout:g} s ({detail}); start one with "
+            "`dask scheduler`, check the address, or raise --scheduler-timeout"
+        ) from None

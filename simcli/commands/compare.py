@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from simcli.commands.common import SEED, refuse_unused
 from simcli.commands.report import (
     FORMATS,
     describe_run,
@@ -100,7 +101,7 @@ def render_compare(a: Run, b: Run, table: pd.DataFrame, paired: bool, fmt: str) 
 @click.option("--unpaired", is_flag=True, help="two-sample tests (Fisher, Welch) for runs with other seeds or N")
 @click.option("--bootstrap", type=click.IntRange(min=0), default=0, show_default=True,
               help="paired bootstrap resamples for the non-rate metrics (0 = paired t-interval)")
-@click.option("--bootstrap-seed", type=int, default=0, show_default=True, help="seed of the bootstrap resampling")
+@click.option("--bootstrap-seed", type=SEED, default=0, show_default=True, help="seed of the bootstrap resampling")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="write to FILE instead of stdout")
 def compare(run_a: Path, run_b: Path, metrics: tuple[str, ...], unpaired: bool, bootstrap: int,
@@ -117,6 +118,8 @@ def compare(run_a: Path, run_b: Path, metrics: tuple[str, ...], unpaired: bool, 
         raise click.ClickException(str(exc)) from None
     if unpaired and bootstrap:
         raise click.ClickException("--bootstrap is for paired comparisons; drop it or --unpaired")
+    refuse_unused(click.get_current_context(), [
+        ("bootstrap_seed", bootstrap > 0, "it seeds the --bootstrap resampling, which is off (--bootstrap 0)")])
     a, b = open_run(run_a), open_run(run_b)
     try:
         table = stats.compare_runs(a, b, chosen, paired=not unpaired, bootstrap=bootstrap, seed=bootstrap_seed)

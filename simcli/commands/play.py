@@ -6,7 +6,15 @@ from pathlib import Path
 
 import click
 
-from simcli.commands.common import build_rules, cli_errors, rule_option, variant_option
+from simcli.commands.common import (
+    SEED,
+    STRATEGIES_HELP,
+    build_rules,
+    cli_errors,
+    rule_option,
+    seed_option,
+    variant_option,
+)
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
 from simcli.rules import diff
@@ -16,10 +24,9 @@ from simcli.trace import TraceWriter
 
 @click.command()
 @variant_option
-@click.option("--seed", type=int, default=0, show_default=True, help="master seed")
-@click.option("--game-index", type=int, default=0, show_default=True, help="which game of that seed")
-@click.option("--strategies", default="greedy", show_default=True,
-              help="one name for every seat, or one per seat, comma-separated")
+@seed_option()
+@click.option("--game-index", type=SEED, default=0, show_default=True, help="which game of that seed")
+@click.option("--strategies", default="greedy", show_default=True, help=STRATEGIES_HELP)
 @rule_option
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, path_type=Path),
               help="write every decision and event as JSON lines")

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
-from simcli.commands.common import build_rules, rule_option
+from simcli.commands.common import build_rules, json_option, rule_option
 from simcli.knobs import KNOBS, RuleError
 from simcli.rules import diff, list_variants, preset_description
 
 
 @click.command()
-def variants() -> None:
-    """List the variant presets."""
+@json_option
+def variants(as_json: bool) -> None:
+    """List the variant presets (their rules: docs/rules.md, RULES.md §2)."""
+    if as_json:
+        click.echo(json.dumps([{"name": n, "description": preset_description(n)} for n in list_variants()], indent=2))
+        return
     for name in list_variants():
         click.echo(f"{name:10s} {preset_description(name)}")
 
@@ -25,8 +31,12 @@ def rules() -> None:
 @click.argument("variant")
 @rule_option
 @click.option("--changed", is_flag=True, help="show only the knobs that differ from the preset")
-def show(variant: str, rules: tuple[str, ...], changed: bool) -> None:
-    """Print every knob of VARIANT and its value; '*' marks values changed by --rule."""
+@json_option
+def show(variant: str, rules: tuple[str, ...], changed: bool, as_json: bool) -> None:
+    """Print every knob of VARIANT and its value; '*' marks values changed by --rule.
+
+    The knobs are those of RULES.md §3 (docs/rules.md in the repository).
+    """
     try:
         if variant not in list_variants():
             raise RuleError(f"unknown variant '{variant}'; allowed: {', '.join(list_variants())}")
@@ -34,6 +44,15 @@ def show(variant: str, rules: tuple[str, ...], changed: bool) -> None:
         raise click.ClickException(str(exc)) from None
     rs = build_rules(variant, rules)
     changes = diff(rs)
+    if as_json:
+        knobs = {
+            k.name: {"value": k.format(getattr(rs, k.field)), "preset": changes[k.name][0] if k.name in changes
+                     else k.format(getattr(rs, k.field)), "changed": k.name in changes, "help": k.help}
+            for k in KNOBS if k.name in changes or not changed
+        }
+        click.echo(json.dumps({"variant": variant, "description": preset_description(variant), "knobs": knobs,
+                               "changed": sorted(changes)}, indent=2))
+        return
     click.echo(f"# {variant}: {preset_description(variant)}")
     width = max(len(k.name) for k in KNOBS)
     for k in KNOBS:

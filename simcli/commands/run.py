@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tomllib
@@ -12,7 +13,16 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from simcli.commands.common import rule_option
+from simcli.commands.common import (
+    STRATEGIES_HELP,
+    check_scheduler,
+    first_error_message,
+    json_option,
+    read_text_file,
+    refuse_unused,
+    rule_option,
+    seed_option,
+)
 from simcli.knobs import RuleError, knob
 from simcli.rules import diff, load_rules, parse_overrides
 from simcli.runner import RunError, RunSpec, default_chunk_size, execute_run, read_manifest
@@ -20,9 +30,10 @@ from simcli.strategy import StrategyLookupError, parse_strategy_list
 
 
 def _rules_file(path: Path) -> dict[str, Any]:
+    text = read_text_file(path, "rules file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise click.ClickException(f"cannot read rules file {path}: {exc}") from None
     flat: dict[str, Any] = {}
     for key, value in data.items():
@@ -40,9 +51,8 @@ def _rules_file(path: Path) -> dict[str, Any]:
 @click.command()
 @click.option("--variant", default="classic", show_default=True, help="rule preset")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
-@click.option("--seed", type=int, default=0, show_default=True, help="master seed")
-@click.option("--strategies", default="greedy", show_default=True,
-              help="one name for every seat, or one per seat, comma-separated")
+@seed_option()
+@click.option("--strategies", default="greedy", show_default=True, help=STRATEGIES_HELP)
 @rule_option
 @click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="TOML file of knob overrides (applied before --rule)")
@@ -60,15 +70,24 @@ def _rules_file(path: Path) -> dict[str, Any]:
               help="a failing game stops the run, or is recorded in errors.parquet and skipped")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", help="Dask scheduler address (without it --backend dask starts a local cluster)")
+@click.option("--scheduler-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="seconds to wait for --scheduler to answer")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None, help="games per chunk [default: from N]")
+@json_option
 @click.pass_context
 def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str, rules: tuple[str, ...],
         rules_file: Path | None, jobs: int | None, out: Path | None, name: str | None, rotate_seats: bool,
         trace_games: int, fmt: str, resume: bool, quiet: bool, on_error: str, backend: str,
-        scheduler: str | None, chunk_size: int | None) -> None:
+        scheduler: str | None, scheduler_timeout: float, chunk_size: int | None, as_json: bool) -> None:
     """Play N seeded games and write games/deals tables to a run directory."""
     def given(param: str) -> bool:
         return ctx.get_parameter_source(param) == ParameterSource.COMMANDLINE
+
+    refuse_unused(ctx, [
+        ("scheduler", backend == "dask", "--scheduler is the address of a Dask cluster; add --backend dask"),
+        ("scheduler_timeout", scheduler is not None, "it is the wait for --scheduler, which is not given"),
+        ("name", out is None, "--name only names the default --out folder, and --out is given"),
+    ])
 
     stored: dict[str, Any] | None = None
     if resume:
@@ -104,6 +123,8 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         stamp = name or datetime.now().strftime("%Y%m%d-%H%M%S")
         out = Path("results") / "runs" / f"{variant}-{stamp}"
     jobs = jobs or os.cpu_count() or 1
+    if scheduler is not None:
+        check_scheduler(scheduler, scheduler_timeout)
     total = games * (2 if rotate_seats else 1)
     from tqdm import tqdm
 
@@ -122,12 +143,28 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
                    f"  simcli run --resume --out {out}", err=True)
         sys.exit(130)
     bar.close()
+    files = [out / f for f in (f"games.{fmt}", f"deals.{fmt}", f"errors.{fmt}", "run.json") if (out / f).exists()]
+    if outcome.errors and not outcome.games:
+        # Nothing to analyse: a failure, however --on-error is set (the errors table says why each game failed).
+        raise click.ClickException(
+            f"every game failed ({outcome.errors:,} of {outcome.errors:,}), the first with: "
+            f"{first_error_message(out / f'errors.{fmt}')}; all errors are in {out}/errors.{fmt}"
+        )
+    if as_json:
+        click.echo(json.dumps({
+            "run_dir": str(out), "status": outcome.status, "variant": variant, "strategies": names, "seed": seed,
+            "games": outcome.games, "deals": outcome.hands, "failed_games": outcome.errors, "jobs": jobs,
+            "backend": backend, "wall_seconds": round(outcome.wall_seconds, 3),
+            "hands_per_s": round(outcome.hands_per_s, 1) if outcome.hands_per_s else None,
+            "files": [str(f) for f in files],
+        }, indent=2))
+        return
     hands_per_s = f"{outcome.hands_per_s:,.0f} hands/s" if outcome.hands_per_s else "nothing left to play"
     click.echo(
         f"Played {outcome.games:,} games ({outcome.hands:,} deals) of {variant} with {', '.join(dict.fromkeys(names))}"
         f" on {jobs} {backend} job(s): {hands_per_s}"
         + (f", {outcome.errors} failed game(s) in errors.{fmt}" if outcome.errors else "")
-        + f".\nResults: {out}/games.{fmt}, {out}/deals.{fmt} and {out}/run.json "
-        f"(schemas in docs/results-format.md).\n"
+        + f".\nResults: {', '.join(str(f) for f in files)} (schemas in docs/results-format.md).\n"
         f"Report on them with: simcli report {out}   (or in Python: simcli.results.load('{out}'))"
     )
+

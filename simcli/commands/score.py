@@ -16,11 +16,17 @@ from simcli.scoring import SCORE_PARTS, score_deal
 
 def read_position_text(source: str) -> str:
     """Read the position text from the file ``source``, or from stdin when ``source`` is ``-``."""
-    if source == "-":
-        return sys.stdin.read()
     try:
+        if source == "-":
+            raw = getattr(sys.stdin, "buffer", None)  # bytes, so that non-UTF-8 input is reported, not a traceback
+            return raw.read().decode("utf-8") if raw is not None else sys.stdin.read()
         with open(source, encoding="utf-8") as fh:
             return fh.read()
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(
+            f"cannot read position file '{source}': not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
+            f"{exc.start}); save it as UTF-8"
+        ) from None
     except OSError as exc:
         raise click.ClickException(f"cannot read position file '{source}': {exc.strerror or exc}") from None
 
@@ -83,7 +89,7 @@ def score(position: str, as_json: bool) -> None:
     """Score the end-of-deal POSITION (a JSON file, or - for stdin).
 
     The format is described in docs/position-format.md. Prints one column per team
-    with the score parts of RULES.md §1.12 and the deal total.
+    with the score parts of RULES.md §1.12 (docs/rules.md) and the deal total.
     """
     source = "stdin" if position == "-" else position
     scores = score_position_text(read_position_text(position), source)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from simcli import __version__
+from simcli.commands.common import seed_option
 from simcli.commands.plot import interval_figure, save_figure
 from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, fmt_value, open_run, records, text_table
 from simcli.knobs import RuleError, knob
@@ -137,7 +138,7 @@ def command_line(name: str, args: Sequence[tuple[str, Any]]) -> str:
               help="the knob to sweep and its values (separate with ';' when values contain commas)")
 @click.option("--set", "fixed", multiple=True, metavar="KNOB=VALUE", help="fixed rule override for every run")
 @click.option("--games", "-n", type=click.IntRange(min=2), default=1000, show_default=True, help="games per value")
-@click.option("--seed", type=int, default=0, show_default=True, help="master seed (the same for every value)")
+@seed_option("master seed (the same for every value)")
 @click.option("--strategies", default="greedy", show_default=True, help="one name for every seat, or one per seat")
 @click.option("--metric", "metrics", multiple=True, metavar="NAME[,NAME...]",
               help=f"metric(s) to tabulate and plot [default: {','.join(DEFAULT_SWEEP)}]")
