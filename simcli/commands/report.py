@@ -150,7 +150,7 @@ def to_jsonable(x: Any) -> Any:
     return x
 
 
-COUNT_FIELDS = ("n", "k", "n_a", "n_b", "a_only", "b_only", "clusters")
+COUNT_FIELDS = ("n", "n_units", "n_pairs", "k", "n_a", "n_b", "a_only", "b_only", "clusters")
 
 
 def records(df: pd.DataFrame) -> list[dict[str, Any]]:
