@@ -1005,11 +1005,23 @@ SECTION_TITLES = {
     "exact_cut": "Exact cut",
     "pony": "Pony pickup",
     "spanish": "Spanish: hidden canastas, premiado and crossed piles, exact pick, bonuses",
+    "metrics": "Chosen metrics (--metric)",
 }
 
 
-def run_report(run: RunLike, by: str = "team") -> pd.DataFrame:
-    """Everything ``simcli report`` shows, as one long table (columns :data:`REPORT_COLUMNS`)."""
+def metric_rows(run: RunLike, metrics: Sequence[Metric], confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """The report's ``metrics`` section: each chosen metric summarized (:func:`summarize`) in one row."""
+    rows = []
+    for m in metrics:
+        s = summarize(run, m, confidence)
+        group = "pairs of twins" if m.name.partition(":")[0] in STRATEGY_METRICS and is_rotated(run.games) else "all"
+        rows.append({**{k: v for k, v in s.items() if k not in ("label", "level")}, "group": group})
+    return integer_counts(pd.DataFrame(rows))
+
+
+def run_report(run: RunLike, by: str = "team", metrics: Sequence[Metric] = ()) -> pd.DataFrame:
+    """Everything ``simcli report`` shows, as one long table (columns :data:`REPORT_COLUMNS`); ``metrics`` adds
+    a ``metrics`` section with those metrics (e.g. ``strategy_win:greedy``)."""
     if by not in ("team", "seat", "strategy"):
         raise StatsError(f"unknown grouping '{by}'; allowed: strategy, seat, team")
     games, deals = run.games, run.deals
@@ -1023,6 +1035,7 @@ def run_report(run: RunLike, by: str = "team") -> pd.DataFrame:
         "exact_cut": exact_cut_summary(run),
         "pony": pony_summary(deals),
         "spanish": spanish_summary(run, by),
+        "metrics": metric_rows(run, metrics) if metrics else pd.DataFrame(),
     }
     frames = [df.assign(section=name) for name, df in parts.items() if not df.empty]
     out = pd.concat(frames, ignore_index=True)
