@@ -134,6 +134,8 @@ def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metric
     """
     import numpy as np
 
+    from simcli import stats
+
     per_row = min(len(metrics), 3)
     blocks = -(-len(metrics) // 3)
     with_diffs = diffs is not None and not diffs.empty
