@@ -7,13 +7,17 @@ default). The methods are documented in ``docs/analysis.md``.
 
 Units of observation:
 
-* **game** -- one row of ``games`` (a game and rotation); games are independent.
+* **game** -- one row of ``games`` (a game and rotation).
 * **deal** -- one observation per deal (the team-0 row of ``deals``).
 * **team-deal** -- one row of ``deals`` (a team's result in a deal).
 
-Deals of one game are not independent (scores carry over), so means over deals and team-deals use a
-cluster-robust standard error with the game as cluster. Rates over deals use Wilson (or Clopper-Pearson)
-intervals with the deal as the trial.
+The independent **unit** is the ``game_index``: without ``--rotate-seats`` a game, with it a game and its
+seat-swapped twin (same deals, partnerships swapped), whose results are correlated. Deals of one game are not
+independent either (scores carry over), so means over deals and team-deals use a cluster-robust standard error
+with the unit as cluster; in a rotated run means and rates over games do too (rates with a Wilson interval on
+the design-effect sample size). Rates over deals of a run without rotation use Wilson (or Clopper-Pearson)
+intervals with the deal as the trial; the exact cut and pick are the same in both twins of a deal, so a rotated
+run counts each such deal once.
 """
 
 from __future__ import annotations
@@ -87,16 +91,19 @@ class Rate:
     """A proportion ``k/n`` with its interval."""
 
     n: int
-    k: int
+    k: int | None
     rate: float
     ci_low: float
     ci_high: float
     method: str = "wilson"
+    n_units: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """The fields as a dict (``rate`` also as ``value``)."""
+        """The fields as a dict (``rate`` also as ``value``; ``n_units`` defaults to ``n``)."""
         d = asdict(self)
         d["value"] = self.rate
+        if d["n_units"] is None:
+            d["n_units"] = self.n
         return d
 
 
@@ -113,10 +120,90 @@ def rate(k: int, n: int, method: str = "wilson", confidence: float = CONFIDENCE)
                 method="wilson" if method == "wilson" else "clopper-pearson")
 
 
-def rate_of(flags: Iterable[Any], method: str = "wilson", confidence: float = CONFIDENCE) -> Rate:
-    """The share of true values among ``flags`` (missing values dropped) with its interval."""
+def rate_of(flags: Iterable[Any], method: str = "wilson", confidence: float = CONFIDENCE,
+            clusters: Iterable[Any] | None = None) -> Rate:
+    """The share of true values among ``flags`` (missing values dropped) with its interval.
+
+    With ``clusters`` (one unit id per flag, e.g. the ``game_index`` of a rotated run) the interval is
+    :func:`cluster_rate`'s: correlated observations of one unit count as less than independent trials.
+    """
+    if clusters is not None:
+        s = pd.Series(list(flags) if not isinstance(flags, pd.Series) else flags.to_numpy())
+        keep = s.notna().to_numpy()
+        return cluster_rate(s[keep].astype(bool).astype(float), np.asarray(_ids(clusters))[keep], method,
+                            confidence)
     s = pd.Series(list(flags) if not isinstance(flags, pd.Series) else flags).dropna()
     return rate(int(s.astype(bool).sum()), len(s), method, confidence)
+
+
+def _ids(clusters: Iterable[Any]) -> np.ndarray:
+    """Cluster ids as a numpy array (positions, not index labels)."""
+    if isinstance(clusters, np.ndarray):
+        return clusters
+    return np.asarray(clusters.to_numpy() if isinstance(clusters, pd.Series | pd.Index) else list(clusters))
+
+
+def _wilson(p: float, n: float, confidence: float) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``p`` observed on a (possibly fractional, effective) ``n``."""
+    z = _z(confidence)
+    denom = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, center - half), min(1.0, center + half))
+
+
+def _clopper_pearson_float(p: float, n: float, confidence: float) -> tuple[float, float]:
+    """Clopper-Pearson bounds (beta quantiles) for ``k = p n`` successes in an effective ``n`` trials."""
+    alpha, k = 1 - confidence, p * n
+    low = 0.0 if k <= 0 else float(st.beta.ppf(alpha / 2, k, n - k + 1))
+    high = 1.0 if k >= n else float(st.beta.ppf(1 - alpha / 2, k + 1, n - k))
+    return (low, high)
+
+
+def cluster_rate(values: Iterable[float], clusters: Iterable[Any] | None = None, method: str = "wilson",
+                 confidence: float = CONFIDENCE) -> Rate:
+    """A share with an interval that respects units: clustered 0/1 outcomes, or scores in [0, 1] (half points).
+
+    ``values`` are 0/1 outcomes or scores between 0 and 1 (a tie as 0.5; a pair of twins as their mean);
+    ``clusters`` gives each value's unit (``None``: every value is its own unit). The variance of the share
+    is the cluster-robust one of :func:`mean_interval`, ``G/(G-1) * sum_g(sum_{i in g}(y_i - p))^2 / n^2``
+    over the ``G`` units, and the interval is Wilson's (``method='exact'``: Clopper-Pearson's) on the
+    design-effect sample size ``n_eff = p (1 - p) / var``, the number of independent trials that would give
+    that variance (Kish). A share of 0 or 1 uses ``n_eff = G``; a share that is the same in every unit (zero
+    variance, 0 < p < 1) gives the interval ``[p, p]``. ``k`` is the count for 0/1 outcomes, else ``None``;
+    ``n_units`` is ``G``. 0/1 outcomes without clusters give exactly :func:`rate`.
+    """
+    if method not in ("wilson", "exact"):
+        raise StatsError(f"unknown interval method '{method}'; allowed: wilson, exact")
+    y = _floats(values).to_numpy()
+    g = None if clusters is None else _ids(clusters)
+    if g is not None and len(g) != len(y):
+        raise StatsError(f"{len(y)} values but {len(g)} cluster ids")
+    keep = ~np.isnan(y)
+    y = y[keep]
+    if ((y < 0) | (y > 1)).any():
+        raise StatsError("a share needs values between 0 and 1")
+    n = len(y)
+    binary = bool(np.all((y == 0) | (y == 1)))
+    k = int(y.sum()) if binary else None
+    if g is None and binary:
+        return rate(int(y.sum()), n, method, confidence)
+    codes, uniques = pd.factorize(g[keep]) if g is not None else (np.arange(n), np.arange(n))
+    units = len(uniques)
+    name = "wilson-cluster" if method == "wilson" else "clopper-pearson-cluster"
+    if n == 0 or units < 2:
+        return Rate(n, k, float(y.mean()) if n else math.nan, math.nan, math.nan, name, units)
+    p = float(y.mean())
+    resid = np.bincount(codes, weights=y - p, minlength=units)
+    var = units / (units - 1) * float((resid ** 2).sum()) / n ** 2
+    if p in (0.0, 1.0):
+        n_eff: float = units
+    elif var <= 1e-15:  # every unit scores the same
+        return Rate(n, k, p, p, p, name, units)
+    else:
+        n_eff = p * (1 - p) / var
+    low, high = _wilson(p, n_eff, confidence) if method == "wilson" else _clopper_pearson_float(p, n_eff, confidence)
+    return Rate(n, k, p, low, high, name, units)
 
 
 @dataclass(frozen=True)
@@ -132,9 +219,10 @@ class Mean:
     clusters: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """The fields as a dict (``mean`` also as ``value``)."""
+        """The fields as a dict (``mean`` also as ``value``; ``n_units``: the clusters, else ``n``)."""
         d = asdict(self)
         d["value"] = self.mean
+        d["n_units"] = self.n if self.clusters is None else self.clusters
         return d
 
 
@@ -146,10 +234,7 @@ def mean_interval(values: Iterable[float], clusters: Iterable[Any] | None = None
     one observation per cluster it equals the usual ``s^2/n``. Missing values are dropped.
     """
     y = _floats(values).to_numpy()
-    if clusters is None or isinstance(clusters, np.ndarray):
-        g = clusters
-    else:
-        g = np.asarray(clusters.to_numpy() if isinstance(clusters, pd.Series | pd.Index) else list(clusters))
+    g = None if clusters is None else _ids(clusters)
     if g is not None and len(g) != len(y):
         raise StatsError(f"{len(y)} values but {len(g)} cluster ids")
     keep = ~np.isnan(y)
@@ -237,8 +322,31 @@ def one_per_deal(deals: pd.DataFrame) -> pd.DataFrame:
 
 
 def game_cluster(df: pd.DataFrame) -> pd.Series:
-    """A cluster id per row: its game (game index and rotation)."""
-    return df["game_index"].astype(np.int64) * 2 + df["rotation"].astype(np.int64)
+    """A cluster id per row: its unit, the ``game_index`` (a game and its seat-swapped twin form one unit)."""
+    return df["game_index"].astype(np.int64)
+
+
+def is_rotated(df: pd.DataFrame) -> bool:
+    """Whether a table holds seat-swapped twins (rows of ``rotation`` 1, from ``--rotate-seats``)."""
+    return "rotation" in df.columns and bool((df["rotation"] != 0).any())
+
+
+def unit_clusters(df: pd.DataFrame) -> pd.Series | None:
+    """The unit (``game_index``) of each row of a rotated table, for twin-aware intervals; ``None`` without twins.
+
+    Without rotation the games are independent and the usual one-observation-per-trial intervals apply.
+    """
+    return game_cluster(df) if is_rotated(df) else None
+
+
+def twin_deals(per_deal: pd.DataFrame) -> pd.DataFrame:
+    """Deals counted once per ``(game_index, deal_index)``: the twins of a rotated run are dealt the same cards
+    and cuts (one random stream per game), so a cut or pick outcome repeats in both; the other rows stay."""
+    if not is_rotated(per_deal):
+        return per_deal
+    # rotation 0 for the kept rows: each is now one independent deal, not one of a pair of twins
+    return (per_deal.drop_duplicates(["game_index", "deal_index"], keep="first").reset_index(drop=True)
+            .assign(rotation=0))
 
 
 def rules_of(run: RunLike) -> dict[str, str]:
@@ -252,8 +360,10 @@ def cut_exact_probability(sigma: float) -> float:
 
 
 # ---------------------------------------------------------------------------------------- win rates
-def _win_row(group: str, flags: pd.Series, metric: str = "win_rate", **extra: Any) -> dict[str, Any]:
-    return {"metric": metric, "group": group, **rate_of(flags).as_dict(), **extra}
+def _win_row(group: str, flags: pd.Series, metric: str = "win_rate", units: pd.Series | None = None,
+             **extra: Any) -> dict[str, Any]:
+    clusters = None if units is None else units.loc[flags.index]
+    return {"metric": metric, "group": group, **rate_of(flags, clusters=clusters).as_dict(), **extra}
 
 
 def win_rates(games: pd.DataFrame, by: str = "team") -> pd.DataFrame:
@@ -266,20 +376,22 @@ def win_rates(games: pd.DataFrame, by: str = "team") -> pd.DataFrame:
       strategy sits on both teams counts as a win for it whoever wins; ``head_to_head`` rows restrict to
       the games where the strategy sits on exactly one team (the comparable rate against other strategies).
 
-    A shared win (``winner_team == -1``) is a win for nobody; a ``shared_win`` row gives its rate.
+    A shared win (``winner_team == -1``) is a win for nobody; a ``shared_win`` row gives its rate. In a
+    rotated run a game and its twin are one unit (``n_units`` counts them), with :func:`cluster_rate`'s intervals.
     """
     if games.empty:
         return pd.DataFrame(columns=["metric", "group", "n", "k", "rate", "value", "ci_low", "ci_high", "method"])
     teams = n_teams(games)
     winner = games["winner_team"]
+    units = unit_clusters(games)
     rows = []
     if by == "team":
         for t in range(teams):
             seats = ",".join(map(str, team_seats(games, t)))
-            rows.append(_win_row(f"team {t} (seats {seats})", winner == t))
+            rows.append(_win_row(f"team {t} (seats {seats})", winner == t, units=units))
     elif by == "seat":
         for s in range(n_seats(games)):
-            rows.append(_win_row(f"seat {s} (team {s % teams})", winner == s % teams))
+            rows.append(_win_row(f"seat {s} (team {s % teams})", winner == s % teams, units=units))
     elif by == "strategy":
         seat_cols = [f"strategy_seat_{s}" for s in range(n_seats(games))]
         names = sorted(set(games[seat_cols].astype(str).to_numpy().ravel()))
@@ -290,13 +402,13 @@ def win_rates(games: pd.DataFrame, by: str = "team") -> pd.DataFrame:
             w = winner.to_numpy()
             hit = on_team.to_numpy()[np.arange(len(w)), np.clip(w, 0, None)]
             won = pd.Series((w >= 0) & hit, index=games.index)
-            rows.append(_win_row(name, won[present]))
+            rows.append(_win_row(name, won[present], units=units))
             one_side = on_team.sum(axis=1) == 1
-            rows.append(_win_row(name, won[one_side], metric="head_to_head_win_rate"))
+            rows.append(_win_row(name, won[one_side], metric="head_to_head_win_rate", units=units))
     else:
         raise StatsError(f"unknown grouping '{by}'; allowed: strategy, seat, team")
     if (winner < 0).any():
-        rows.append(_win_row("all", winner < 0, metric="shared_win"))
+        rows.append(_win_row("all", winner < 0, metric="shared_win", units=units))
     return integer_counts(pd.DataFrame(rows))
 
 
@@ -314,7 +426,8 @@ class Metric:
     """A quantity measured on a run.
 
     ``extract(run)`` returns a DataFrame with ``game_index``, ``rotation`` and ``value`` (one row per
-    observation at ``level`` game, deal or team-deal). ``kind`` is ``rate`` (0/1 values) or ``mean``.
+    observation at ``level`` game, deal or team-deal). ``kind`` is ``rate`` (a share: 0/1 values, or scores
+    in [0, 1] when ``binary`` is false, e.g. half a point for a tie) or ``mean``.
     """
 
     name: str
@@ -325,6 +438,7 @@ class Metric:
     extract: Callable[[RunLike], pd.DataFrame]
     interval: str = "wilson"
     description: str = ""
+    binary: bool = True
 
 
 def _obs(df: pd.DataFrame, values: Any) -> pd.DataFrame:
@@ -347,9 +461,11 @@ def _team_deals(col: str, where: Callable[[pd.DataFrame], pd.Series] | None = No
     return extract
 
 
-def _deals(fn: Callable[[pd.DataFrame], Any]) -> Callable[[RunLike], pd.DataFrame]:
+def _deals(fn: Callable[[pd.DataFrame], Any], same_in_twins: bool = False) -> Callable[[RunLike], pd.DataFrame]:
     def extract(run: RunLike) -> pd.DataFrame:
         d = one_per_deal(run.deals)
+        if same_in_twins:
+            d = twin_deals(d)
         return _obs(d, fn(d))
     return extract
 
@@ -431,7 +547,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric("pile_take_max", "largest pile taken", "cards", "mean", "team-deal",
            _team_deals("pile_take_max", lambda d: d["pile_takes"] > 0),
            description="team-deals with at least one take"),
-    Metric("exact_cut", "exact cuts", "share", "rate", "deal", _deals(lambda d: d["cut_exact"]), interval="exact"),
+    Metric("exact_cut", "exact cuts", "share", "rate", "deal", _deals(lambda d: d["cut_exact"], True),
+           interval="exact"),
     Metric("pony_pickup", "pony pickup turn (when picked up)", "turn", "mean", "seat-deal", _pony,
            description="deals x seats in which the pony was picked up"),
     Metric("hidden_canastas", "hidden canastas per team and deal", "canastas", "mean", "team-deal",
@@ -439,18 +556,117 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric("crossed_piles", "piles crossed by a wild discard per deal", "piles", "mean", "deal",
            _deals(lambda d: d["crossed_piles"])),
     Metric("exact_pick", "exact picks of the initial pile", "share", "rate", "deal",
-           _deals(lambda d: d["pick_exact"]), interval="exact"),
+           _deals(lambda d: d["pick_exact"], True), interval="exact"),
     Metric("exact_pick_score", "exact-pick points per team and deal", "points", "mean", "team-deal",
            _team_deals("score_exact_pick")),
 ]}
 
 
+STRATEGY_METRICS = ("strategy_win", "strategy_score")
+
+
+def run_strategies(games: pd.DataFrame) -> list[str]:
+    """The strategy names that play in a games table (any seat, any rotation), sorted."""
+    cols = [f"strategy_seat_{s}" for s in range(n_seats(games))]
+    return sorted(set(games[cols].astype(str).to_numpy().ravel())) if cols else []
+
+
+def strategy_sides(games: pd.DataFrame, name: str, metric_name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """The games in which strategy ``name`` sits on exactly one team, and that team (per game).
+
+    Fails with one line when ``name`` is not in the run, or sits on every team of every game.
+    """
+    present = run_strategies(games)
+    if name not in present:
+        raise StatsError(f"metric {metric_name}: strategy '{name}' is not in the run; "
+                         f"its strategies: {', '.join(present) or 'none'}")
+    on_team = np.column_stack([(games[[f"strategy_seat_{s}" for s in team_seats(games, t)]].astype(str) == name)
+                               .any(axis=1).to_numpy() for t in range(n_teams(games))])
+    one_side = on_team.sum(axis=1) == 1
+    if not one_side.any():
+        raise StatsError(f"metric {metric_name}: strategy '{name}' sits on both teams in every game, so no game "
+                         "pits it against another strategy")
+    return games[one_side], on_team[one_side].argmax(axis=1)
+
+
+def twin_pairs(obs: pd.DataFrame) -> pd.DataFrame:
+    """Observations of a rotated run averaged over each pair of twins (one row per ``game_index``, rotation 0).
+
+    The pair is the unit of a duplicate comparison: the same deals played from both seatings. A game whose
+    twin failed (``--on-error skip``) stands alone. Observations without twins come back unchanged.
+    """
+    if not is_rotated(obs):
+        return obs
+    out = obs.groupby("game_index", sort=True)["value"].mean().reset_index()
+    out.insert(1, "rotation", 0)
+    return out
+
+
+def _strategy_win(name: str, metric_name: str) -> Callable[[RunLike], pd.DataFrame]:
+    def extract(run: RunLike) -> pd.DataFrame:
+        g, team = strategy_sides(run.games, name, metric_name)
+        w = g["winner_team"].to_numpy()
+        return twin_pairs(_obs(g, np.where(w == team, 1.0, np.where(w < 0, 0.5, 0.0))))
+    return extract
+
+
+def _strategy_score(name: str, metric_name: str) -> Callable[[RunLike], pd.DataFrame]:
+    def extract(run: RunLike) -> pd.DataFrame:
+        g, team = strategy_sides(run.games, name, metric_name)
+        scores = g[[f"score_team_{t}" for t in range(n_teams(g))]].to_numpy(float)
+        own = scores[np.arange(len(g)), team]
+        others = scores.copy()
+        others[np.arange(len(g)), team] = -np.inf
+        return twin_pairs(_obs(g, own - others.max(axis=1)))
+    return extract
+
+
+def strategy_metric(name: str) -> Metric:
+    """``strategy_win:NAME`` or ``strategy_score:NAME`` (NAME is a strategy as the run names it, options included).
+
+    Over the games in which NAME sits on exactly one team: ``strategy_win`` scores 1 when NAME's team wins,
+    1/2 for a shared win, 0 otherwise; ``strategy_score`` is NAME's team's final total minus the best other
+    team's. In a rotated run the observation is the pair of twins (their mean: the duplicate score).
+    """
+    kind, _, who = name.partition(":")
+    who = who.strip()
+    if kind not in STRATEGY_METRICS or not who:
+        raise StatsError(f"bad metric '{name}'; expected strategy_win:NAME or strategy_score:NAME")
+    full = f"{kind}:{who}"
+    if kind == "strategy_win":
+        return Metric(full, f"{who} win share", "share", "rate", "game", _strategy_win(who, full),
+                      description=f"games won by the team playing {who} (a shared win counts 1/2; "
+                                  "per pair of twins in a rotated run)", binary=False)
+    return Metric(full, f"{who} score margin", "points", "mean", "game", _strategy_score(who, full),
+                  description=f"final total of the team playing {who} minus its opponents' (per pair of twins "
+                              "in a rotated run)")
+
+
 def metric(name: str) -> Metric:
-    """Look a metric up by name; an unknown name fails with one line listing the allowed names."""
-    found = METRICS.get(name.strip())
+    """Look a metric up by name (or ``strategy_win:NAME`` / ``strategy_score:NAME``); an unknown name fails with
+    one line listing the allowed names."""
+    name = name.strip()
+    if name.partition(":")[0] in STRATEGY_METRICS:
+        return strategy_metric(name)
+    found = METRICS.get(name)
     if found is None:
-        raise StatsError(f"unknown metric '{name}'; allowed: {', '.join(METRICS)}")
+        raise StatsError(f"unknown metric '{name}'; allowed: {', '.join(METRICS)}, "
+                         f"{':NAME, '.join(STRATEGY_METRICS)}:NAME")
     return found
+
+
+def split_metric_names(text: str) -> list[str]:
+    """Metric names from ``a,b,strategy_win:mc:samples=32,depth=2``: a ``key=value`` piece without a colon after a
+    strategy metric continues that strategy's options (as in ``--strategies``)."""
+    names: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if names and "=" in piece and ":" not in piece and names[-1].partition(":")[0] in STRATEGY_METRICS:
+            names[-1] += "," + piece
+        else:
+            names.append(piece)
+    return names
 
 
 def parse_metrics(text: str | Sequence[str] | None, default: Sequence[str]) -> list[Metric]:
@@ -459,8 +675,17 @@ def parse_metrics(text: str | Sequence[str] | None, default: Sequence[str]) -> l
         names = list(default)
     else:
         parts = [text] if isinstance(text, str) else list(text)
-        names = [n.strip() for p in parts for n in p.split(",") if n.strip()]
+        names = [n for p in parts for n in split_metric_names(p)]
     return [metric(n) for n in dict.fromkeys(names)]
+
+
+def check_strategy_metrics(metrics: Sequence[Metric], strategies: Sequence[str]) -> None:
+    """Before playing: every ``strategy_*:NAME`` metric must name one of ``strategies`` (one-line error)."""
+    for m in metrics:
+        kind, _, who = m.name.partition(":")
+        if kind in STRATEGY_METRICS and who not in strategies:
+            raise StatsError(f"metric {m.name}: strategy '{who}' is not in the run; its strategies: "
+                             + ", ".join(sorted(set(strategies))))
 
 
 def observations(run: RunLike, m: Metric) -> pd.DataFrame:
@@ -472,13 +697,21 @@ def observations(run: RunLike, m: Metric) -> pd.DataFrame:
 
 
 def summarize(run: RunLike, m: Metric, confidence: float = CONFIDENCE) -> dict[str, Any]:
-    """One run's value of a metric with its interval: a rate (n, k) or a mean (n, sd, quantiles)."""
+    """One run's value of a metric with its interval: a rate (n, k) or a mean (n, sd, quantiles).
+
+    ``n_units`` counts the independent units behind the interval: the game indices when observations of one unit
+    are correlated (deals of a game; the twins of a rotated run), else ``n``.
+    """
     obs = observations(run, m)
     base = {"metric": m.name, "label": m.label, "unit": m.unit, "level": m.level}
+    units = unit_clusters(obs)
     if m.kind == "rate":
-        r = rate(int(obs["value"].sum()), len(obs), m.interval, confidence)
+        if units is None and m.binary:
+            r = rate(int(obs["value"].sum()), len(obs), m.interval, confidence)
+        else:
+            r = cluster_rate(obs["value"], units, m.interval, confidence)
         return {**base, **r.as_dict()}
-    clusters = None if m.level == "game" else game_cluster(obs)
+    clusters = units if m.level == "game" else game_cluster(obs)
     return {**base, "k": None, **describe(obs["value"], clusters, confidence)}
 
 
@@ -486,6 +719,15 @@ def per_game(run: RunLike, m: Metric) -> pd.Series:
     """The metric per game (mean over the game's observations), indexed by (game_index, rotation)."""
     obs = observations(run, m)
     return obs.groupby(KEYS, sort=True)["value"].mean()
+
+
+def per_unit(run: RunLike, m: Metric) -> pd.Series:
+    """The metric per unit: per game (:func:`per_game`) without rotation; in a rotated run the mean of the two
+    twins' per-game values, indexed by ``game_index`` (each game weighs the same, each pair of twins too)."""
+    g = per_game(run, m)
+    if not is_rotated(run.games):
+        return g
+    return g.groupby(level="game_index", sort=True).mean()
 
 
 # ----------------------------------------------------------------------------------------- sections
@@ -511,20 +753,24 @@ def team_groups(games: pd.DataFrame, deals: pd.DataFrame, by: str) -> pd.Series:
 
 
 def game_summary(games: pd.DataFrame) -> pd.DataFrame:
-    """Final margins, score difference and game length (deals, turns), one observation per game."""
+    """Final margins, score difference and game length (deals, turns), one observation per game (clustered by
+    unit in a rotated run)."""
+    units = unit_clusters(games)
     rows = [
-        _mean_row("margin", "all", games["margin"], None, "points"),
-        _mean_row("deals", "all", games["deals"], None, "deals"),
-        _mean_row("turns", "all", games["turns"], None, "turns"),
+        _mean_row("margin", "all", games["margin"], units, "points"),
+        _mean_row("deals", "all", games["deals"], units, "deals"),
+        _mean_row("turns", "all", games["turns"], units, "turns"),
     ]
     if n_teams(games) == 2:
         rows.insert(1, _mean_row("score_diff", "team 0 - team 1", games["score_team_0"] - games["score_team_1"],
-                                 None, "points"))
+                                 units, "points"))
     for t in range(n_teams(games)):
         won = games["winner_team"] == t
         if won.any():
-            rows.append(_mean_row("margin", f"won by team {t}", games.loc[won, "margin"], None, "points"))
-    rows.append(_rate_row("last_deal_stock_out", "all", rate_of(games["last_deal_end"] == "stock_out")))
+            rows.append(_mean_row("margin", f"won by team {t}", games.loc[won, "margin"],
+                                  None if units is None else units[won], "points"))
+    rows.append(_rate_row("last_deal_stock_out", "all", rate_of(games["last_deal_end"] == "stock_out",
+                                                                clusters=units)))
     return integer_counts(pd.DataFrame(rows))
 
 
@@ -533,10 +779,11 @@ def deal_end_shares(deals: pd.DataFrame) -> pd.DataFrame:
     per_deal = deals.groupby(DEAL_KEYS, sort=True).agg(
         end_reason=("end_reason", "first"), concealed=("concealed", "any"), stock_out=("stock_out", "first"),
         turns=("turns", "first")).reset_index()
+    units = unit_clusters(per_deal)
     return integer_counts(pd.DataFrame([
-        _rate_row("went_out", "all deals", rate_of(per_deal["end_reason"] == "went_out")),
-        _rate_row("concealed", "all deals", rate_of(per_deal["concealed"])),
-        _rate_row("stock_out", "all deals", rate_of(per_deal["stock_out"])),
+        _rate_row("went_out", "all deals", rate_of(per_deal["end_reason"] == "went_out", clusters=units)),
+        _rate_row("concealed", "all deals", rate_of(per_deal["concealed"], clusters=units)),
+        _rate_row("stock_out", "all deals", rate_of(per_deal["stock_out"], clusters=units)),
         _mean_row("deal_turns", "all deals", per_deal["turns"], game_cluster(per_deal), "turns"),
     ]))
 
@@ -549,6 +796,7 @@ def team_deal_summary(games: pd.DataFrame, deals: pd.DataFrame, by: str = "team"
     """
     group = team_groups(games, deals, "strategy" if by == "strategy" else "team").to_numpy()
     cluster = game_cluster(deals).to_numpy()
+    units = unit_clusters(deals)
     col = {c: deals[c].to_numpy(float) for c in (
         "score_total", "canastas_natural", "canastas_mixed", "canastas_wild", "red_threes", "first_meld_turn",
         "pile_takes", "pile_cards_taken", "pile_take_max")}
@@ -582,7 +830,8 @@ def team_deal_summary(games: pd.DataFrame, deals: pd.DataFrame, by: str = "team"
             sel = where & in_group
             rows.append(_mean_row(name, label, col[column][sel], cluster[sel], unit))
         if name == "first_meld_turn":
-            rows += [_rate_row("never_melded", label, rate(int((~melded & in_group).sum()), int(in_group.sum())))
+            rows += [_rate_row("never_melded", label, rate_of(~melded[in_group], clusters=None if units is None
+                                                               else cluster[in_group]))
                      for label, in_group in groups]
     return integer_counts(pd.DataFrame(rows))
 
@@ -598,7 +847,7 @@ def exact_cut_summary(run: RunLike) -> pd.DataFrame:
     if int(float(rules.get("exact_cut_bonus", "0") or 0)) <= 0:
         return pd.DataFrame()
     sigma = float(rules.get("cut_sigma", "4") or 4)
-    deals = one_per_deal(run.deals)
+    deals = twin_deals(one_per_deal(run.deals))
     freq = rate(int(deals["cut_exact"].astype(bool).sum()), len(deals), "exact")
     return integer_counts(pd.DataFrame([
         _rate_row("exact_cut", "all deals", freq, expected=cut_exact_probability(sigma)),
@@ -637,18 +886,21 @@ def pony_summary(deals: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     d = pony_per_deal(deals)
     rows = []
-    pooled_vals, pooled_clusters, pooled_never = [], [], []
+    pooled_vals, pooled_clusters, pooled_never, pooled_units = [], [], [], []
     for c in cols:
         seat = f"seat {c[len(PONY_PREFIX):]}"
         present = d[c].notna()
         v = d.loc[present, c]
         picked = v >= 0
-        rows.append(_rate_row("pony_never_picked_up", seat, rate_of(~picked)))
+        rows.append(_rate_row("pony_never_picked_up", seat, rate_of(~picked, clusters=unit_clusters(d.loc[v.index]))))
         rows.append(_mean_row("pony_pickup_turn", seat, v[picked], game_cluster(d.loc[v[picked].index]), "turn"))
         pooled_vals.append(v[picked])
         pooled_clusters.append(game_cluster(d.loc[v[picked].index]))
         pooled_never.append(~picked)
-    rows.append(_rate_row("pony_never_picked_up", "all seats", rate_of(pd.concat(pooled_never))))
+        pooled_units.append(game_cluster(d.loc[v.index]))
+    rotated = is_rotated(d)
+    rows.append(_rate_row("pony_never_picked_up", "all seats", rate_of(
+        pd.concat(pooled_never), clusters=pd.concat(pooled_units) if rotated else None)))
     rows.append(_mean_row("pony_pickup_turn", "all seats", pd.concat(pooled_vals), pd.concat(pooled_clusters),
                           "turn"))
     return integer_counts(pd.DataFrame(rows))
@@ -685,6 +937,11 @@ def spanish_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
     per_deal = one_per_deal(deals)
     group = team_groups(games, deals, "strategy" if by == "strategy" else "team").to_numpy()
     cluster = game_cluster(deals)
+    units = unit_clusters(deals)
+    deal_units = unit_clusters(per_deal)
+
+    def by_unit(sel: Any) -> Any:  # the units of the selected team-deal rows (None without twins)
+        return None if units is None else units.to_numpy()[sel]
     every = np.ones(len(deals), dtype=bool)
     groups = [("all", every), *((str(g), group == g) for g in sorted(pd.Series(group).dropna().unique()))]
     rows: list[dict[str, Any]] = []
@@ -692,13 +949,15 @@ def spanish_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
     count_bonus = deals["score_canasta_count"].to_numpy(float)
     for label, sel in groups:
         rows.append(_mean_row("hidden_canastas", label, hidden[sel], cluster[sel], "canastas"))
-        rows.append(_rate_row("five_canasta_bonus", label, rate_of(count_bonus[sel] > 0)))
-        rows.append(_rate_row("black_three_canasta", label, rate_of(deals["black_three_canasta"].to_numpy(bool)[sel])))
+        rows.append(_rate_row("five_canasta_bonus", label, rate_of(count_bonus[sel] > 0, clusters=by_unit(sel))))
+        rows.append(_rate_row("black_three_canasta", label, rate_of(deals["black_three_canasta"].to_numpy(bool)[sel],
+                                                                    clusters=by_unit(sel))))
     premiado = per_deal["pile_premiado"].astype(bool)
-    rows.append(_rate_row("pile_premiado", "all deals", rate_of(premiado)))
+    rows.append(_rate_row("pile_premiado", "all deals", rate_of(premiado, clusters=deal_units)))
     if premiado.any():
         p = per_deal[premiado]
-        rows.append(_rate_row("premiado_never_taken", "premiado deals", rate_of(~p["premiado_taken"].astype(bool))))
+        rows.append(_rate_row("premiado_never_taken", "premiado deals", rate_of(~p["premiado_taken"].astype(bool),
+                                                                               clusters=unit_clusters(p))))
         taken = p[p["premiado_taken"].astype(bool)]
         rows.append(_mean_row("premiado_turns", "premiado taken", taken["premiado_turns"], game_cluster(taken),
                               "turns"))
@@ -709,17 +968,22 @@ def spanish_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
                               crossed["crossed_turns"] / crossed["crossed_piles"], game_cluster(crossed), "turns"))
     if per_deal["pick_target"].any():
         sigma = float(rules.get("cut_sigma", "4") or 4)
-        rows.append(_rate_row("exact_pick", "all deals", rate(int(per_deal["pick_exact"].astype(bool).sum()),
-                                                                len(per_deal), "exact"),
+        picks = twin_deals(per_deal)
+        rows.append(_rate_row("exact_pick", "all deals", rate(int(picks["pick_exact"].astype(bool).sum()),
+                                                                len(picks), "exact"),
                               expected=cut_exact_probability(sigma)))
         rows.append(_rate_row("exact_pick_decided_game", "games with a winner",
                               bonus_decided(games, deals, "score_exact_pick")))
     out_deals = per_deal["end_reason"] == "went_out"
     for flag in ("quick_finish", "terremoto"):
-        k = int(deals[flag].astype(bool).sum())
-        rows.append(_rate_row(flag, "deals ended by going out", rate(k, int(out_deals.sum()))))
-    rows.append(_rate_row("black_three_canasta_win", "games", rate_of(games["black_three_canasta_win"].astype(bool))
-                          if "black_three_canasta_win" in games.columns else rate(0, len(games))))
+        # one team per deal can go out: the share of deals ended by going out whose going-out team did it
+        hit = deals[deals[flag].astype(bool)].groupby(DEAL_KEYS).size().rename("hit")
+        ended = per_deal[out_deals].merge(hit.reset_index(), on=DEAL_KEYS, how="left")
+        rows.append(_rate_row(flag, "deals ended by going out", rate_of(ended["hit"].fillna(0) > 0,
+                                                                        clusters=unit_clusters(ended))))
+    win3 = (games["black_three_canasta_win"].astype(bool) if "black_three_canasta_win" in games.columns
+            else pd.Series(False, index=games.index))
+    rows.append(_rate_row("black_three_canasta_win", "games", rate_of(win3, clusters=unit_clusters(games))))
     return integer_counts(pd.DataFrame(rows))
 
 
@@ -728,11 +992,11 @@ def bonus_decided(games: pd.DataFrame, deals: pd.DataFrame, part: str) -> Rate:
     g = games[games["winner_team"] >= 0][[*KEYS, "winner_team", "margin"]]
     pts = deals.groupby([*KEYS, "team"])[part].sum().rename("pts").reset_index()
     m = g.merge(pts, left_on=[*KEYS, "winner_team"], right_on=[*KEYS, "team"], how="left")
-    return rate_of(m["margin"] < m["pts"].fillna(0))
+    return rate_of(m["margin"] < m["pts"].fillna(0), clusters=unit_clusters(m))
 
 
-REPORT_COLUMNS = ["section", "metric", "group", "unit", "n", "k", "value", "ci_low", "ci_high", "method", "sd",
-                  "min", "q05", "q25", "median", "q75", "q95", "max", "expected"]
+REPORT_COLUMNS = ["section", "metric", "group", "unit", "n", "n_units", "k", "value", "ci_low", "ci_high", "method",
+                  "sd", "min", "q05", "q25", "median", "q75", "q95", "max", "expected"]
 SECTION_TITLES = {
     "win_rates": "Win rates",
     "games": "Final margins and game length (one observation per game)",
@@ -741,11 +1005,23 @@ SECTION_TITLES = {
     "exact_cut": "Exact cut",
     "pony": "Pony pickup",
     "spanish": "Spanish: hidden canastas, premiado and crossed piles, exact pick, bonuses",
+    "metrics": "Chosen metrics (--metric)",
 }
 
 
-def run_report(run: RunLike, by: str = "team") -> pd.DataFrame:
-    """Everything ``simcli report`` shows, as one long table (columns :data:`REPORT_COLUMNS`)."""
+def metric_rows(run: RunLike, metrics: Sequence[Metric], confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """The report's ``metrics`` section: each chosen metric summarized (:func:`summarize`) in one row."""
+    rows = []
+    for m in metrics:
+        s = summarize(run, m, confidence)
+        group = "pairs of twins" if m.name.partition(":")[0] in STRATEGY_METRICS and is_rotated(run.games) else "all"
+        rows.append({**{k: v for k, v in s.items() if k not in ("label", "level")}, "group": group})
+    return integer_counts(pd.DataFrame(rows))
+
+
+def run_report(run: RunLike, by: str = "team", metrics: Sequence[Metric] = ()) -> pd.DataFrame:
+    """Everything ``simcli report`` shows, as one long table (columns :data:`REPORT_COLUMNS`); ``metrics`` adds
+    a ``metrics`` section with those metrics (e.g. ``strategy_win:greedy``)."""
     if by not in ("team", "seat", "strategy"):
         raise StatsError(f"unknown grouping '{by}'; allowed: strategy, seat, team")
     games, deals = run.games, run.deals
@@ -759,6 +1035,7 @@ def run_report(run: RunLike, by: str = "team") -> pd.DataFrame:
         "exact_cut": exact_cut_summary(run),
         "pony": pony_summary(deals),
         "spanish": spanish_summary(run, by),
+        "metrics": metric_rows(run, metrics) if metrics else pd.DataFrame(),
     }
     frames = [df.assign(section=name) for name, df in parts.items() if not df.empty]
     out = pd.concat(frames, ignore_index=True)
@@ -770,8 +1047,8 @@ def run_report(run: RunLike, by: str = "team") -> pd.DataFrame:
     return integer_counts(out[REPORT_COLUMNS])
 
 
-def integer_counts(df: pd.DataFrame, columns: Sequence[str] = ("n", "k", "n_a", "n_b", "a_only", "b_only")
-                   ) -> pd.DataFrame:
+def integer_counts(df: pd.DataFrame, columns: Sequence[str] = ("n", "n_units", "n_pairs", "k", "n_a", "n_b", "a_only",
+                                                               "b_only")) -> pd.DataFrame:
     """Count columns as nullable integers (``Int64``), so CSV and JSON show 96, not 96.0."""
     df = df.copy()
     for c in columns:
@@ -858,7 +1135,8 @@ def _paired_differences(test: str, a: Sequence[float], b: Sequence[float]) -> tu
 
 
 def paired_mean_diff(a: Sequence[float], b: Sequence[float], confidence: float = CONFIDENCE) -> dict[str, Any]:
-    """Paired t-interval and t-test for the mean of ``a - b`` (identical pairs give 0, [0, 0], p = 1)."""
+    """Paired t-interval and t-test for the mean of ``a - b`` (``scipy.stats.ttest_rel``; identical pairs give
+    0, [0, 0], p = 1)."""
     d, out = _paired_differences("paired-t", a, b)
     if len(d) < 2:
         return {**out, "ci_low": math.nan, "ci_high": math.nan, "p": math.nan}
@@ -866,9 +1144,9 @@ def paired_mean_diff(a: Sequence[float], b: Sequence[float], confidence: float =
     if sd == 0:
         m = float(d.mean())
         return {**out, "ci_low": m, "ci_high": m, "p": 1.0 if m == 0 else 0.0}
-    m = mean_interval(d, confidence=confidence)
-    p = float(st.ttest_1samp(d, 0.0).pvalue)
-    return {**out, "ci_low": m.ci_low, "ci_high": m.ci_high, "p": p}
+    res = st.ttest_rel(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    ci = res.confidence_interval(confidence_level=confidence)
+    return {**out, "ci_low": float(ci.low), "ci_high": float(ci.high), "p": float(res.pvalue)}
 
 
 def bootstrap_mean_diff(a: Sequence[float], b: Sequence[float], n_boot: int = 2000, seed: int = 0,
@@ -882,19 +1160,15 @@ def bootstrap_mean_diff(a: Sequence[float], b: Sequence[float], n_boot: int = 20
     n = len(d)
     if n < 2:
         return {**out, "ci_low": math.nan, "ci_high": math.nan, "p": math.nan}
-    rng = np.random.default_rng(seed)
-    means = np.empty(n_boot)
-    for i in range(0, n_boot, 256):
-        idx = rng.integers(0, n, size=(min(256, n_boot - i), n))
-        means[i:i + len(idx)] = d[idx].mean(axis=1)
-    alpha = 1 - confidence
-    low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2])
     m = float(d.mean())
     if np.all(d == d[0]):
-        p = 1.0 if m == 0 else 0.0
-    else:
-        p = float((1 + np.sum(np.abs(means - m) >= abs(m))) / (1 + n_boot))
-    return {**out, "ci_low": float(low), "ci_high": float(high), "p": p}
+        return {**out, "ci_low": m, "ci_high": m, "p": 1.0 if m == 0 else 0.0}
+    res = st.bootstrap((d,), np.mean, n_resamples=n_boot, confidence_level=confidence, method="percentile",
+                       rng=np.random.default_rng(seed))
+    means = res.bootstrap_distribution
+    p = float((1 + np.sum(np.abs(means - m) >= abs(m))) / (1 + n_boot))
+    return {**out, "ci_low": float(res.confidence_interval.low), "ci_high": float(res.confidence_interval.high),
+            "p": p}
 
 
 def unpaired_binary(a: Sequence[Any], b: Sequence[Any], confidence: float = CONFIDENCE) -> dict[str, Any]:
@@ -931,9 +1205,11 @@ def compare_runs(run_a: RunLike, run_b: RunLike, metrics: Sequence[Metric] | Non
     """Compare two runs metric by metric, with Holm-adjusted p-values over the metrics compared.
 
     Paired (default): the runs must share master seed, N and rotation structure; games are joined on
-    (game_index, rotation). A game-level rate uses McNemar's exact test and Newcombe's paired interval;
-    every other metric compares per-game values (per-game means for deal metrics) with a paired t-interval,
-    or a paired bootstrap with ``bootstrap`` resamples. Unpaired: Fisher's exact test / Welch's t-test.
+    (game_index, rotation), or in rotated runs on the unit ``game_index`` (the mean of a game and its twin,
+    :func:`per_unit`). A game-level 0/1 rate of runs without rotation uses McNemar's exact test and Newcombe's
+    paired interval; every other metric compares per-unit values (per-game means for deal metrics) with a
+    paired t-interval, or a paired bootstrap with ``bootstrap`` resamples. Unpaired: Fisher's exact test for
+    game-level 0/1 rates without rotation, else Welch's t-test on the per-unit values.
     """
     metrics = list(metrics) if metrics else [metric(m) for m in DEFAULT_COMPARE]
     if paired:
@@ -941,10 +1217,11 @@ def compare_runs(run_a: RunLike, run_b: RunLike, metrics: Sequence[Metric] | Non
         if diffs:
             raise StatsError("runs cannot be paired, they differ in " + ", ".join(diffs)
                              + "; use --unpaired for two-sample tests")
+    twins = is_rotated(run_a.games) or is_rotated(run_b.games)
     rows = []
     for m in metrics:
-        xa, xb = per_game(run_a, m), per_game(run_b, m)
-        binary = m.kind == "rate" and m.level == "game"
+        xa, xb = per_unit(run_a, m), per_unit(run_b, m)
+        binary = m.kind == "rate" and m.level == "game" and m.binary and not twins
         if paired:
             joined = pd.concat([xa.rename("a"), xb.rename("b")], axis=1, join="inner").dropna()
             if binary:
@@ -964,7 +1241,7 @@ def compare_runs(run_a: RunLike, run_b: RunLike, metrics: Sequence[Metric] | Non
 
 
 # ------------------------------------------------------------------------------------ sweep, balance
-SUMMARY_COLUMNS = ["metric", "label", "unit", "n", "k", "value", "ci_low", "ci_high", "method"]
+SUMMARY_COLUMNS = ["metric", "label", "unit", "n", "n_units", "k", "value", "ci_low", "ci_high", "method"]
 
 
 def summary_table(runs: Sequence[tuple[str, RunLike]], metrics: Sequence[Metric], key: str = "run",
@@ -976,6 +1253,37 @@ def summary_table(runs: Sequence[tuple[str, RunLike]], metrics: Sequence[Metric]
             s = summarize(run, m, confidence)
             rows.append({key: label, **{c: s.get(c) for c in SUMMARY_COLUMNS}})
     return integer_counts(pd.DataFrame(rows, columns=[key, *SUMMARY_COLUMNS]))
+
+
+DIFF_COLUMNS = ["baseline", "metric", "test", "n", "diff", "diff_ci_low", "diff_ci_high", "p", "p_holm"]
+
+
+def baseline_differences(runs: Sequence[tuple[str, RunLike]], metrics: Sequence[Metric], key: str = "run",
+                         bootstrap: int = 0, seed: int = 0, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Each run against the first (the baseline), paired game by game, for every metric.
+
+    One row per (later run, metric) with the paired difference ``run - baseline`` and its interval and test as
+    :func:`compare_runs` gives them (McNemar and Newcombe for 0/1 game rates without rotation, else a paired t
+    on per-unit values), and ``p_holm``: Holm's adjustment over every value and metric of the table.
+    """
+    if len(runs) < 2:
+        return pd.DataFrame(columns=[key, *DIFF_COLUMNS])
+    base_label, base = runs[0]
+    parts = []
+    for label, run in runs[1:]:
+        cmp = compare_runs(run, base, metrics, paired=True, bootstrap=bootstrap, seed=seed, confidence=confidence)
+        parts.append(cmp.assign(**{key: label, "baseline": base_label}))
+    out = pd.concat(parts, ignore_index=True).rename(columns={"ci_low": "diff_ci_low", "ci_high": "diff_ci_high"})
+    out["p_holm"] = holm(out["p"].tolist())
+    return integer_counts(out[[key, *DIFF_COLUMNS]])
+
+
+def with_differences(table: pd.DataFrame, diffs: pd.DataFrame, key: str) -> pd.DataFrame:
+    """A :func:`summary_table` with the baseline differences joined on (``key``, metric) (null on the baseline)."""
+    extra = diffs.rename(columns={"test": "diff_test", "n": "n_pairs"})
+    extra[key] = extra[key].astype(str)
+    merged = table.assign(**{key: table[key].astype(str)}).merge(extra, on=[key, "metric"], how="left")
+    return integer_counts(merged)
 
 
 BALANCE_METRICS = ("first_player_win", "dealer_win", "win_team_0", "margin", "deals", "stock_out")

@@ -190,7 +190,7 @@ def test_report_formats(runs: dict[str, Path], tmp_path: Path) -> None:
         assert title in text
     assert "95% CI" in text and f"{N}" in text
     md = cli("report", runs["base"], "--format", "markdown").stdout
-    assert "## Win rates by team" in md and "| metric | group | n | k |" in md
+    assert "## Win rates by team" in md and "| metric | group | n | units | k |" in md
     out = tmp_path / "sub" / "report.csv"
     cli("report", runs["base"], "--format", "csv", "--out", out)
     df = pd.read_csv(out)
@@ -308,7 +308,7 @@ def test_plot_svg_and_deal_level_metrics(runs: dict[str, Path], tmp_path: Path) 
 def test_plot_errors(runs: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "x.png"
     assert "unknown metric 'bogus'" in error_line("plot", runs["base"], "--metric", "bogus", "--out", out)
-    assert "is a rate" in error_line("plot", runs["base"], "--metric", "win_team_0", "--out", out)
+    assert "is a share" in error_line("plot", runs["base"], "--metric", "win_team_0", "--kind", "hist", "--out", out)
     assert "must be a .png or .svg" in error_line("plot", runs["base"], "--metric", "margin", "--out",
                                                   tmp_path / "x.jpg")
     assert "no run directory" in error_line("plot", tmp_path / "none", "--metric", "margin", "--out", out)
@@ -329,6 +329,12 @@ def test_sweep_runs_tables_and_plot(tmp_path: Path) -> None:
                           ("1000", "deals")}
     assert table[("1000", "going_out_score")]["ci_low"] > table[("100", "going_out_score")]["ci_high"]
     assert table[("100", "deals")]["n"] == 24
+    # each value against the baseline (the first), paired game by game, Holm over values and metrics
+    assert doc["baseline"] == "100" and table[("100", "deals")]["diff"] is None
+    gain = table[("1000", "going_out_score")]
+    assert gain["diff_test"] == "paired-t" and gain["n_pairs"] == 24 and gain["diff_ci_low"] > 0
+    later = [table[("1000", m)] for m in ("going_out_score", "deals")]
+    assert [r["p_holm"] for r in later] == pytest.approx(stats.holm([r["p"] for r in later]))
     for ext in ("md", "csv", "json"):
         assert (out / f"sweep.{ext}").stat().st_size > 0
     assert_png(out / "sweep.png")

@@ -83,8 +83,13 @@ def render_compare(a: Run, b: Run, table: pd.DataFrame, paired: bool, fmt: str) 
                           "rows": records(table)})
     md = fmt == "markdown"
     diffs = run_differences(a, b)
-    how = ("paired on (game_index, rotation); n = pairs" if paired
-           else "unpaired (two independent samples); n = games in A/B")
+    twins = bool(a.manifest.get("rotate_seats")) or bool(b.manifest.get("rotate_seats"))
+    if paired:
+        how = ("paired on game_index (a game and its seat-swapped twin form one unit); n = pairs of units" if twins
+               else "paired on (game_index, rotation); n = pairs")
+    else:
+        how = ("unpaired (two independent samples); n = units (game indices) in A/B" if twins
+               else "unpaired (two independent samples); n = games in A/B")
     lines = [("# " if md else "") + "Comparison", "",
              f"A: {describe_run(a)}", f"B: {describe_run(b)}",
              "differences: " + ("; ".join(diffs) if diffs else "none (same settings)"),

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # imported when a command runs, so `simcli --help` stays fast
     from simcli import stats
     from simcli.results import Run
 
-KINDS = ["hist", "ecdf", "box"]
+KINDS = ["hist", "ecdf", "box", "ci"]
 SUFFIXES = (".png", ".svg")
 OBSERVATION = {"game": "games", "deal": "deals", "team-deal": "team-deals", "seat-deal": "seat-deals"}
 PLOTTABLE = ("margin", "score_diff", "deals", "turns", "deal_turns", "deal_score", "going_out_score", "canastas",
@@ -107,23 +107,52 @@ def distribution_figure(samples: Sequence[tuple[str, np.ndarray]], m: stats.Metr
     return fig
 
 
-def interval_figure(table: pd.DataFrame, x: str, metrics: Sequence[stats.Metric], title: str,
-                    x_label: str) -> Figure:
-    """One panel per metric: its value and 95% interval against ``table[x]`` (numeric or categorical)."""
+def short_labels(values: Sequence[str], width: int = 10) -> tuple[list[str], list[str]]:
+    """Tick labels for categorical values: the values when all are short, else ``v1``, ``v2``, ... with the
+    lines ``v1 = full value`` for a caption (so long values never overlap on an axis)."""
+    if all(len(v) <= width for v in values):
+        return list(values), []
+    labels = [f"v{i + 1}" for i in range(len(values))]
+    return labels, [f"{label} = {v}" for label, v in zip(labels, values, strict=True)]
+
+
+def wrap(text: str, width: int) -> str:
+    """``text`` wrapped to lines of at most ``width`` characters (existing line breaks kept)."""
+    import textwrap
+
+    return "\n".join(textwrap.fill(line, width) if line else "" for line in text.split("\n"))
+
+
+def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metrics: Sequence[stats.Metric],
+                 title: str, caption: str = "", rotated: bool = False) -> Figure:
+    """One column per metric: its value with the 95% interval against ``table[x]`` (numeric or categorical) on
+    top, and below the paired difference from the first value (the baseline) with its 95% interval.
+
+    The axes carry the short knob name and short tick labels; the full knob description (``caption``) and any
+    long values go into a wrapped caption under the panels. ``rotated``: the runs hold seat-swapped twins (the
+    strategy metrics then count pairs of twins).
+    """
     import numpy as np
 
-    fig = new_figure(4.2 * min(len(metrics), 3), 3.6 * -(-len(metrics) // 3))
-    cols = min(len(metrics), 3)
-    rows = -(-len(metrics) // 3)
+    from simcli import stats
+
+    per_row = min(len(metrics), 3)
+    blocks = -(-len(metrics) // 3)
+    with_diffs = diffs is not None and not diffs.empty
+    rows = blocks * (2 if with_diffs else 1)
+    fig = new_figure(4.4 * per_row, (6.4 if with_diffs else 3.6) * blocks + 1.2)
     values = list(dict.fromkeys(table[x].astype(str)))
     try:
         positions = {v: float(v) for v in values}
         numeric = True
+        ticks, legend = values, []
     except ValueError:
         positions = {v: float(i) for i, v in enumerate(values)}
         numeric = False
+        ticks, legend = short_labels(values)
     for i, m in enumerate(metrics):
-        ax = fig.add_subplot(rows, cols, i + 1)
+        block, col = divmod(i, 3)
+        ax = fig.add_subplot(rows, per_row, (block * (2 if with_diffs else 1)) * per_row + col + 1)
         sub = table[table["metric"] == m.name]
         scale = 100.0 if m.unit == "share" else 1.0
         xs = np.array([positions[str(v)] for v in sub[x]])
@@ -131,28 +160,65 @@ def interval_figure(table: pd.DataFrame, x: str, metrics: Sequence[stats.Metric]
         lo = sub["ci_low"].to_numpy(float) * scale
         hi = sub["ci_high"].to_numpy(float) * scale
         ax.errorbar(xs, y, yerr=[y - lo, hi - y], fmt="o-" if numeric else "o", capsize=4, linewidth=1.4)
-        if m.kind == "rate" and m.name in ("first_player_win", "dealer_win", "win_team_0", "win_team_1"):
+        if m.name in ("first_player_win", "dealer_win", "win_team_0", "win_team_1") or m.name.startswith(
+                "strategy_win:"):
             ax.axhline(50, color="grey", linestyle=":", linewidth=1)
+        ax.set_xticks(list(positions.values()), ticks)
         if not numeric:
-            ax.set_xticks(list(positions.values()), values)
-        ax.set_xlabel(x_label)
-        ax.set_ylabel(axis_label(m, summary=True))
+            ax.set_xlim(-0.5, len(values) - 0.5)
+        ax.set_ylabel(wrap(axis_label(m, summary=True), 34), fontsize="small")
         ns = sub["n"].dropna().astype(int)
         n_text = f"{ns.min():,}" if ns.nunique() <= 1 else f"{ns.min():,}-{ns.max():,}"
-        ax.set_title(f"{m.label}\n(n={n_text} {OBSERVATION.get(m.level, '')} per point)", fontsize="medium")
+        obs = ("pairs of twins" if rotated and m.name.partition(":")[0] in stats.STRATEGY_METRICS
+               else OBSERVATION.get(m.level, ""))
+        ax.set_title(wrap(f"{m.label} (n={n_text} {obs} per point)", 40),
+                     fontsize="medium")
         ax.grid(alpha=0.3)
+        if not with_diffs:
+            ax.set_xlabel(x)
+            continue
+        ax.tick_params(labelbottom=False)
+        dax = fig.add_subplot(rows, per_row, (block * 2 + 1) * per_row + col + 1, sharex=ax)
+        d = diffs[diffs["metric"] == m.name]
+        base = values[0]
+        dx = np.array([positions[base], *(positions[str(v)] for v in d[x])])
+        dy = np.array([0.0, *(d["diff"].to_numpy(float) * scale)])
+        dlo = np.array([0.0, *(d["diff_ci_low"].to_numpy(float) * scale)])
+        dhi = np.array([0.0, *(d["diff_ci_high"].to_numpy(float) * scale)])
+        dax.axhline(0, color="grey", linewidth=1)
+        dax.margins(y=0.15)  # room for the significance stars above the bars
+        dax.errorbar(dx[1:], dy[1:], yerr=[dy[1:] - dlo[1:], dhi[1:] - dy[1:]], fmt="s", color="tab:red",
+                     capsize=4)
+        dax.plot(dx[:1], dy[:1], marker="s", markerfacecolor="white", color="tab:red", linestyle="none")
+        for xv, top, p in zip(dx[1:], dhi[1:], d["p_holm"].to_numpy(float), strict=True):
+            if p < 0.05:
+                dax.annotate("*", (xv, top), ha="center", va="bottom", fontsize="large", color="tab:red")
+        unit = "pp" if m.unit == "share" else m.unit
+        dax.set_ylabel(f"difference from {wrap(base, 14) if numeric else ticks[0]} ({unit})", fontsize="small")
+        dax.set_xlabel(x)
+        dax.grid(alpha=0.3)
     fig.suptitle(title)
+    notes = [caption] if caption else []
+    if with_diffs:
+        notes.append(f"Top: each value with its 95% interval. Bottom: the paired difference from the baseline "
+                     f"{values[0]} (hollow square), same deals game by game, with its 95% interval; * marks a "
+                     "Holm-adjusted p < 0.05 over all values and metrics.")
+    if legend:
+        notes.append("; ".join(legend))
+    if notes:
+        fig.supxlabel(wrap("\n".join(notes), int(15 * 4.4 * per_row)), fontsize="small", ha="center")
     return fig
 
 
-def forest_figure(table: pd.DataFrame, group: str, metrics: Sequence[stats.Metric], title: str) -> Figure:
+def forest_figure(table: pd.DataFrame, group: str, metrics: Sequence[stats.Metric], title: str,
+                  panel_width: float = 4.2) -> Figure:
     """One panel per metric: each group's value with its 95% interval as a horizontal bar."""
     import numpy as np
 
     groups = list(dict.fromkeys(table[group].astype(str)))
     cols = min(len(metrics), 3)
     rows = -(-len(metrics) // 3)
-    fig = new_figure(4.2 * cols, max(2.4, 0.5 * len(groups) + 1.8) * rows)
+    fig = new_figure(panel_width * cols, max(2.4, 0.5 * len(groups) + 1.8) * rows)
     for i, m in enumerate(metrics):
         ax = fig.add_subplot(rows, cols, i + 1)
         sub = table[table["metric"] == m.name].set_index(table[table["metric"] == m.name][group].astype(str))
@@ -163,7 +229,8 @@ def forest_figure(table: pd.DataFrame, group: str, metrics: Sequence[stats.Metri
         lo = sub["ci_low"].to_numpy(float) * scale
         hi = sub["ci_high"].to_numpy(float) * scale
         ax.errorbar(v, y, xerr=[v - lo, hi - v], fmt="o", capsize=4)
-        if m.name in ("first_player_win", "dealer_win", "win_team_0", "win_team_1"):
+        if m.name in ("first_player_win", "dealer_win", "win_team_0", "win_team_1") or m.name.startswith(
+                "strategy_win:"):
             ax.axvline(50, color="grey", linestyle=":", linewidth=1)
         ax.set_yticks(y, [f"{g}\n(n={int(n):,})" for g, n in zip(groups, sub["n"].fillna(0), strict=True)])
         ax.set_ylim(-0.8, len(groups) - 0.2)
@@ -217,11 +284,14 @@ def default_title(runs: Sequence[Run], m: stats.Metric) -> str:
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--metric", "metric_name", required=True, metavar="NAME",
               help=f"what to plot; one of {', '.join(PLOTTABLE)}")
-@click.option("--kind", type=click.Choice(KINDS), default="hist", show_default=True)
+@click.option("--kind", type=click.Choice(KINDS), default=None,
+              help="hist, ecdf or box: the distribution (default hist); ci: each run's estimate with its 95% "
+                   "interval (the default for shares such as strategy_win:NAME)")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="FILE.png or FILE.svg")
 @click.option("--title", help="figure title [default: metric, variant, strategies, N]")
-def plot(run_dirs: tuple[Path, ...], metric_name: str, kind: str, out: Path, title: str | None) -> None:
-    """Plot the distribution of a metric for one or more runs (several runs overlay, with a legend)."""
+def plot(run_dirs: tuple[Path, ...], metric_name: str, kind: str | None, out: Path, title: str | None) -> None:
+    """Plot the distribution of a metric for one or more runs (several runs overlay, with a legend), or with
+    ``--kind ci`` each run's estimate and 95% interval."""
     from simcli import stats
 
     check_image_path(out)
@@ -229,11 +299,22 @@ def plot(run_dirs: tuple[Path, ...], metric_name: str, kind: str, out: Path, tit
         m = stats.metric(metric_name)
     except stats.StatsError as exc:
         raise click.ClickException(str(exc)) from None
-    if m.kind != "mean":
-        raise click.ClickException(f"metric '{m.name}' is a rate (use `simcli report`); plot shows the "
-                                   f"distribution of one of: {', '.join(PLOTTABLE)}")
+    kind = kind or ("ci" if m.kind == "rate" else "hist")
+    if m.kind != "mean" and kind != "ci":
+        raise click.ClickException(f"metric '{m.name}' is a share: --kind {kind} shows a distribution, so use "
+                                   f"--kind ci (its estimate and interval), or one of: {', '.join(PLOTTABLE)}")
     runs = [open_run(p) for p in run_dirs]
     labels = run_labels(runs)
+    if kind == "ci":
+        try:
+            table = stats.summary_table(list(zip(labels, runs, strict=True)), [m])
+        except stats.StatsError as exc:
+            raise click.ClickException(str(exc)) from None
+        fig = forest_figure(table, "run", [m], title or default_title(runs, m), panel_width=8.0)
+        save_figure(fig, out)
+        click.echo(f"wrote {out} ({m.name}, ci, " + ", ".join(
+            f"{lbl}: n={int(n):,}" for lbl, n in zip(table["run"], table["n"], strict=True)) + ")")
+        return
     samples = metric_samples(runs, m, labels)
     fig = distribution_figure(samples, m, kind, title or default_title(runs, m))
     save_figure(fig, out)

@@ -59,8 +59,10 @@ def describe_run(run: Run) -> str:
     rules = ", ".join(f"{k}={v}" for k, v in i["rules_diff"].items()) or "preset"
     extra = "" if i["status"] == "complete" else f", status {i['status']}"
     errors = f", {i['errors']} failed game(s) excluded" if i["errors"] else ""
-    rot = " (x2 rotations)" if i["rotate_seats"] else ""
-    return (f"{i['path']}: {i['variant']}, {strat}, seed {i['seed']}, {i['games_played']} games{rot}, "
+    played = f"{i['games_played']} games"
+    if i["rotate_seats"]:  # count the units: a game and its seat-swapped twin
+        played = f"{run.games['game_index'].nunique()} games x 2 seatings ({i['games_played']} played)"
+    return (f"{i['path']}: {i['variant']}, {strat}, seed {i['seed']}, {played}, "
             f"rules: {rules}{extra}{errors}")
 
 
@@ -150,7 +152,7 @@ def to_jsonable(x: Any) -> Any:
     return x
 
 
-COUNT_FIELDS = ("n", "k", "n_a", "n_b", "a_only", "b_only", "clusters")
+COUNT_FIELDS = ("n", "n_units", "n_pairs", "k", "n_a", "n_b", "a_only", "b_only", "clusters")
 
 
 def records(df: pd.DataFrame) -> list[dict[str, Any]]:
@@ -188,13 +190,14 @@ def _report_rows(section: pd.DataFrame) -> list[list[str]]:
     rows = []
     for r in section.to_dict(orient="records"):
         unit = r.get("unit")
-        is_rate = unit == "share" and not is_missing(r.get("k"))
+        is_rate = unit == "share" and (not is_missing(r.get("k")) or is_missing(r.get("sd")))
         iqr = "-" if is_rate else f"{fmt_num(r.get('q25'))} to {fmt_num(r.get('q75'))}"
         note = r.get("method") or ""
         if not is_missing(r.get("expected")):
             note += f"; model {fmt_share(r['expected'])}"
         rows.append([
-            str(r["metric"]), str(r["group"]), fmt_count(r.get("n")), fmt_count(r.get("k")) if is_rate else "",
+            str(r["metric"]), str(r["group"]), fmt_count(r.get("n")), fmt_count(r.get("n_units")),
+            fmt_count(r.get("k")) if is_rate else "",
             fmt_value(r.get("value"), unit), fmt_ci(r.get("ci_low"), r.get("ci_high"), unit),
             "" if is_rate else fmt_num(r.get("sd")), "" if is_rate else fmt_num(r.get("median")),
             "" if is_rate else iqr, "" if is_rate else str(unit or ""), note,
@@ -202,7 +205,7 @@ def _report_rows(section: pd.DataFrame) -> list[list[str]]:
     return rows
 
 
-REPORT_HEADERS = ["metric", "group", "n", "k", "estimate", "95% CI", "sd", "median", "IQR", "unit", "interval"]
+REPORT_HEADERS = ["metric", "group", "n", "units", "k", "estimate", "95% CI", "sd", "median", "IQR", "unit", "interval"]
 
 
 def render_report(run: Run, rep: pd.DataFrame, by: str, fmt: str) -> str:
@@ -216,9 +219,11 @@ def render_report(run: Run, rep: pd.DataFrame, by: str, fmt: str) -> str:
                           "confidence": stats.CONFIDENCE, "rows": records(rep)})
     md = fmt == "markdown"
     out = [("# " if md else "") + f"Report: {describe_run(run)}", ""]
-    out.append("n = observations (games, deals or team-deals); k = successes for rates; 95% intervals: "
-               "Wilson for rates (Clopper-Pearson for exact cuts), t for means over games, cluster-robust t "
-               "(by game) for means over deals.")
+    out.append("n = observations (games, deals or team-deals); units = independent units behind the interval "
+               "(games; with --rotate-seats a game and its seat-swapped twin are one unit); k = successes for "
+               "rates; 95% intervals: Wilson for rates (Clopper-Pearson for exact cuts; wilson-cluster: on the "
+               "design-effect sample size of the units), t for means over games, cluster-robust t (by unit) for "
+               "means over deals and over the twins of a rotated run.")
     for name, title in stats.SECTION_TITLES.items():
         section = rep[rep["section"] == name]
         if section.empty:
@@ -234,16 +239,23 @@ def render_report(run: Run, rep: pd.DataFrame, by: str, fmt: str) -> str:
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @click.option("--by", type=click.Choice(["strategy", "seat", "team"]), default="team", show_default=True,
               help="group win rates (and per-team deal figures) by team, seat or strategy")
+@click.option("--metric", "metrics", multiple=True, metavar="NAME[,NAME...]",
+              help="also summarize these metrics (e.g. strategy_win:greedy,strategy_score:greedy); "
+                   "docs/analysis.md lists them")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="write to FILE instead of stdout")
-def report(run_dir: Path, by: str, fmt: str, out: Path | None) -> None:
+def report(run_dir: Path, by: str, metrics: tuple[str, ...], fmt: str, out: Path | None) -> None:
     """Summarize a run: win rates, margins, game length, deal endings, canastas, red threes, first melds,
     pile takes, exact cuts (when paid) and pony pickups (when recorded), each with n and a 95% interval."""
     from simcli import stats
 
+    try:
+        chosen = stats.parse_metrics(metrics, [])
+    except stats.StatsError as exc:
+        raise click.ClickException(str(exc)) from None
     run = open_run(run_dir)
     try:
-        rep = stats.run_report(run, by)
+        rep = stats.run_report(run, by, chosen)
     except stats.StatsError as exc:
         raise click.ClickException(f"{run_dir}: {exc}") from None
     emit(render_report(run, rep, by, fmt), out)

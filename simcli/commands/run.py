@@ -48,6 +48,14 @@ def _rules_file(path: Path) -> dict[str, Any]:
         raise click.ClickException(f"{path}: {exc}") from None
 
 
+def refuse_useless_rotation(names: list[str]) -> None:
+    """``--rotate-seats`` with the same strategy in every seat would replay each game identically: refuse it."""
+    if len(set(names)) == 1:
+        raise click.ClickException(
+            f"--rotate-seats with '{names[0]}' in every seat would replay each game as an exact copy (the same "
+            "deals and the same players), doubling n without new information; drop --rotate-seats")
+
+
 @click.command()
 @click.option("--variant", default="classic", show_default=True, help="rule preset")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
@@ -116,6 +124,8 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         names = parse_strategy_list(strategies, rs.num_players)
     except (RuleError, StrategyLookupError) as exc:
         raise click.ClickException(str(exc)) from None
+    if rotate_seats and not resume:  # a resume keeps the stored settings (or refuses other ones itself)
+        refuse_useless_rotation(names)
     spec = RunSpec(variant=variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, games=games,
                    rotate_seats=rotate_seats, chunk_size=chunk_size or default_chunk_size(games),
                    on_error=on_error, trace_games=trace_games)

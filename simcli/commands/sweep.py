@@ -18,8 +18,9 @@ import click
 
 from simcli import __version__
 from simcli.commands.common import seed_option
-from simcli.commands.plot import interval_figure, save_figure
+from simcli.commands.plot import save_figure, sweep_figure
 from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, fmt_value, open_run, records, text_table
+from simcli.commands.run import refuse_useless_rotation
 from simcli.knobs import RuleError, knob
 from simcli.rules import diff, load_rules, parse_overrides
 from simcli.runner import MANIFEST, RunError, RunSpec, default_chunk_size, execute_run
@@ -45,10 +46,10 @@ def make_rules(variant: str, overrides: dict[str, Any], strategies: str) -> tupl
 
 
 def play_or_reuse(rs: Any, names: Sequence[str], seed: int, games: int, run_dir: Path, jobs: int,
-                  label: str, command: list[str]) -> Run:
+                  label: str, command: list[str], rotate_seats: bool = False) -> Run:
     """Play a run into ``run_dir``, or reuse/finish the one there when its settings match exactly."""
     spec = RunSpec(variant=rs.variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, games=games,
-                   chunk_size=default_chunk_size(games))
+                   rotate_seats=rotate_seats, chunk_size=default_chunk_size(games))
     from tqdm import tqdm
 
     bar = tqdm(total=games, unit="game", desc=label, disable=not sys.stderr.isatty(), dynamic_ncols=True)
@@ -80,24 +81,51 @@ def summary_rows(table: pd.DataFrame, key: str) -> list[list[str]]:
     rows = []
     for r in table.to_dict(orient="records"):
         unit = r["unit"]
-        rows.append([str(r[key]), r["metric"], fmt_count(r["n"]), fmt_count(r["k"]), fmt_value(r["value"], unit),
+        rows.append([str(r[key]), r["metric"], fmt_count(r["n"]), fmt_count(r.get("n_units")), fmt_count(r["k"]),
+                     fmt_value(r["value"], unit),
                      fmt_ci(r["ci_low"], r["ci_high"], unit), "" if unit == "share" else unit, r["method"]])
     return rows
 
 
+def diff_rows(diffs: pd.DataFrame, key: str) -> list[list[str]]:
+    """Rows of a :func:`simcli.stats.baseline_differences` table for a text or Markdown table."""
+    from simcli import stats
+    from simcli.commands.compare import fmt_p
+
+    units = {}
+    rows = []
+    for r in diffs.to_dict(orient="records"):
+        unit = units.setdefault(r["metric"], stats.metric(r["metric"]).unit)
+        diff, ci = fmt_value(r["diff"], unit), fmt_ci(r["diff_ci_low"], r["diff_ci_high"], unit)
+        if unit == "share":
+            diff, ci = diff.replace("%", " pp"), ci.replace("%", " pp")
+        rows.append([f"{r[key]} - {r['baseline']}", r["metric"], fmt_count(r["n"]), diff, ci, r["test"],
+                     fmt_p(r["p"]), fmt_p(r["p_holm"]), "" if unit == "share" else unit])
+    return rows
+
+
 def render_summary(table: pd.DataFrame, key: str, fmt: str, header: Sequence[str], schema: str,
-                   meta: dict[str, Any]) -> str:
-    """A sweep or balance table in ``table``, ``markdown``, ``csv`` or ``json``."""
+                   meta: dict[str, Any], diffs: pd.DataFrame | None = None) -> str:
+    """A sweep or balance table in ``table``, ``markdown``, ``csv`` or ``json``; a sweep's ``diffs`` (each value
+    against the baseline) join the CSV/JSON rows and follow as a second table in text and Markdown."""
     from simcli import stats
 
+    long = table if diffs is None else stats.with_differences(table, diffs, key)
     if fmt == "csv":
-        return table.to_csv(index=False)
+        return long.to_csv(index=False)
     if fmt == "json":
-        return dump_json({"schema": schema, **meta, "confidence": stats.CONFIDENCE, "rows": records(table)})
-    headers = [key, "metric", "n", "k", "estimate", "95% CI", "unit", "interval"]
+        return dump_json({"schema": schema, **meta, "confidence": stats.CONFIDENCE, "rows": records(long)})
+    headers = [key, "metric", "n", "units", "k", "estimate", "95% CI", "unit", "interval"]
     md = fmt == "markdown"
     body = text_table(headers, summary_rows(table, key), "markdown" if md else "table")
-    return "\n".join([*header, "", body]) + "\n"
+    out = [*header, "", body]
+    if diffs is not None and not diffs.empty:
+        base = diffs["baseline"].iloc[0]
+        out += ["", f"Paired differences from the baseline {key}={base} (same deals game by game; p adjusted with "
+                    f"Holm over all {len(diffs)} value-metric pairs):", "",
+                text_table([key, "metric", "n", "difference", "95% CI", "test", "p", "p (Holm)", "unit"],
+                           diff_rows(diffs, key), "markdown" if md else "table")]
+    return "\n".join(out) + "\n"
 
 
 def save_outputs(prefix: Path, markdown: str, table: pd.DataFrame, json_text: str, fig: Figure) -> list[Path]:
@@ -140,8 +168,10 @@ def command_line(name: str, args: Sequence[tuple[str, Any]]) -> str:
 @click.option("--games", "-n", type=click.IntRange(min=2), default=1000, show_default=True, help="games per value")
 @seed_option("master seed (the same for every value)")
 @click.option("--strategies", default="greedy", show_default=True, help="one name for every seat, or one per seat")
+@click.option("--rotate-seats", is_flag=True,
+              help="play every game again with the partnerships swapped (duplicate pairs; needs two strategies)")
 @click.option("--metric", "metrics", multiple=True, metavar="NAME[,NAME...]",
-              help=f"metric(s) to tabulate and plot [default: {','.join(DEFAULT_SWEEP)}]")
+              help=f"metric(s) to tabulate and plot, e.g. strategy_win:NAME [default: {','.join(DEFAULT_SWEEP)}]")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="folder for the runs (one per value) [default: results/runs/sweep-<knob>-<time>]")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
@@ -150,9 +180,11 @@ def command_line(name: str, args: Sequence[tuple[str, Any]]) -> str:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="format of the table printed on stdout")
 def sweep(variant: str, rule: str, fixed: tuple[str, ...], games: int, seed: int, strategies: str,
-          metrics: tuple[str, ...], out: Path | None, save: Path | None, jobs: int | None, fmt: str) -> None:
+          rotate_seats: bool, metrics: tuple[str, ...], out: Path | None, save: Path | None, jobs: int | None,
+          fmt: str) -> None:
     """Play one run per value of a rule knob (same master seed and N, so runs are paired game by game) and
-    tabulate and plot the chosen metrics against the value, each with its 95% interval."""
+    tabulate and plot the chosen metrics against the value, each with its 95% interval, and each value's
+    paired difference from the first (the baseline) with its interval and Holm-adjusted p."""
     from simcli import stats
 
     name, sep, raw_values = rule.partition("=")
@@ -173,35 +205,46 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], games: int, seed: int
     for v in values:  # validate every value before playing anything
         rs, names = make_rules(variant, {**base, k.name: v}, strategies)
         settings.append((v, rs, names))
+    if rotate_seats:
+        refuse_useless_rotation(settings[0][2])
+    try:
+        stats.check_strategy_metrics(chosen, settings[0][2])
+    except stats.StatsError as exc:
+        raise click.ClickException(str(exc)) from None
     out = out or default_out("sweep", k.name)
     jobs = jobs or os.cpu_count() or 1
     cmd = command_line("sweep", [("--variant", variant), ("--rule", rule), ("--set", fixed), ("--games", games),
-                                 ("--seed", seed), ("--strategies", strategies),
+                                 ("--seed", seed), ("--strategies", strategies), ("--rotate-seats", rotate_seats),
                                  ("--metric", ",".join(m.name for m in chosen)), ("--out", out),
                                  ("--save", save)])
     runs = []
     for v, rs, names in settings:
         label = f"{k.name}={v}"
-        runs.append((v, play_or_reuse(rs, names, seed, games, out / safe_name(label), jobs, label, shlex.split(cmd))))
+        runs.append((v, play_or_reuse(rs, names, seed, games, out / safe_name(label), jobs, label, shlex.split(cmd),
+                                      rotate_seats)))
     try:
         table = stats.summary_table(runs, chosen, key=k.name)
+        diffs = stats.baseline_differences(runs, chosen, key=k.name)
     except stats.StatsError as exc:
         raise click.ClickException(str(exc)) from None
     strat = ",".join(dict.fromkeys(settings[0][2]))
-    title = (f"{variant}: sweep of {k.name} ({strat}, {games:,} games per value, seed {seed})"
+    per_value = f"{games:,} games{' x 2 seatings' if rotate_seats else ''} per value"
+    title = (f"{variant}: sweep of {k.name} ({strat}, {per_value}, seed {seed})"
              + (f"\nfixed: {', '.join(fixed)}" if fixed else ""))
-    meta = {"variant": variant, "knob": k.name, "values": values, "fixed": list(fixed), "games": games,
-            "seed": seed, "strategies": settings[0][2], "command": cmd,
-            "runs": {v: str(r.path) for v, r in runs}}
-    header = [f"Sweep of {k.name} over {', '.join(values)}: {variant}, {strat}, {games:,} games per value, "
+    meta = {"variant": variant, "knob": k.name, "values": values, "baseline": values[0], "fixed": list(fixed),
+            "games": games, "seed": seed, "strategies": settings[0][2], "rotate_seats": rotate_seats,
+            "command": cmd, "runs": {v: str(r.path) for v, r in runs}}
+    header = [f"Sweep of {k.name} over {', '.join(values)}: {variant}, {strat}, {per_value}, "
               f"seed {seed}" + (f", fixed {', '.join(fixed)}" if fixed else ""),
               "Runs share the master seed, so game i is dealt the same cards in every run (until the rules make "
-              "play differ). n = observations (games or deals); 95% intervals."]
+              "play differ). n = observations (games or deals); units = independent units (game indices); "
+              "95% intervals."]
     prefix = save or out / "sweep"
     md = "\n".join([f"# {k.name} sweep", "", f"Regenerate: `{cmd}`", "",
                     f"Made with {provenance([r for _, r in runs])}.", "", f"![{k.name} sweep]({prefix.name}.png)", "",
-                    render_summary(table, k.name, "markdown", header, "", {})])
-    fig = interval_figure(table, k.name, chosen, title, f"{k.name}: {k.help}")
-    paths = save_outputs(prefix, md, table, render_summary(table, k.name, "json", [], "simcli.sweep/1", meta), fig)
-    emit(render_summary(table, k.name, fmt, header, "simcli.sweep/1", meta), None)
+                    render_summary(table, k.name, "markdown", header, "", {}, diffs)])
+    fig = sweep_figure(table, diffs, k.name, chosen, title, f"{k.name}: {k.help}", rotate_seats)
+    paths = save_outputs(prefix, md, stats.with_differences(table, diffs, k.name),
+                         render_summary(table, k.name, "json", [], "simcli.sweep/1", meta, diffs), fig)
+    emit(render_summary(table, k.name, fmt, header, "simcli.sweep/1", meta, diffs), None)
     click.echo("saved " + ", ".join(map(str, paths)), err=True)
