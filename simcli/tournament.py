@@ -71,8 +71,8 @@ def match_path(folder: Path, i: int, j: int) -> Path:
     return folder / MATCH_DIR / f"match-{i:02d}-{j:02d}.json"
 
 
-def _digest(spec: dict[str, Any], half_points: str) -> str:
-    payload = json.dumps({"spec": spec, "half_points": half_points}, sort_keys=True).encode()
+def _digest(spec: dict[str, Any], half_points: str, counts: list[int]) -> str:
+    payload = json.dumps({"spec": spec, "half_points": half_points, "counts": counts}, sort_keys=True).encode()
     return hashlib.sha256(payload).hexdigest()
 
 
@@ -93,7 +93,8 @@ def write_match(folder: Path, spec: TournamentSpec, m: StoredMatch) -> None:
     ms = spec.match_spec(m.i, m.j)
     text = "".join(str(h) for h in m.half_points)
     data = {"schema": MATCH_SCHEMA, "spec": ms, "half_points": text, "pentanomial": pentanomial(m.half_points),
-            "wins": m.wins, "ties": m.ties, "losses": m.losses, "sha256": _digest(ms, text)}
+            "wins": m.wins, "ties": m.ties, "losses": m.losses,
+            "sha256": _digest(ms, text, [m.wins, m.ties, m.losses])}
     atomic_write_bytes(match_path(folder, m.i, m.j), (json.dumps(data, indent=1) + "\n").encode())
 
 
@@ -119,8 +120,6 @@ def read_match(folder: Path, spec: TournamentSpec, i: int, j: int) -> StoredMatc
     text = data.get("half_points")
     if not isinstance(text, str) or len(text) != spec.pairs or set(text) - set("01234"):
         raise bad(f"half_points must be {spec.pairs} digits 0-4")
-    if data.get("sha256") != _digest(want, text):
-        raise bad("SHA-256 digest does not match its pairs")
     half = [int(c) for c in text]
     if data.get("pentanomial") != pentanomial(half):
         raise bad("pentanomial counts do not match its pairs")
@@ -130,6 +129,8 @@ def read_match(folder: Path, spec: TournamentSpec, i: int, j: int) -> StoredMatc
         raise bad("wins, ties and losses missing") from None
     if wins + ties + losses != 2 * spec.pairs or wins * 2 + ties != sum(half):
         raise bad("wins, ties and losses do not add up to its pairs")
+    if data.get("sha256") != _digest(want, text, [wins, ties, losses]):
+        raise bad("SHA-256 digest does not match its contents")
     return StoredMatch(i=i, j=j, half_points=half, wins=wins, ties=ties, losses=losses)
 
 
