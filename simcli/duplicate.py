@@ -250,39 +250,37 @@ ELO_SCALE = math.log(10) / 400.0
 PRIOR_DRAWS = 1.0
 
 
-def _fit(k: int, matches: Sequence[MatchCount], prior: float) -> tuple[np.ndarray, np.ndarray]:
+def _fit(k: int, matches: Sequence[MatchCount], prior: float,
+         start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Ratings (mean 0) and their covariance for ``k`` players from the matches (Fisher information)."""
     a = np.array([m.a for m in matches], dtype=int)
     b = np.array([m.b for m in matches], dtype=int)
     w = np.array([m.points for m in matches], dtype=float) + prior / 2
     n = np.array([m.games for m in matches], dtype=float) + prior
+    # Design matrix of the differences r_a - r_b, player 0 anchoring the scale during the fit.
+    design = np.zeros((len(matches), k))
+    design[np.arange(len(matches)), a] += ELO_SCALE
+    design[np.arange(len(matches)), b] -= ELO_SCALE
+    x = design[:, 1:]
 
-    def full(free: np.ndarray) -> np.ndarray:
-        return np.concatenate([[0.0], free])  # player 0 anchors the scale during the fit
-
-    def nll(free: np.ndarray) -> tuple[float, np.ndarray]:
-        r = full(free)
-        z = ELO_SCALE * (r[a] - r[b])
+    def nll(free: np.ndarray) -> float:
+        z = x @ free
         # log p = -log(1 + e^-z), log(1 - p) = -log(1 + e^z)
-        value = float(np.sum(w * np.logaddexp(0, -z) + (n - w) * np.logaddexp(0, z)))
-        resid = ELO_SCALE * (w - n * (1.0 / (1.0 + np.exp(-z))))
-        grad = np.zeros(k)
-        np.add.at(grad, a, -resid)
-        np.add.at(grad, b, resid)
-        return value, grad[1:]
+        return float(np.sum(w * np.logaddexp(0, -z) + (n - w) * np.logaddexp(0, z)))
 
-    res = optimize.minimize(nll, np.zeros(k - 1), jac=True, method="BFGS", options={"gtol": 1e-10})
-    r = full(res.x)
-    p = 1.0 / (1.0 + np.exp(-ELO_SCALE * (r[a] - r[b])))
-    info = np.zeros((k, k))
-    weight = ELO_SCALE ** 2 * n * p * (1 - p)
-    for i, j, v in zip(a, b, weight, strict=True):
-        info[i, i] += v
-        info[j, j] += v
-        info[i, j] -= v
-        info[j, i] -= v
+    def grad(free: np.ndarray) -> np.ndarray:
+        p = 1.0 / (1.0 + np.exp(-(x @ free)))
+        return -(x.T @ (w - n * p))
+
+    def info(free: np.ndarray) -> np.ndarray:
+        p = 1.0 / (1.0 + np.exp(-(x @ free)))
+        return (x.T * (n * p * (1 - p))) @ x  # the Fisher information (= the Hessian of nll)
+
+    x0 = np.zeros(k - 1) if start is None else (start[1:] - start[0])
+    res = optimize.minimize(nll, x0, jac=grad, hess=info, method="trust-exact", options={"gtol": 1e-9})
+    r = np.concatenate([[0.0], res.x])
     cov = np.zeros((k, k))
-    cov[1:, 1:] = np.linalg.pinv(info[1:, 1:])
+    cov[1:, 1:] = np.linalg.pinv(info(res.x))
     center = np.eye(k) - 1.0 / k
     return center @ r, center @ cov @ center.T
 
@@ -338,7 +336,7 @@ def bootstrap_ratings(k: int, pairs: Sequence[tuple[int, int, Sequence[int]]], n
         idx = rng.integers(0, n_pairs, n_pairs)
         sample = [MatchCount(a, b, float(h[idx].sum()) / 2, 2 * n_pairs)
                   for (a, b, _), h in zip(pairs, halves, strict=True)]
-        draws[i] = _fit(k, sample, prior)[0]
+        draws[i] = _fit(k, sample, prior, start=r)[0]
     tail = (1 - confidence) / 2
     low, high = np.quantile(draws, [tail, 1 - tail], axis=0)
     return Ratings(rating=r.tolist(), ci_low=low.tolist(), ci_high=high.tolist(), se=draws.std(axis=0).tolist(),

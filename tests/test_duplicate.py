@@ -132,9 +132,9 @@ def test_bootstrap_ratings_resample_pairs_reproducibly() -> None:
     rng = np.random.default_rng(3)
     pairs = [(0, 1, rng.integers(1, 5, 60).tolist()), (0, 2, rng.integers(0, 5, 60).tolist()),
              (1, 2, rng.integers(0, 4, 60).tolist())]
-    a = dup.bootstrap_ratings(3, pairs, 200, seed=1)
-    b = dup.bootstrap_ratings(3, pairs, 200, seed=1)
-    assert a == b and a.method == "bootstrap-200"
+    a = dup.bootstrap_ratings(3, pairs, 100, seed=1)
+    b = dup.bootstrap_ratings(3, pairs, 100, seed=1)
+    assert a == b and a.method == "bootstrap-100"
     assert all(lo <= x <= hi for lo, x, hi in zip(a.ci_low, a.rating, a.ci_high, strict=True))
     fisher = dup.fit_ratings(3, [dup.MatchCount(i, j, sum(h) / 2, 120) for i, j, h in pairs])
     assert a.rating == pytest.approx(fisher.rating)
