@@ -10,6 +10,7 @@ sequential test stops depends on the seed and the batch size alone, never on ``-
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -70,6 +71,11 @@ class MatchState:
         return summarize_pairs(self.half_points, wins=self.wins, ties=self.ties, losses=self.losses)
 
 
+def _ignore_sigint() -> None:
+    # Workers leave Ctrl-C to the parent, which stops with one line instead of a traceback per worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _chunks(spec: RunSpec, jobs: int) -> Iterator[ChunkResult]:
     """Every chunk of ``spec`` in index order, played ``jobs`` at a time (a few chunks ahead)."""
     n_chunks = -(-spec.games // spec.chunk_size)
@@ -78,7 +84,7 @@ def _chunks(spec: RunSpec, jobs: int) -> Iterator[ChunkResult]:
             yield play_chunk(spec, k)
         return
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint)
     try:
         ahead = jobs * 2
         futures: dict[int, Future[ChunkResult]] = {}

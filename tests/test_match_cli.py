@@ -114,6 +114,11 @@ def test_match_refuses_unknown_strategy() -> None:
     assert "nosuch" in error_line("match", "greedy", "nosuch")
 
 
+def test_a_failing_strategy_stops_the_match_with_one_line() -> None:
+    line = error_line("match", "failing_strategy:AlwaysFail", "greedy", "--games", 4, "--jobs", 1)
+    assert "game 0 (seed 0, rotation 0) failed" in line and "boom on turn 5" in line
+
+
 # ------------------------------------------------------------------------------------------- tournament
 def test_tournament_outputs_resume_and_verification(tmp_path: Path) -> None:
     out = tmp_path / "t"
