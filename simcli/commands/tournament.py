@@ -16,6 +16,7 @@ from click.core import ParameterSource
 
 from simcli.commands.common import build_rules, rule_option
 from simcli.commands.match import DEFAULT_GAMES, fmt_elo, pairs_from_games, strategy_spec
+from simcli.duplicate import elo_from_score
 from simcli.match import MatchError, play_match, seat_strategies
 from simcli.rules import load_rules
 from simcli.runner import atomic_write_bytes
@@ -87,9 +88,8 @@ def text_report(data: dict[str, Any], folder: Path) -> str:
                      f"{row['games']:>6,}")
     lines += ["", "matches (score and Elo of A; pairs with A's points 0/0.5/1/1.5/2):"]
     for m in data["matches"]:
-        elo = m["elo"] if m["elo"] is not None else float("inf") * (1 if m["score"] > 0.5 else -1)
-        lo = m["elo_ci_low"] if m["elo_ci_low"] is not None else -float("inf")
-        hi = m["elo_ci_high"] if m["elo_ci_high"] is not None else float("inf")
+        # From the scores: the JSON has null for the infinite Elo of a clean sweep.
+        elo, lo, hi = (elo_from_score(m[k]) for k in ("score", "score_ci_low", "score_ci_high"))
         lines.append(f"  {m['a']} vs {m['b']}: {m['score']:.3f} [{m['score_ci_low']:.3f}, {m['score_ci_high']:.3f}]"
                      f"  Elo {fmt_elo(elo)} [{fmt_elo(lo)}, {fmt_elo(hi)}]  pairs "
                      + "/".join(str(c) for c in m["pentanomial"]))
