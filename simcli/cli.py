@@ -33,4 +33,14 @@ def _register() -> None:
     main.add_command(balance.balance)
 
 
+def _register_duplicate() -> None:
+    # The duplicate-match commands (issue 13), registered apart so the list above stays as it is.
+    from simcli.commands import match, plan, tournament
+
+    main.add_command(match.match)
+    main.add_command(tournament.tournament)
+    main.add_command(plan.plan)
+
+
 _register()
+_register_duplicate()

@@ -1,0 +1,194 @@
+"""``simcli tournament S1,S2,...``: a round robin of duplicate matches, Elo ratings by maximum likelihood."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+from simcli.commands.common import build_rules, rule_option
+from simcli.commands.match import DEFAULT_GAMES, fmt_elo, pairs_from_games, strategy_spec
+from simcli.duplicate import elo_from_score
+from simcli.match import MatchError, play_match, seat_strategies
+from simcli.rules import load_rules
+from simcli.runner import atomic_write_bytes
+from simcli.tournament import (
+    StoredMatch,
+    TournamentError,
+    TournamentSpec,
+    match_path,
+    open_folder,
+    read_match,
+    results,
+    stored_spec,
+    write_match,
+)
+
+
+def split_strategies(text: str) -> list[str]:
+    """Split ``S1,S2,...``; a ``key=value`` token without a colon continues the previous entry's options."""
+    out: list[str] = []
+    for token in (t.strip() for t in text.split(",")):
+        if not token:
+            continue
+        if out and "=" in token and ":" not in token:
+            out[-1] += "," + token
+        else:
+            out.append(token)
+    return out
+
+
+def ratings_figure(data: dict[str, Any], out: Path) -> None:
+    """A horizontal interval plot of the ratings (best on top), saved as PNG or SVG."""
+    from simcli.commands.plot import new_figure, save_figure
+
+    rows = data["ratings"]
+    spec = data["spec"]
+    fig = new_figure(7.5, 1.2 + 0.45 * len(rows))
+    ax = fig.add_subplot()
+    y = list(range(len(rows)))[::-1]
+    r = [row["rating"] for row in rows]
+    low = [row["rating"] - row["ci_low"] for row in rows]
+    high = [row["ci_high"] - row["rating"] for row in rows]
+    ax.errorbar(r, y, xerr=[low, high], fmt="o", color="C0", ecolor="C0", capsize=4)
+    ax.axvline(0, color="0.6", linestyle=":", linewidth=1)
+    ax.set_yticks(y, [row["strategy"] for row in rows])
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlabel("Elo rating (logistic scale, mean 0), 95% interval")
+    ax.set_title(f"{spec['variant']}: round robin of duplicate matches, {2 * spec['pairs']:,} games per match, "
+                 f"seed {spec['seed']} ({data['method']})", fontsize=9)
+    ax.grid(axis="x", alpha=0.3)
+    save_figure(fig, out)
+
+
+def _csv(rows: list[dict[str, Any]]) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: (" ".join(map(str, v)) if isinstance(v, list) else v) for k, v in row.items()})
+    return buffer.getvalue().encode()
+
+
+def text_report(data: dict[str, Any], folder: Path) -> str:
+    """Ratings table and match table as text."""
+    lines = [f"ratings ({data['method']} intervals, 95%):",
+             f"{'rank':>4}  {'strategy':<24} {'Elo':>6}  {'interval':<16} {'score':>6}  {'games':>6}"]
+    for n, row in enumerate(data["ratings"], 1):
+        interval = f"[{row['ci_low']:+.0f}, {row['ci_high']:+.0f}]"
+        lines.append(f"{n:>4}  {row['strategy']:<24} {row['rating']:+6.0f}  {interval:<16} {row['score']:6.3f}  "
+                     f"{row['games']:>6,}")
+    lines += ["", "matches (score and Elo of A; pairs with A's points 0/0.5/1/1.5/2):"]
+    for m in data["matches"]:
+        # From the scores: the JSON has null for the infinite Elo of a clean sweep.
+        elo, lo, hi = (elo_from_score(m[k]) for k in ("score", "score_ci_low", "score_ci_high"))
+        lines.append(f"  {m['a']} vs {m['b']}: {m['score']:.3f} [{m['score_ci_low']:.3f}, {m['score_ci_high']:.3f}]"
+                     f"  Elo {fmt_elo(elo)} [{fmt_elo(lo)}, {fmt_elo(hi)}]  pairs "
+                     + "/".join(str(c) for c in m["pentanomial"]))
+    lines += ["", f"Saved: {folder}/ratings.json, ratings.csv, matches.csv, ratings.png"]
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("strategies", required=False)
+@click.option("--variant", default="classic", show_default=True, help="rule preset")
+@rule_option
+@click.option("--seed", type=int, default=0, show_default=True, help="master seed (the same deals in every match)")
+@click.option("--games", "-n", type=int, default=DEFAULT_GAMES, show_default=True,
+              help="games per match (even: pairs of two)")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="tournament folder [default: results/runs/tournament-<variant>-<time>]")
+@click.option("--resume", is_flag=True, help="play only the matches missing in --out (verifying the others)")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=0, show_default=True,
+              help="rating intervals from B resamples of the pairs (0: Fisher information)")
+@click.option("--bootstrap-seed", type=int, default=0, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--quiet", "-q", is_flag=True, help="no progress lines")
+@click.pass_context
+def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: tuple[str, ...], seed: int,
+               games: int, jobs: int | None, out: Path | None, resume: bool, bootstrap: int, bootstrap_seed: int,
+               fmt: str, quiet: bool) -> None:
+    """Round robin of duplicate matches between the strategies S1,S2,...; Elo ratings with intervals."""
+    def given(param: str) -> bool:
+        return ctx.get_parameter_source(param) == ParameterSource.COMMANDLINE
+
+    try:
+        if resume:
+            if out is None:
+                raise click.ClickException("--resume needs --out DIR")
+            stored = stored_spec(out)
+            variant = variant if given("variant") else stored["variant"]
+            seed = seed if given("seed") else stored["seed"]
+            games = games if given("games") else 2 * int(stored["pairs"])
+            strategies = strategies if strategies else ",".join(stored["strategies"])
+            rs = build_rules(variant, rules) if rules else load_rules(variant, stored["rules"])
+        else:
+            if not strategies:
+                raise click.ClickException("give the strategies as S1,S2,... (at least two)")
+            rs = build_rules(variant, rules)
+    except (TournamentError, KeyError, TypeError, ValueError) as exc:
+        raise click.ClickException(str(exc).splitlines()[0] if str(exc) else "unreadable tournament") from None
+    names = [strategy_spec(s) for s in split_strategies(strategies)]
+    if len(names) < 2:
+        raise click.ClickException(f"a tournament needs at least two strategies: got {strategies!r}")
+    if len(set(names)) != len(names):
+        raise click.ClickException(f"strategies must be different: got {', '.join(names)}")
+    try:
+        seat_strategies(names[0], names[1], rs.num_players, rs.n_teams, variant)
+    except MatchError as exc:
+        raise click.ClickException(str(exc)) from None
+    pairs = pairs_from_games(games, "--games")
+    spec = TournamentSpec(variant=variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, pairs=pairs)
+    if out is None:
+        out = Path("results") / "runs" / f"tournament-{variant}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    jobs = jobs or os.cpu_count() or 1
+    say = (lambda line: click.echo(line, err=True)) if fmt == "json" else click.echo
+    try:
+        open_folder(out, spec, resume, command=["simcli", *sys.argv[1:]])
+        schedule = spec.schedule()
+        finished: list[StoredMatch] = []
+        for n, (i, j) in enumerate(schedule, 1):
+            a, b = names[i], names[j]
+            if match_path(out, i, j).exists():
+                finished.append(read_match(out, spec, i, j))
+                if not quiet:
+                    say(f"match {n}/{len(schedule)}: {a} vs {b}: stored, verified")
+                continue
+            outcome = play_match(variant, rs, a, b, seed, pairs, jobs=jobs, batch=min(pairs, 100))
+            m = StoredMatch(i=i, j=j, half_points=outcome.state.half_points, wins=outcome.state.wins,
+                            ties=outcome.state.ties, losses=outcome.state.losses)
+            write_match(out, spec, m)
+            finished.append(m)
+            if not quiet:
+                say(f"match {n}/{len(schedule)}: {a} vs {b}: score of {a} {outcome.summary.score:.3f} "
+                    f"over {outcome.summary.games:,} games")
+    except (TournamentError, MatchError) as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: finished matches are saved in {out}; finish with:\n"
+                   f"  simcli tournament --resume --out {out}", err=True)
+        sys.exit(130)
+    data = results(spec, finished, bootstrap=bootstrap, bootstrap_seed=bootstrap_seed)
+    data["command"] = ["simcli", *sys.argv[1:]]
+    try:
+        atomic_write_bytes(out / "ratings.json", (json.dumps(data, indent=2) + "\n").encode())
+        atomic_write_bytes(out / "ratings.csv", _csv(data["ratings"]))
+        atomic_write_bytes(out / "matches.csv", _csv(data["matches"]))
+    except OSError as exc:
+        raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
+    ratings_figure(data, out / "ratings.png")
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(text_report(data, out))

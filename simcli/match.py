@@ -1,0 +1,160 @@
+"""Playing duplicate matches: strategy A against B on the same deal streams with the teams swapped.
+
+A match is a run with ``--rotate-seats`` under the hood: seats of team 0 play A and seats of team 1 play B, and
+:func:`simcli.runner.play_chunk` plays every game index twice (rotation 1 shifts every strategy one seat, which
+swaps the two teams), so game ``i`` of seed ``S`` is dealt from the same streams in both seatings, exactly as
+in ``simcli run --rotate-seats``. Chunks are played in parallel but consumed in index order, so where a
+sequential test stops depends on the seed and the batch size alone, never on ``--jobs`` or timing.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from simcli.duplicate import DuplicateError, PairSummary, sprt_bounds, sprt_decision, sprt_llr, summarize_pairs
+from simcli.runner import ChunkResult, RunSpec, play_chunk
+
+
+class MatchError(RuntimeError):
+    """A match that cannot be played: a mode without two sides, a failed game."""
+
+
+def seat_strategies(a: str, b: str, num_players: int, n_teams: int, variant: str) -> tuple[str, ...]:
+    """Seats for the first game of a pair: A in every seat of team 0, B in every seat of team 1.
+
+    Seat ``s`` belongs to team ``s % n_teams``. Duplicate needs exactly two sides (pairs, trios, or two players
+    heads-up); with three or more teams or players there is no single swap of sides, so it is refused.
+    """
+    if n_teams != 2:
+        raise MatchError(f"a duplicate match needs two sides, but {variant} with num_players={num_players} has "
+                         f"{n_teams} teams/players; use a two-team (or two-player) mode")
+    return tuple(a if s % 2 == 0 else b for s in range(num_players))
+
+
+@dataclass
+class MatchState:
+    """Pairs played so far: A's half-points per pair (in game-index order) and its wins, ties and losses."""
+
+    half_points: list[int] = field(default_factory=list)
+    wins: int = 0
+    ties: int = 0
+    losses: int = 0
+
+    def add_chunk(self, chunk: ChunkResult) -> None:
+        """Add a finished chunk's games (both rotations of each game index, in order)."""
+        by_index: dict[int, dict[int, int]] = {}
+        for row in chunk.games:
+            by_index.setdefault(int(row["game_index"]), {})[int(row["rotation"])] = int(row["winner_team"])
+        for index in sorted(by_index):
+            twins = by_index[index]
+            half = 0
+            for rotation in (0, 1):
+                # A sits on team 0 in rotation 0 and on team 1 in rotation 1.
+                winner = twins[rotation]
+                if winner == rotation:
+                    half += 2
+                    self.wins += 1
+                elif winner == -1:
+                    half += 1
+                    self.ties += 1
+                else:
+                    self.losses += 1
+            self.half_points.append(half)
+
+    def summary(self) -> PairSummary:
+        """Score, Elo and pentanomial over the pairs so far."""
+        return summarize_pairs(self.half_points, wins=self.wins, ties=self.ties, losses=self.losses)
+
+
+def _ignore_sigint() -> None:
+    # Workers leave Ctrl-C to the parent, which stops with one line instead of a traceback per worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunks(spec: RunSpec, jobs: int) -> Iterator[ChunkResult]:
+    """Every chunk of ``spec`` in index order, played ``jobs`` at a time (a few chunks ahead)."""
+    n_chunks = -(-spec.games // spec.chunk_size)
+    if jobs <= 1:
+        for k in range(n_chunks):
+            yield play_chunk(spec, k)
+        return
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint)
+    try:
+        ahead = jobs * 2
+        futures: dict[int, Future[ChunkResult]] = {}
+        for k in range(n_chunks):
+            for j in range(k, min(n_chunks, k + ahead)):
+                if j not in futures:
+                    futures[j] = pool.submit(play_chunk, spec, j)
+            yield futures.pop(k).result()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+@dataclass
+class SprtSettings:
+    """A sequential test: H0 elo0 against H1 elo1 on the ``model`` Elo scale with error rates alpha, beta."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "logistic"
+
+    def bounds(self) -> tuple[float, float]:
+        """The (lower, upper) LLR bounds."""
+        return sprt_bounds(self.alpha, self.beta)
+
+
+@dataclass
+class MatchOutcome:
+    """A finished match: the pairs, their summary and (with a SPRT) the last LLR and decision."""
+
+    a: str
+    b: str
+    state: MatchState
+    summary: PairSummary
+    sprt: dict[str, Any] | None = None
+
+
+def play_match(variant: str, rules: Any, a: str, b: str, seed: int, pairs: int, *, jobs: int = 1, batch: int = 50,
+               sprt: SprtSettings | None = None,
+               progress: Callable[[MatchState, dict[str, Any] | None], None] | None = None) -> MatchOutcome:
+    """Play A against B in up to ``pairs`` duplicate pairs (game indices 0..pairs-1 of ``seed``).
+
+    ``rules`` is a loaded rule set. Games are played in batches of ``batch`` pairs; after each batch
+    ``progress(state, sprt_status)`` is called, and with ``sprt`` the match stops as soon as the LLR of the
+    pairs so far leaves the bounds (H0 or H1) or ``pairs`` are played (inconclusive). Raises
+    :class:`MatchError` for a failed game.
+    """
+    seats = seat_strategies(a, b, rules.num_players, rules.n_teams, variant)
+    spec = RunSpec(variant=variant, rules=rules.formatted(), strategies=seats, seed=seed, games=pairs,
+                   rotate_seats=True, chunk_size=batch, on_error="stop")
+    bounds = sprt.bounds() if sprt is not None else None
+    state = MatchState()
+    status: dict[str, Any] | None = None
+    for chunk in _chunks(spec, jobs):
+        if chunk.fatal is not None:
+            err = chunk.errors[-1]
+            raise MatchError(f"game {err['game_index']} (seed {seed}, rotation {err['rotation']}) failed at seat "
+                             f"{err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}")
+        state.add_chunk(chunk)
+        if sprt is not None and bounds is not None:
+            counts = state.summary().pentanomial
+            try:
+                llr = sprt_llr(counts, sprt.elo0, sprt.elo1, sprt.model)
+            except DuplicateError as exc:
+                raise MatchError(str(exc)) from None
+            status = {"llr": llr, "lower": bounds[0], "upper": bounds[1],
+                      "result": sprt_decision(llr, *bounds)}
+        if progress is not None:
+            progress(state, status)
+        if status is not None and status["result"] != "inconclusive":
+            break
+    return MatchOutcome(a=a, b=b, state=state, summary=state.summary(), sprt=status)

@@ -1,0 +1,203 @@
+"""Round-robin tournaments of duplicate matches, stored match by match so they can be resumed.
+
+A tournament folder holds ``tournament.json`` (the settings, written first) and one file per finished match,
+``matches/match-I-J.json`` (strategies I < J by their position in the list), written atomically. A resume plays
+only the matches without a file, after checking that every file it reads belongs to this tournament and is
+intact (its settings, its pairs, their counts and a SHA-256 digest of them). Formats: docs/analysis.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import sys
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from simcli import __version__
+from simcli.duplicate import (
+    PRIOR_DRAWS,
+    MatchCount,
+    Ratings,
+    bootstrap_ratings,
+    fit_ratings,
+    pentanomial,
+    summarize_pairs,
+)
+from simcli.runner import atomic_write_bytes, git_commit
+
+MANIFEST = "tournament.json"
+MATCH_DIR = "matches"
+SCHEMA = "simcli.tournament/1"
+MATCH_SCHEMA = "simcli.match/1"
+
+
+class TournamentError(RuntimeError):
+    """A tournament folder that cannot be used: another tournament, a damaged match file, bad settings."""
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """Everything that determines a tournament's results (and must match to resume it)."""
+
+    variant: str
+    rules: dict[str, str]
+    strategies: tuple[str, ...]
+    seed: int
+    pairs: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        d = asdict(self)
+        d["strategies"] = list(self.strategies)
+        return d
+
+    def match_spec(self, i: int, j: int) -> dict[str, Any]:
+        """The settings of the match between strategies ``i`` and ``j`` (as stored in its file)."""
+        return {"variant": self.variant, "rules": self.rules, "seed": self.seed, "pairs": self.pairs,
+                "a": self.strategies[i], "b": self.strategies[j], "i": i, "j": j}
+
+    def schedule(self) -> list[tuple[int, int]]:
+        """Every pair of strategies once: (0, 1), (0, 2), ..., (k-2, k-1)."""
+        k = len(self.strategies)
+        return [(i, j) for i in range(k) for j in range(i + 1, k)]
+
+
+def match_path(folder: Path, i: int, j: int) -> Path:
+    """Where the match between strategies ``i`` and ``j`` is stored."""
+    return folder / MATCH_DIR / f"match-{i:02d}-{j:02d}.json"
+
+
+def _digest(spec: dict[str, Any], half_points: str, counts: list[int]) -> str:
+    payload = json.dumps({"spec": spec, "half_points": half_points, "counts": counts}, sort_keys=True).encode()
+    return hashlib.sha256(payload).hexdigest()
+
+
+@dataclass
+class StoredMatch:
+    """One finished match as stored: A's half-points per pair (game index order) and its game counts."""
+
+    i: int
+    j: int
+    half_points: list[int]
+    wins: int
+    ties: int
+    losses: int
+
+
+def write_match(folder: Path, spec: TournamentSpec, m: StoredMatch) -> None:
+    """Store a finished match atomically (a reader sees the whole file or none)."""
+    ms = spec.match_spec(m.i, m.j)
+    text = "".join(str(h) for h in m.half_points)
+    data = {"schema": MATCH_SCHEMA, "spec": ms, "half_points": text, "pentanomial": pentanomial(m.half_points),
+            "wins": m.wins, "ties": m.ties, "losses": m.losses,
+            "sha256": _digest(ms, text, [m.wins, m.ties, m.losses])}
+    atomic_write_bytes(match_path(folder, m.i, m.j), (json.dumps(data, indent=1) + "\n").encode())
+
+
+def read_match(folder: Path, spec: TournamentSpec, i: int, j: int) -> StoredMatch:
+    """Read and verify a stored match; a :class:`TournamentError` naming the file says what is wrong."""
+    path = match_path(folder, i, j)
+
+    def bad(why: str) -> TournamentError:
+        return TournamentError(f"{path} is not a valid match of this tournament ({why}); delete it and run "
+                               f"again with --resume to replay that match")
+
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise bad(f"unreadable: {exc}") from None
+    if not isinstance(data, dict) or data.get("schema") != MATCH_SCHEMA:
+        raise bad(f"schema is not {MATCH_SCHEMA}")
+    want = spec.match_spec(i, j)
+    if data.get("spec") != want:
+        got = data.get("spec") if isinstance(data.get("spec"), dict) else {}
+        keys = sorted(k for k in want if got.get(k) != want[k])
+        raise bad("other settings: " + ", ".join(f"{k} {got.get(k)!r} instead of {want[k]!r}" for k in keys))
+    text = data.get("half_points")
+    if not isinstance(text, str) or len(text) != spec.pairs or set(text) - set("01234"):
+        raise bad(f"half_points must be {spec.pairs} digits 0-4")
+    half = [int(c) for c in text]
+    if data.get("pentanomial") != pentanomial(half):
+        raise bad("pentanomial counts do not match its pairs")
+    try:
+        wins, ties, losses = int(data["wins"]), int(data["ties"]), int(data["losses"])
+    except (KeyError, TypeError, ValueError):
+        raise bad("wins, ties and losses missing") from None
+    if wins + ties + losses != 2 * spec.pairs or wins * 2 + ties != sum(half):
+        raise bad("wins, ties and losses do not add up to its pairs")
+    if data.get("sha256") != _digest(want, text, [wins, ties, losses]):
+        raise bad("SHA-256 digest does not match its contents")
+    return StoredMatch(i=i, j=j, half_points=half, wins=wins, ties=ties, losses=losses)
+
+
+def open_folder(folder: Path, spec: TournamentSpec, resume: bool, command: list[str] | None = None) -> None:
+    """Create the tournament folder and its manifest, or (``resume``) check that it holds this tournament."""
+    manifest = folder / MANIFEST
+    if resume:
+        if not manifest.exists():
+            raise TournamentError(f"nothing to resume: {folder} has no {MANIFEST}")
+        try:
+            stored = json.loads(manifest.read_text())["spec"]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise TournamentError(f"{manifest} is not a readable tournament manifest") from None
+        mine = spec.as_dict()
+        diffs = [f"{k} (folder has {stored.get(k)!r}, now {mine[k]!r})" for k in mine if stored.get(k) != mine[k]]
+        if diffs:
+            raise TournamentError("cannot resume with different settings: " + "; ".join(diffs))
+        return
+    if manifest.exists() or (folder / MATCH_DIR).exists():
+        raise TournamentError(f"{folder} already holds a tournament; use --resume to finish it or choose another "
+                              f"--out")
+    try:
+        (folder / MATCH_DIR).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TournamentError(f"cannot create output folder {folder}: {exc.strerror}") from None
+    data = {"schema": SCHEMA, "spec": spec.as_dict(), "simcli_version": __version__, "git_commit": git_commit(),
+            "command": command or sys.argv, "created": datetime.now(UTC).isoformat(timespec="seconds")}
+    atomic_write_bytes(manifest, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
+
+
+def stored_spec(folder: Path) -> dict[str, Any]:
+    """The settings recorded in a tournament folder (for a resume that does not repeat them)."""
+    try:
+        return dict(json.loads((folder / MANIFEST).read_text())["spec"])
+    except (OSError, ValueError, KeyError, TypeError):
+        raise TournamentError(f"nothing to resume: {folder} has no readable {MANIFEST}") from None
+
+
+def results(spec: TournamentSpec, matches: list[StoredMatch], bootstrap: int = 0,
+            bootstrap_seed: int = 0) -> dict[str, Any]:
+    """Ratings and the per-match table as one JSON-ready object (the ``ratings.json`` contents)."""
+    k = len(spec.strategies)
+    counts = [MatchCount(m.i, m.j, sum(m.half_points) / 2, 2 * len(m.half_points)) for m in matches]
+    ratings: Ratings = (bootstrap_ratings(k, [(m.i, m.j, m.half_points) for m in matches], bootstrap,
+                                          bootstrap_seed) if bootstrap else fit_ratings(k, counts))
+    points = [0.0] * k
+    games = [0] * k
+    rows = []
+    for m, c in zip(matches, counts, strict=True):
+        points[m.i] += c.points
+        points[m.j] += c.games - c.points
+        games[m.i] += c.games
+        games[m.j] += c.games
+        s = summarize_pairs(m.half_points, wins=m.wins, ties=m.ties, losses=m.losses)
+        rows.append({"a": spec.strategies[m.i], "b": spec.strategies[m.j], "games": s.games, "pairs": s.pairs,
+                     "wins": m.wins, "ties": m.ties, "losses": m.losses, "score": s.score,
+                     "score_ci_low": s.score_ci_low, "score_ci_high": s.score_ci_high, "elo": _finite(s.elo),
+                     "elo_ci_low": _finite(s.elo_ci_low), "elo_ci_high": _finite(s.elo_ci_high),
+                     "pentanomial": s.pentanomial})
+    table = [{"strategy": name, "rating": ratings.rating[n], "ci_low": ratings.ci_low[n],
+              "ci_high": ratings.ci_high[n], "se": ratings.se[n],
+              "score": points[n] / games[n] if games[n] else None, "games": games[n]}
+             for n, name in enumerate(spec.strategies)]
+    table.sort(key=lambda r: -r["rating"])
+    return {"schema": SCHEMA, "spec": spec.as_dict(), "method": ratings.method, "confidence": 0.95,
+            "prior_draws": PRIOR_DRAWS, "ratings": table, "matches": rows}
+
+
+def _finite(x: float) -> float | None:
+    return None if math.isnan(x) or math.isinf(x) else float(x)
