@@ -115,6 +115,12 @@ def meld_problem(rank: int, m: Sequence[int]) -> str | None:
     return None
 
 
+def all_melds(slots: Sequence[Sequence[int] | None], closed: Sequence[tuple[int, int, int, int]]
+              ) -> list[tuple[int, int, int, int]]:
+    """Every meld of a team as (rank, naturals, twos, jokers): the rank slots and the closed canastas set aside."""
+    return [(rank, m[0], m[1], m[2]) for rank, m in enumerate(slots) if m is not None] + list(closed)
+
+
 class PonyChecker:
     """The ``emit`` listener of one Ponytail deal: checks the state after every event, then forwards it."""
 
@@ -177,20 +183,20 @@ class PonyChecker:
         for c in st.pile:
             total[c] += 1
         for team, team_melds in enumerate(st.melds):
-            key = tuple(None if m is None else (m[0], m[1], m[2]) for m in team_melds)
+            slots = tuple(None if m is None else (m[0], m[1], m[2]) for m in team_melds)
+            key = (slots, tuple(st.closed[team]))
             cached = self.meld_cache.get((team, key))
             if cached is None:
-                cached = self.meld_cache[(team, key)] = self._judge(key)
+                cached = self.meld_cache[(team, key)] = self._judge(*key)
             err, canastas = cached
             if err:
                 self.fail(kind, f"team {team}: {err}")
             if {t: n for t, n in st.canastas[team].items() if n} != canastas:
                 self.fail(kind, f"team {team}: st.canastas {st.canastas[team]} != {canastas}")
-            for rank, m in enumerate(key):
-                if m is not None:
-                    total[rank] += m[0]
-                    total[TWO] += m[1]
-                    total[JOKER] += m[2]
+            for rank, n, tw, jk in all_melds(slots, st.closed[team]):
+                total[rank] += n
+                total[TWO] += tw
+                total[JOKER] += jk
             red = sum(st.red_threes_by_seat[s] for s in st.members(team))
             if red != st.red_threes[team]:
                 self.fail(kind, f"team {team}: red_threes {st.red_threes[team]} but its seats laid {red}")
@@ -201,11 +207,17 @@ class PonyChecker:
         if self.ended_by is not None and kind not in (self.ended_by, "deal_scored"):
             self.fail(kind, f"event after the deal ended by '{self.ended_by}'")
 
-    def _judge(self, key: tuple[Any, ...]) -> tuple[str | None, dict[str, int]]:
+    def _judge(self, slots: tuple[Any, ...], closed: tuple[tuple[int, int, int, int], ...]
+               ) -> tuple[str | None, dict[str, int]]:
         canastas: Counter[str] = Counter()
-        for rank, m in enumerate(key):
-            if m is None:
-                continue
+        if closed and not self.rules.new_meld_after_closed_canasta:
+            return f"closed canastas set aside {closed} with new_meld_after_closed_canasta=false", {}
+        for rank, n, tw, jk in closed:
+            # RULES.md A-PT-18: only a closed canasta (7 cards, the cap) of a natural rank or of wild cards is
+            # set aside; its rank's slot may then hold a new meld.
+            if n + tw + jk != 7 or not (rank == WILD_MELD or rank >= 4):
+                return f"set aside {RANK_NAMES[rank]} {(n, tw, jk)}, which is not a closed canasta", {}
+        for rank, *m in all_melds(slots, closed):
             problem = meld_problem(rank, m)
             engine = meld_error(self.rules, rank, *m, new=True)
             if problem or engine:
@@ -299,9 +311,7 @@ class PonyChecker:
         """The non-zero score parts of ``team``, from the end state and the §2.2 values."""
         st = self.st
         parts: Counter[str] = Counter()
-        for rank, m in enumerate(st.melds[team]):
-            if m is None:
-                continue
+        for rank, *m in all_melds(st.melds[team], st.closed[team]):
             parts["melded"] += m[0] * HAND_VALUE[rank] * (rank != BLACK_THREE) + m[0] * 5 * (rank == BLACK_THREE)
             parts["melded"] += m[1] * 20 + m[2] * 50
             kind = classify(rank, m)
