@@ -5,8 +5,8 @@ Deals are driven directly: :func:`simcli.game.prepare_deal` lays a seeded deck o
 listener. The checker sees the live :class:`~simcli.state.DealState` after every event and checks that
 
 * every card of the pack is somewhere: hands + stock + pile + team melds + red **and** black threes laid
-  + wings still set aside (``st.wings``, ``st.wings_void``) + pending wings (``st.wing_pending``) + the 14 cards of a special hand
-  equal the pack rank by rank, and the stock is the undrawn top of the shuffled deck;
+  + wings still set aside (``st.wings``, ``st.wings_void``) + pending wings (``st.wing_pending``) + the 14 cards
+  of a special hand equal the pack rank by rank, and the stock is the undrawn top of the shuffled deck;
 * ``hand_sizes`` agree with the hands; laid threes per team agree with the threes laid per seat;
 * every meld obeys RULES.md §2.3, checked here independently and with ``meld_error(new=True)``: at most 7
   cards, ``N >= 2`` and ``W <= 2`` (AMERICAN), no wild card among sevens, wild melds of 3-7 wild cards only,
