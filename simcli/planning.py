@@ -110,6 +110,8 @@ def naturals_plan(rules: object, rank: int, count: int, meld: Sequence[int] | No
     close_at = closes_melds(rules)
     out: list[Meld] = []
     size = 0 if meld is None else meld[0] + meld[1] + meld[2]
+    if close_at is not None and size >= close_at:
+        size = 0  # a closed canasta takes nothing more: the cards start a new meld
     while count > 0:
         room = cap - size
         n = min(count, room)
