@@ -7,6 +7,9 @@ A :class:`PonyChecker` sits between the engine and its ``emit`` listener and see
   pack rank by rank, and the stock is still the undrawn top of the shuffled deck;
 * ``hand_sizes`` agree with the hands, no count is negative, no red three stays in a hand; a pony is whole
   (``pony_size`` cards) until it is picked up and empty afterwards;
+* closed canastas set aside under ``new_meld_after_closed_canasta`` (A-PT-18, the preset) are 7-card canastas of a
+  natural rank or of wild cards, set aside exactly when a ``meld`` event (marked ``closed``) brings a meld to 7, and
+  never without the knob; they count with the slot melds below;
 * every meld obeys the Ponytail rules, checked here from RULES.md §1.4/§2.2 and not only with ``meld_error``: at most
   7 cards, ``N > W`` and ``W <= 3`` for natural ranks, only wild cards (3 to 7) in the wild slot, black threes only
   by the player going out (3 to 7, no wilds); ``st.canastas`` equals a count made here (7 cards: wild slot -> WILD,
@@ -139,6 +142,7 @@ class PonyChecker:
         self.threes_laid_at_start = False
         self.meld_cache: dict[tuple[int, Any], tuple[str | None, dict[str, int]]] = {}
         self.b3_melds: list[tuple[int, int]] = []
+        self.closed_ranks: set[tuple[int, int]] = set()  # (team, rank) with a closed canasta set aside
         self.last_kind = ""
         self.draw_turn = 0
 
@@ -267,8 +271,22 @@ class PonyChecker:
         elif kind == "red_three":
             stats[f"red_three_{data['source']}"] += 1
         elif kind == "meld":
-            if _rank(data["rank"]) == BLACK_THREE:
+            rank = _rank(data["rank"])
+            if rank == BLACK_THREE:
                 self.b3_melds.append((data["seat"], st.turn))
+            if "added" not in data:
+                return  # a hand-made event of a checker test
+            key = (data["team"], rank)
+            added = data["added"]
+            if key in self.closed_ranks and data["meld"] == [added["naturals"], added["twos"], added["jokers"]]:
+                stats["new_meld_after_closed"] += 1  # A-PT-18: a new meld of a rank the team has closed
+            # A meld is set aside exactly when it reaches the cap of 7, and only under the knob.
+            closes = sum(data["meld"]) == 7 and r.new_meld_after_closed_canasta and rank != BLACK_THREE
+            if bool(data.get("closed")) != closes or (closes and st.melds[data["team"]][rank] is not None):
+                self.fail(kind, f"meld {data} closed={data.get('closed')}, slot {st.melds[data['team']][rank]}")
+            if closes:
+                self.closed_ranks.add(key)
+                stats["closed_set_aside"] += 1
         elif kind in ("going_out", "stock_out"):
             self.ended_by = kind
             stats[kind] += 1
@@ -384,7 +402,8 @@ def test_sample_keeps_every_invariant(sample: tuple[str, Counter[str], int]) -> 
 
 def test_sample_reaches_the_pony_moves(sample: tuple[str, Counter[str], int]) -> None:
     _, stats, _ = sample
-    for move in ("pony_while_melding", "pony_at_turn_start", "pile_takes", "red_three_pony"):
+    for move in ("pony_while_melding", "pony_at_turn_start", "pile_takes", "red_three_pony", "closed_set_aside",
+                 "new_meld_after_closed"):
         assert stats[move] > 0, f"no '{move}' in {dict(stats)}"
 
 
@@ -401,6 +420,20 @@ def test_checker_catches_a_lost_pony_card() -> None:
     st.melds[0][SEVEN] = [3, 2, 1]
     with pytest.raises(InvariantError, match="STRICT_MAJORITY"):
         checker("meld", {"seat": 0, "rank": "7"})
+
+
+def test_checker_catches_a_bad_closed_canasta() -> None:
+    """The checker can fail: a six-card meld set aside, or a closed canasta set aside without the knob."""
+    for rules, needle in ((PONYTAIL, "which is not a closed canasta"),
+                          (load_rules("ponytail", {"new_meld_after_closed_canasta": False}),
+                           "with new_meld_after_closed_canasta=false")):
+        st = prepare_deal(rules, deck_cards(6, 2), deal_rng(1, 0), 0, 0, [0, 0])
+        checker = PonyChecker(st, Counter())
+        checker("cut", {})
+        st.closed[0].append((9, 6 if rules.new_meld_after_closed_canasta else 7, 0, 0))
+        st.stock = st.stock[:-6 if rules.new_meld_after_closed_canasta else -7]  # the cards come from the stock
+        with pytest.raises(InvariantError, match=needle):
+            checker("meld", {"seat": 0, "rank": "9"})
 
 
 def test_meld_problem_by_hand() -> None:
@@ -432,6 +465,7 @@ def test_slow_thousand_deals(name: str) -> None:
     {"seven_freezes_pile": "UPCARD_AND_DISCARD"},
     {"draw_count": 1},
     {"pony_size": 11, "must_pick_pony_before_going_out": False},
+    {"new_meld_after_closed_canasta": False},
 ], ids=lambda k: ",".join(f"{a}={b}" for a, b in k.items()))
 def test_slow_knob_settings_keep_invariants(knobs: dict[str, Any]) -> None:
     stats: Counter[str] = Counter()
