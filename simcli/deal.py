@@ -31,6 +31,7 @@ from simcli.judge import (
     go_out_error,
     meld_segments,
     melds_error,
+    merge_melds,
     must_take_pile,
     special_hand_error,
     take_error,
@@ -688,7 +689,10 @@ class Deal:
         hand = st.hands[seat]
         team_melds = st.melds[team]
         size = st.rules.canasta_size
-        for rank, n, tw, jk, _, _ in meld_segments(st, team, melds):
+        # One meld per rank (merged actions), or under new_meld_after_closed_canasta the melds the actions build.
+        groups = merge_melds(melds).items() if st.layout.close_at is None else (
+            (seg[0], seg[1:4]) for seg in meld_segments(st, team, melds))
+        for rank, (n, tw, jk) in groups:
             new = team_melds[rank] is None  # read live: a meld closed by the previous segment freed its slot
             if not new:
                 st.touched_existing = True
