@@ -42,7 +42,7 @@ def test_default_is_three() -> None:
     assert load_rules("americana").wing_after_pile_opening == "THREE"
     res = CliRunner().invoke(main, ["rules", "show", "americana"])
     line = next(x for x in res.output.splitlines() if "wing_after_pile_opening" in x)
-    assert "= THREE" in line and "4-card wing is not given" in line
+    assert "= THREE" in line and "the 4 is not given" in line
     bad = CliRunner().invoke(main, ["rules", "show", "americana", "--rule", "wing_after_pile_opening=TWO"])
     assert bad.exit_code != 0 and "Traceback" not in bad.output
     assert "bad value 'TWO' for rule knob 'wing_after_pile_opening': allowed is one of THREE, FOUR" in bad.output
