@@ -288,3 +288,24 @@ def test_games_lay_new_melds_of_closed_ranks(names: list[str]) -> None:
         if m.get("closed"):
             closed.add(key)
     assert closed and again > 0
+
+
+# ============================================================================ with Spanish hidden canastas and tapa
+def test_spanish_with_the_knob_two_hidden_canastas_of_one_rank_and_the_tapa() -> None:
+    """Knob on in the Spanish game (2 decks: 8 kings): K x4 + 2 x3 twice in one decision closes the first canasta
+    and lays the second as a new meld; both are hidden (1000 each, REPLACE), and the kings stay a tapa."""
+    from helpers_spanish import es_deal_state, es_rules, es_table
+
+    plan = [Meld(KING, 4, 3, 0), Meld(KING, 4, 3, 0)]
+    hand = {0: "K K K K K K K K 2 2 2 2 2 2 9"}
+    st = es_deal_state(es_rules(new_meld_after_closed_canasta=True), hands=hand)
+    table = es_table(st, {0: Scripted(melds={1: plan}, discards={1: "9"})}, turns=1)
+    assert st.closed[0] == [(KING, 4, 3, 0), (KING, 4, 3, 0)] and st.hidden[0] == [KING, KING]
+    st.pile.append(KING)  # a K on top: closed ranks block the pile (tapa) whichever meld closed them
+    assert "already has a canasta (closed_rank_blocks_pile)" in PlayerView(st, 0).check_take(take("K", 2))
+    st.pile.pop()
+    res = table.finish()
+    assert res.hidden_canastas == [2, 0] and res.positions[0].hidden == (KING, KING)
+    assert res.scores[0]["canasta_hidden"] == 2000 and res.scores[0]["canasta_mixed"] == 0
+    off = es_deal_state(es_rules(), hands=hand)
+    assert "meld of 14 cards exceeds meld_max_size=7" in PlayerView(off, 0).check_melds(plan)
