@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import Scripted, Table, hand_of, meld, play_until, players, take
 from helpers_ponytail import all_cards, pony_deal_state, pt_rules
+from helpers_spanish import es_deal_state, es_rules, es_table
 
 from simcli.actions import Meld
 from simcli.cards import KING, QUEEN, SEVEN, WILD_MELD, deck_counts
@@ -294,8 +295,6 @@ def test_games_lay_new_melds_of_closed_ranks(names: list[str]) -> None:
 def test_spanish_with_the_knob_two_hidden_canastas_of_one_rank_and_the_tapa() -> None:
     """Knob on in the Spanish game (2 decks: 8 kings): K x4 + 2 x3 twice in one decision closes the first canasta
     and lays the second as a new meld; both are hidden (1000 each, REPLACE), and the kings stay a tapa."""
-    from helpers_spanish import es_deal_state, es_rules, es_table
-
     plan = [Meld(KING, 4, 3, 0), Meld(KING, 4, 3, 0)]
     hand = {0: "K K K K K K K K 2 2 2 2 2 2 9"}
     st = es_deal_state(es_rules(new_meld_after_closed_canasta=True), hands=hand)
