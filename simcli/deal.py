@@ -30,6 +30,7 @@ from simcli.judge import (
     ask_error,
     discard_error,
     go_out_error,
+    meld_segments,
     melds_error,
     merge_melds,
     must_take_pile,
@@ -356,6 +357,10 @@ class Deal:
             return
         st.wing_taken[team] = True
         if via_pile and r.wing_denied_if_opened_via_pile:
+            if r.wing_after_pile_opening == "THREE":
+                # RULES.md A-AM-4b: the wing this opening would have taken is not given; the other team's
+                # first opener takes the next one (the 3-card wing). It stays set aside, never counted.
+                st.wings_void.append(st.wings.pop(0))
             return
         if r.wing_cutoff_stock_remaining is not None and len(st.stock) <= r.wing_cutoff_stock_remaining:
             return
@@ -727,8 +732,11 @@ class Deal:
         hand = st.hands[seat]
         team_melds = st.melds[team]
         size = st.rules.canasta_size
-        for rank, (n, tw, jk) in merge_melds(melds).items():
-            new = team_melds[rank] is None
+        # One meld per rank (merged actions), or under new_meld_after_closed_canasta the melds the actions build.
+        groups = merge_melds(melds).items() if st.layout.close_at is None else (
+            (seg[0], seg[1:4]) for seg in meld_segments(st, team, melds))
+        for rank, (n, tw, jk) in groups:
+            new = team_melds[rank] is None  # read live: a meld closed by the previous segment freed its slot
             if new:
                 st.turn_new_ranks |= 1 << rank
             elif not st.turn_new_ranks >> rank & 1:
@@ -753,18 +761,23 @@ class Deal:
     def _add_to_meld(self, seat: int, rank: int, n: int, tw: int, jk: int, hidden: bool = False) -> None:
         st = self.st
         team = st.team_of[seat]
-        before, after = st.add_to_meld(team, rank, n, tw, jk)
-        if self.emit:
-            self.emit("meld", {"seat": seat, "team": team,
-                               "rank": "WILD" if rank == WILD_MELD else RANK_NAMES[rank],
-                               "added": {"naturals": n, "twos": tw, "jokers": jk},
-                               "meld": list(st.melds[team][rank])})
-            if after is not None and before != after:
-                data = {"seat": seat, "team": team, "rank": "WILD" if rank == WILD_MELD else RANK_NAMES[rank],
-                        "kind": after, "upgraded_from": before}
-                if hidden:
-                    data["hidden"] = True
-                self.emit("canasta", data)
+        if not self.emit:
+            st.add_to_meld(team, rank, n, tw, jk, hidden)
+            return
+        prev = st.melds[team][rank]  # read before the cards go on: the meld may close and leave its slot
+        meld = [n, tw, jk] if prev is None else [prev[0] + n, prev[1] + tw, prev[2] + jk]
+        before, after = st.add_to_meld(team, rank, n, tw, jk, hidden)
+        name = "WILD" if rank == WILD_MELD else RANK_NAMES[rank]
+        data: dict[str, Any] = {"seat": seat, "team": team, "rank": name,
+                                "added": {"naturals": n, "twos": tw, "jokers": jk}, "meld": meld}
+        if st.melds[team][rank] is None:
+            data["closed"] = True  # a closed canasta set aside (new_meld_after_closed_canasta): the slot is free
+        self.emit("meld", data)
+        if after is not None and before != after:
+            data = {"seat": seat, "team": team, "rank": name, "kind": after, "upgraded_from": before}
+            if hidden:
+                data["hidden"] = True
+            self.emit("canasta", data)
 
     def _record_melds(self, seat: int) -> None:
         st = self.st
@@ -808,11 +821,8 @@ class Deal:
         out_team = st.team_of[st.went_out_seat] if st.went_out_seat is not None else None
         positions = []
         for team in range(st.n_teams):
-            melds = tuple(
-                (rank, m[0], m[1], m[2]) for rank, m in enumerate(st.melds[team]) if m is not None
-            )
             positions.append(TeamPosition(
-                melds=melds,
+                melds=tuple(st.team_melds(team)),
                 red_threes=st.red_threes[team],
                 hands=tuple(tuple(st.hands[s]) for s in st.members(team)),
                 went_out=st.went_out_seat is not None and st.team_of[st.went_out_seat] == team,
@@ -841,8 +851,8 @@ class Deal:
             required_set_turn=list(st.req_met_turn), pony_cut_count=st.pony_cut_count,
             pony_exact=st.pony_exact, pony_exact_team=st.pony_exact_team,
             black_threes=list(st.black_threes), special_hand=st.special_hand, wings=list(st.wing_log),
-            dead_ranks=len({rank for melds in st.melds for rank, m in enumerate(melds)
-                            if m is not None and rank >= FOUR and m[0] + m[1] + m[2] >= st.rules.canasta_size}),
+            dead_ranks=len({rank for pos in positions for rank, n, tw, jk in pos.melds
+                            if rank >= FOUR and n + tw + jk >= st.rules.canasta_size}),
             hidden_canastas=[len(h) for h in st.hidden], premiado=st.pile_premiado,
             premiado_end_turn=st.premiado_end_turn, crossed=list(st.castigado_log), pick_count=st.pick_count,
             pick_target=st.pick_target, exact_pick=st.exact_pick, exact_pick_team=st.exact_pick_team,
@@ -854,14 +864,24 @@ class Deal:
                 "deal_index": st.deal_index, "end_reason": st.end_reason, "went_out_seat": st.went_out_seat,
                 "concealed": st.concealed, "turns": st.turn,
                 "teams": [{"total": s["total"], "breakdown": {k: v for k, v in s.items() if k != "total"},
-                           "melds": {("WILD" if r == WILD_MELD else RANK_NAMES[r]): [n, tw, jk]
-                                     for r, n, tw, jk in pos.melds},
+                           **_melds_json(st, team),
                            "red_threes": pos.red_threes, "black_threes": pos.black_threes,
                            "unpicked_ponies": [" ".join(RANK_NAMES[c] for c in cards_of(p)) for p in pos.ponies],
                            "hands": [" ".join(RANK_NAMES[c] for c in cards_of(h)) for h in pos.hands]}
-                          for s, pos in zip(scores, positions, strict=True)],
+                          for team, (s, pos) in enumerate(zip(scores, positions, strict=True))],
             })
         return result
+
+
+def _melds_json(st: DealState, team: int) -> dict[str, Any]:
+    """A team's melds for ``deal_scored``: ``melds`` by rank and, under ``new_meld_after_closed_canasta``, the
+    closed canastas set aside as ``closed_canastas`` (a list of ``[rank, naturals, twos, jokers]``)."""
+    out: dict[str, Any] = {"melds": {("WILD" if r == WILD_MELD else RANK_NAMES[r]): [m[0], m[1], m[2]]
+                                     for r, m in enumerate(st.melds[team]) if m is not None}}
+    if st.layout.close_at is not None:
+        out["closed_canastas"] = [["WILD" if r == WILD_MELD else RANK_NAMES[r], n, tw, jk]
+                                  for r, n, tw, jk in st.closed[team]]
+    return out
 
 
 def meld_json(m: Meld) -> dict[str, Any]:

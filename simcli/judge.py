@@ -8,6 +8,7 @@ their view) to test a plan before returning it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from simcli.actions import Meld, TakePile
 from simcli.cards import (
@@ -41,6 +42,53 @@ def merge_melds(melds: Sequence[Meld]) -> dict[int, list[int]]:
             acc[1] += m.twos
             acc[2] += m.jokers
     return out
+
+
+#: One meld a decision builds: ``(rank, naturals, twos, jokers, existing, with_top)``; ``existing`` is the team's
+#: meld it adds to (None: a new meld) and ``with_top`` says whether the pile's top card is among the naturals.
+Segment = tuple[int, int, int, int, "list[int] | None", bool]
+
+
+def meld_segments(st: DealState, team: int, melds: Sequence[Meld], top_card: int | None = None) -> list[Segment]:
+    """The melds that a list of meld actions builds, in the order the engine lays them.
+
+    Actions on one rank are summed onto the team's meld of that rank (started if the team has none), ranks in
+    the order each first appears. Under ``new_meld_after_closed_canasta`` a meld that reaches ``meld_max_size``
+    is a closed canasta: later actions of that rank in the same decision start a new meld. ``top_card`` (a pile
+    take) joins the first action, which must be of its rank.
+    """
+    slots = st.melds[team]
+    close_at = st.layout.close_at
+    if close_at is None:
+        per_rank = merge_melds(melds)
+        if top_card is not None:
+            per_rank.setdefault(top_card, [0, 0, 0])[0] += 1
+        return [(rank, n, tw, jk, slots[rank], rank == top_card) for rank, (n, tw, jk) in per_rank.items()]
+    actions = [(m.rank, m.naturals, m.twos, m.jokers, False) for m in melds]
+    if top_card is not None:
+        if actions and actions[0][0] == top_card:
+            rank, n, tw, jk, _ = actions[0]
+            actions[0] = (rank, n + 1, tw, jk, True)
+        else:
+            actions.insert(0, (top_card, 1, 0, 0, True))
+    # rank -> its segments, each [naturals, twos, jokers, with_top, existing meld, cards on that meld so far]
+    groups: dict[int, list[list[Any]]] = {}
+    for rank, n, tw, jk, top in actions:
+        segs = groups.get(rank)
+        if segs is None:
+            existing = slots[rank]
+            segs = groups[rank] = [[0, 0, 0, False, existing, 0 if existing is None else sum(existing)]]
+        seg = segs[-1]
+        if seg[5] >= close_at and (rank >= FOUR or rank == WILD_MELD):
+            seg = [0, 0, 0, False, None, 0]  # that meld is closed: this action starts a new one
+            segs.append(seg)
+        seg[0] += n
+        seg[1] += tw
+        seg[2] += jk
+        seg[3] = seg[3] or top
+        seg[5] += n + tw + jk
+    return [(rank, n, tw, jk, existing, top) for rank, segs in groups.items()
+            for n, tw, jk, top, existing, _ in segs]
 
 
 def go_out_error(st: DealState, seat: int, canastas: dict[str, int], clean: int | None = None) -> str | None:
@@ -131,10 +179,7 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
         else:
             if melds and st.hand_sizes[seat] - used + hand_bonus >= 2:
                 return None
-    per_rank = merge_melds(melds)
-    if top_card is not None:
-        acc = per_rank.setdefault(top_card, [0, 0, 0])
-        acc[0] += 1
+    segments = meld_segments(st, team, melds, top_card)
     used_twos = used_jokers = used = 0
     value = 0
     canastas = dict(st.canastas[team])
@@ -142,8 +187,9 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     hidden = False  # a hidden canasta in this batch (Spanish: it meets the opening)
     new_canasta = False  # a canasta laid as a new meld in this batch (concealed going out)
     completed = False  # any meld that became a canasta in this batch (pony unlock)
-    for rank, (n, tw, jk) in per_rank.items():
-        from_hand = n - (1 if rank == top_card else 0)
+    per_rank: dict[int, int] = {}  # naturals of each rank taken from the hand so far
+    for rank, n, tw, jk, existing, with_top in segments:
+        from_hand = n - (1 if with_top else 0)
         if n < 0 or tw < 0 or jk < 0 or n + tw + jk == 0:
             return f"empty or negative meld of {RANK_NAMES[rank]}"
         if rank == WILD_MELD:
@@ -151,14 +197,15 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
                 return "a wild meld cannot hold natural cards"
         elif rank == RED_THREE or not (IS_NATURAL[rank] or rank == BLACK_THREE):
             return f"cannot meld {RANK_NAMES[rank]}"
-        elif hand[rank] < from_hand:
-            return f"hand holds {hand[rank]} x {RANK_NAMES[rank]}, not {from_hand}"
+        else:
+            from_hand_total = per_rank[rank] = per_rank.get(rank, 0) + from_hand
+            if hand[rank] < from_hand_total:
+                return f"hand holds {hand[rank]} x {RANK_NAMES[rank]}, not {from_hand_total}"
         if r.closed_rank_dead_for_all and rank != WILD_MELD and st.rank_has_canasta(rank):
             return f"rank {RANK_NAMES[rank]} is closed (closed_rank_dead_for_all)"
         used_twos += tw
         used_jokers += jk
         used += from_hand + tw + jk
-        existing = team_melds[rank]
         if existing is None:
             total = (n, tw, jk)
             before = None
@@ -179,7 +226,7 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
                     completed = True
                 if existing is None:
                     new_canasta = True
-                    if rank != top_card and rank >= FOUR and r.hidden_canasta_bonus is not None:
+                    if not with_top and rank >= FOUR and r.hidden_canasta_bonus is not None:
                         hidden = True
         if after is not None:
             clean += is_clean(rank, total) - (before is not None and is_clean(rank, existing))
@@ -204,7 +251,7 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
         err = go_out_error(st, seat, canastas, clean)
         if err:
             return err + (" (and a player must keep a card to discard)" if hand_after == 1 else "")
-    if per_rank and not st.opened[team] and value < st.minimum[team]:
+    if segments and not st.opened[team] and value < st.minimum[team]:
         if hidden and r.hidden_canasta_satisfies_opening:
             return None
         concealed_waiver = (

@@ -314,6 +314,8 @@ KNOBS: tuple[Knob, ...] = (
     _k("canasta_size", "int", "cards in a canasta", lo=3, hi=15),
     _k("closed_rank_dead_for_all", "bool", "once a canasta of a rank exists, nobody melds that rank"),
     _k("closed_rank_blocks_pile", "bool", "a top card whose rank has a canasta cannot be taken"),
+    _k("new_meld_after_closed_canasta", "bool", "a closed canasta (meld_max_size cards) frees its rank for a new "
+       "meld"),
     _k("hidden_canasta_bonus", "int", "bonus for a hidden canasta: a complete canasta laid from the hand at once "
        "as a new meld (null = no hidden canastas)", lo=0, hi=100000, nullable=True),
     _k("hidden_canasta_mode", "enum", "the hidden-canasta bonus replaces or adds to the natural/mixed bonus",
@@ -398,6 +400,8 @@ KNOBS: tuple[Knob, ...] = (
     _k("wing_sizes", "intlist", "wings (talons) set aside at the deal, taken by the first to open ('' = none)"),
     _k("wing_timing", "enum", "when a wing reaches the hand", allowed=("NEXT_TURN", "IMMEDIATE")),
     _k("wing_denied_if_opened_via_pile", "bool", "no wing for a team that opened by taking the pile"),
+    _k("wing_after_pile_opening", "enum", "after a pile opening (no wing) the other team's opener takes the 3 "
+       "(THREE: the 4 is not given) or the 4 (FOUR)", allowed=("THREE", "FOUR")),
     _k("wing_cutoff_stock_remaining", "int", "no wing once the stock is down to this many cards (null = never)",
        lo=0, hi=1000, nullable=True),
     _k("special_hands", "enumset", "special 14-card hands allowed (scores in special_hand_value.*)",

@@ -84,6 +84,47 @@ def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: i
     return plan if value >= minimum else None
 
 
+def closes_melds(rules: object) -> int | None:
+    """The size at which a meld is a closed canasta that frees its rank for a new meld, or ``None``.
+
+    That is ``meld_max_size`` under ``new_meld_after_closed_canasta`` (RULES.md A-PT-18); without the knob (or
+    without a size cap) a team has one meld per rank for the whole deal.
+    """
+    if rules.new_meld_after_closed_canasta and rules.meld_max_size:  # type: ignore[attr-defined]
+        return int(rules.meld_max_size)  # type: ignore[attr-defined]
+    return None
+
+
+def naturals_plan(rules: object, rank: int, count: int, meld: Sequence[int] | None,
+                  min_new: int | None = None) -> list[Meld]:
+    """Meld actions laying up to ``count`` naturals of ``rank`` from the hand, given the team's meld ``meld``.
+
+    The cards fill the team's meld of the rank up to ``meld_max_size`` (a new meld needs ``min_new`` cards, by
+    default ``meld_min_size``). Under ``new_meld_after_closed_canasta`` the cards left once that meld is closed
+    start new melds of the rank, each of ``min_new`` cards or more and at most ``meld_max_size``. Cards that fit
+    nowhere stay in the hand. The engine still checks the plan.
+    """
+    cap = rules.meld_max_size or 1 << 20  # type: ignore[attr-defined]
+    if min_new is None:
+        min_new = rules.meld_min_size  # type: ignore[attr-defined]
+    close_at = closes_melds(rules)
+    out: list[Meld] = []
+    size = 0 if meld is None else meld[0] + meld[1] + meld[2]
+    if close_at is not None and size >= close_at:
+        size = 0  # a closed canasta takes nothing more: the cards start a new meld
+    while count > 0:
+        room = cap - size
+        n = min(count, room)
+        if n <= 0 or (size == 0 and n < min_new):
+            break
+        out.append(Meld(rank, n))
+        count -= n
+        if close_at is None or size + n < close_at:
+            break
+        size = 0  # that meld is closed: the next cards start a new one
+    return out
+
+
 def melds_value(melds: Sequence[Meld]) -> int:
     """Card points of the cards in ``melds``."""
     return sum(m.naturals * CARD_VALUES[m.rank] + 20 * m.twos + 50 * m.jokers for m in melds)

@@ -14,6 +14,7 @@ from typing import Any
 
 from simcli.cards import (
     BLACK_THREE,
+    FOUR,
     IS_WILD,
     JOKER,
     NUM_RANKS,
@@ -26,7 +27,7 @@ from simcli.cards import (
     deck_counts,
     parse_rank,
 )
-from simcli.melds import canasta_type, count_canastas, count_clean, meld_error, requirement_met
+from simcli.melds import canasta_type, count_canastas, is_clean, meld_error, requirement_met
 from simcli.rules import load_rules
 from simcli.scoring import TeamPosition
 
@@ -151,18 +152,25 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
     melds: list[tuple[int, int, int, int]] = []
     hidden: list[int] = []
     seen: dict[int, str] = {}
+    # new_meld_after_closed_canasta (A-PT-18): a rank may have several melds, all but one closed canastas.
+    close_at = rules.meld_max_size if rules.new_meld_after_closed_canasta else None
     for i, text in enumerate([*melds_raw, *hidden_raw]):
         is_hidden = i >= len(melds_raw)
         where = f"{label} hidden canasta {i - len(melds_raw) + 1}" if is_hidden else f"{label} meld {i + 1}"
         rank, naturals, twos, jokers = parse_meld(rules, text, where)
         shown = text if isinstance(text, str) else " ".join(text)
-        if rank in seen:
+        closed = close_at is not None and naturals + twos + jokers >= close_at and (
+            rank == WILD_MELD or rank >= FOUR)
+        if rank in seen and not closed:
             what = "wild cards" if rank == WILD_MELD else RANK_NAMES[rank]
+            allowed = "one meld per rank per team, merge them" if close_at is None else (
+                f"one meld per rank per team besides closed canastas of meld_max_size={close_at} cards "
+                "(new_meld_after_closed_canasta)")
             raise PositionError(
-                f"{where} {shown!r}: second meld of {what} in one team (first: {seen[rank]!r}); "
-                "allowed: one meld per rank per team, merge them"
+                f"{where} {shown!r}: second meld of {what} in one team (first: {seen[rank]!r}); allowed: {allowed}"
             )
-        seen[rank] = shown
+        if not closed:
+            seen[rank] = shown
         if is_hidden:
             if rank in (WILD_MELD, BLACK_THREE) or canasta_type(rules, rank, (naturals, twos, jokers)) is None:
                 raise PositionError(f"{where} {shown!r}: a hidden canasta is a complete canasta of one natural "
@@ -215,12 +223,19 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
         raise PositionError(f"{label}: went_out is true but no member's hand is empty; the player going out "
                             "holds no cards")
 
+    if hidden and any(rank in hidden for rank, *_ in melds[:len(melds_raw)]):
+        # Several melds of a hidden canasta's rank: scoring pays the hidden bonus to the first canasta of the
+        # rank, so the hidden ones go first.
+        melds = melds[len(melds_raw):] + melds[:len(melds_raw)]
     if went_out and special_hand is None:
-        slots: list[list[int] | None] = [None] * NUM_RANKS
+        canastas = count_canastas(rules, ())  # every kind at 0, in the usual order
+        clean = 0
         for rank, naturals, twos, jokers in melds:
-            slots[rank] = [naturals, twos, jokers]
-        canastas = count_canastas(rules, slots)
-        if not requirement_met(rules.go_out_requirement, canastas, count_clean(rules, slots)):
+            kind = canasta_type(rules, rank, (naturals, twos, jokers))
+            if kind is not None:
+                canastas[kind] += 1
+                clean += is_clean(rank, (naturals, twos, jokers))
+        if not requirement_met(rules.go_out_requirement, canastas, clean):
             need = ",".join(f"{t}:{n}" for t, n in rules.go_out_requirement)
             have = ",".join(f"{t}:{n}" for t, n in canastas.items() if n) or "none"
             raise PositionError(
@@ -340,8 +355,17 @@ def position_to_json(rules: Any, teams: Sequence[TeamPosition]) -> dict[str, Any
     base = load_rules(rules.variant)
     out_teams = []
     for team in teams:
+        # The first canasta of each hidden rank is the hidden one (the order the engine and the parser keep).
+        left = list(team.hidden)
+        hidden, plain = [], []
+        for m in team.melds:
+            if m[0] in left:
+                left.remove(m[0])
+                hidden.append(m)
+            else:
+                plain.append(m)
         entry: dict[str, Any] = {
-            "melds": [_meld_text(*m) for m in team.melds if m[0] not in team.hidden],
+            "melds": [_meld_text(*m) for m in plain],
             "threes": ["R3"] * team.red_threes + ["B3"] * team.black_threes,
             "hands": [_hand_names(h) for h in team.hands],
             "went_out": team.went_out,
@@ -357,7 +381,7 @@ def position_to_json(rules: Any, teams: Sequence[TeamPosition]) -> dict[str, Any
         if team.special_hand is not None:
             entry["special_hand"] = team.special_hand
         if team.hidden:
-            entry["hidden_canastas"] = [_meld_text(*m) for m in team.melds if m[0] in team.hidden]
+            entry["hidden_canastas"] = [_meld_text(*m) for m in hidden]
         for flag in ("exact_pick", "quick_finish", "terremoto"):
             if getattr(team, flag):
                 entry[flag] = True

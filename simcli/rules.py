@@ -189,6 +189,11 @@ def validate(rules: Any) -> None:
             f"meld_max_size={rules.meld_max_size} is below canasta_size={rules.canasta_size}; "
             "allowed: null or >= canasta_size"
         )
+    if rules.new_meld_after_closed_canasta and rules.closed_rank_dead_for_all:
+        raise RuleError(
+            "new_meld_after_closed_canasta=true contradicts closed_rank_dead_for_all=true (a closed rank is dead "
+            "for everyone); allowed: set one of them to false"
+        )
     if rules.meld_min_size > rules.canasta_size:
         raise RuleError(f"meld_min_size={rules.meld_min_size} exceeds canasta_size={rules.canasta_size}")
     needed = dict(rules.go_out_requirement)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from simcli.cards import BLACK_THREE, NUM_RANKS, RED_THREE
+from simcli.cards import BLACK_THREE, FOUR, NUM_RANKS, RED_THREE, WILD_MELD
 from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_type, initial_meld_minimum, is_clean
 
 CANASTA_KINDS = (NATURAL, MIXED, WILD, SEVENS, ACES)
@@ -19,7 +19,7 @@ CANASTA_KINDS = (NATURAL, MIXED, WILD, SEVENS, ACES)
 class TableLayout:
     """What a rule set fixes about the table for every deal: seating, teams, bonus threes (computed once)."""
 
-    __slots__ = ("rules", "n_players", "n_teams", "team_of", "step", "members", "is_bonus_three")
+    __slots__ = ("rules", "n_players", "n_teams", "team_of", "step", "members", "is_bonus_three", "close_at")
 
     def __init__(self, rules: Any):
         self.rules = rules
@@ -32,6 +32,10 @@ class TableLayout:
         self.is_bonus_three: tuple[bool, ...] = tuple(
             r == RED_THREE or (r == BLACK_THREE and rules.threes_mode == "AMERICAN_COLOUR_TABLE")
             for r in range(NUM_RANKS))
+        #: Size at which a meld is a closed canasta set aside, freeing its slot for a new meld of the rank
+        #: (``new_meld_after_closed_canasta``, RULES.md A-PT-18); None: one meld per rank for the whole deal.
+        self.close_at: int | None = (
+            rules.meld_max_size if rules.new_meld_after_closed_canasta and rules.meld_max_size else None)
 
 
 _LAYOUTS: dict[int, TableLayout] = {}
@@ -65,6 +69,7 @@ class DealState:
         "wing_taken", "wing_log", "special_hand", "is_bonus_three", "clean_canastas", "first_clean_turn",
         "hidden", "pile_premiado", "premiado_end_turn", "castigado_since", "castigado_log", "pick_count",
         "pick_target", "exact_pick", "exact_pick_team", "black_three_canasta_team", "quick_finish", "terremoto",
+        "closed", "hidden_open", "wings_void",
     )
 
     def __init__(self, rules: Any, deal_index: int, dealer: int, team_scores: list[int]):
@@ -136,6 +141,8 @@ class DealState:
         self.wing_taken = [False] * t
         #: (seat, wing size, turn) for each wing taken.
         self.wing_log: list[tuple[int, int, int]] = []
+        #: Wings nobody will take (``wing_after_pile_opening=THREE``: the one a pile opening forfeited).
+        self.wings_void: list[list[int]] = []
         self.special_hand: str | None = None
         #: Whether any pony is still face down (saves the unlock check on every meld otherwise).
         self.ponies_in_play = rules.pony_size > 0
@@ -167,6 +174,11 @@ class DealState:
         self.black_three_canasta_team: int | None = None
         self.quick_finish = False
         self.terremoto = False
+        #: Closed canastas set aside under ``new_meld_after_closed_canasta``, per team: ``(rank, naturals, twos,
+        #: jokers)`` in the order they closed, hidden ones first (a team's slot ``melds[team][rank]`` is then free).
+        self.closed: list[list[tuple[int, int, int, int]]] = [[] for _ in range(t)]
+        #: Bit ``1 << rank`` set while a team's meld of that rank is a hidden canasta still in its slot.
+        self.hidden_open = [0] * t
         self.validated: tuple[int, int, object] | None = None
         self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
         self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
@@ -207,7 +219,18 @@ class DealState:
             m = team_melds[rank]
             if m is not None and m[0] + m[1] + m[2] >= size:
                 return True
-        return False
+        return any(c[0] == rank for closed in self.closed for c in closed)
+
+    def team_melds(self, team: int) -> list[tuple[int, int, int, int]]:
+        """Every meld of a team as ``(rank, naturals, twos, jokers)``: closed canastas set aside first, then the
+        melds in the rank slots (by rank). Hidden canastas of a rank come before its other melds, the order
+        scoring relies on when it pays the hidden bonus (``TeamPosition.hidden`` names ranks only)."""
+        slots = [(rank, m[0], m[1], m[2]) for rank, m in enumerate(self.melds[team]) if m is not None]
+        if not self.closed[team]:
+            return slots
+        hidden = self.hidden_open[team]
+        return ([x for x in slots if hidden >> x[0] & 1] + self.closed[team]
+                + [x for x in slots if not hidden >> x[0] & 1])
 
     def meld_table(self, team: int) -> tuple[tuple[int, int, int] | None, ...]:
         """An immutable snapshot of a team's melds, by rank (cached until the melds change)."""
@@ -225,9 +248,14 @@ class DealState:
                 {r: m for r, m in enumerate(self.meld_table(team)) if m is not None})
         return d
 
-    def add_to_meld(self, team: int, rank: int, naturals: int, twos: int, jokers: int) -> tuple[
+    def add_to_meld(self, team: int, rank: int, naturals: int, twos: int, jokers: int, hidden: bool = False) -> tuple[
             str | None, str | None]:
-        """Add cards to a team meld; return its canasta type before and after."""
+        """Add cards to a team meld; return its canasta type before and after.
+
+        ``hidden`` marks a meld laid complete from the hand (Spanish hidden canasta). Under
+        ``new_meld_after_closed_canasta`` a meld that reaches ``meld_max_size`` is a closed canasta: it moves
+        from the rank's slot to :attr:`closed`, so that a new meld of the rank may start.
+        """
         melds = self.melds[team]
         m = melds[rank]
         size = self.rules.canasta_size
@@ -264,4 +292,30 @@ class DealState:
                 self.canasta_changes += 1
             if now_clean and self.first_clean_turn[team] is None:
                 self.first_clean_turn[team] = self.turn
+            close_at = self.layout.close_at
+            if close_at is not None:
+                if m[0] + m[1] + m[2] >= close_at and (rank >= FOUR or rank == WILD_MELD):
+                    self._close(team, rank, hidden)
+                elif hidden:
+                    self.hidden_open[team] |= 1 << rank
         return before, after
+
+    def _close(self, team: int, rank: int, hidden: bool) -> None:
+        """Set a closed canasta aside (``new_meld_after_closed_canasta``): the rank's slot becomes free."""
+        m = self.melds[team][rank]
+        assert m is not None
+        entry = (rank, m[0], m[1], m[2])
+        bit = 1 << rank
+        if hidden or self.hidden_open[team] & bit:
+            self.hidden_open[team] &= ~bit
+            # Hidden canastas go first, so that scoring (which pays the hidden bonus to the first canasta of a
+            # hidden rank) pays it to this one and not to an earlier, ordinary canasta of the same rank.
+            self.closed[team].insert(0, entry)
+        else:
+            self.closed[team].append(entry)
+        self.melds[team][rank] = None
+        table = self._meld_tables[team]
+        if table is not None:
+            patched = list(table)
+            patched[rank] = None
+            self._meld_tables[team] = tuple(patched)

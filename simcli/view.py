@@ -75,7 +75,11 @@ class PlayerView:
         return tuple(self._st.hand_sizes)
 
     def melds(self, team: int | None = None) -> Mapping[int, tuple[int, int, int]]:
-        """A team's melds (default: own team) as a read-only ``{rank: (naturals, twos, jokers)}``."""
+        """A team's melds (default: own team) as a read-only ``{rank: (naturals, twos, jokers)}``.
+
+        These are the melds cards can go on, one per rank; closed canastas set aside under
+        ``new_meld_after_closed_canasta`` are in :meth:`closed_canastas`.
+        """
         return self._st.meld_dict(self._team if team is None else team)
 
     def meld_table(self, team: int | None = None) -> tuple[tuple[int, int, int] | None, ...]:
@@ -86,8 +90,14 @@ class PlayerView:
         """One meld of a team (default: own team), or ``None``."""
         return self._st.meld_table(self._team if team is None else team)[rank]
 
+    def closed_canastas(self, team: int | None = None) -> tuple[tuple[int, int, int, int], ...]:
+        """A team's closed canastas set aside under ``new_meld_after_closed_canasta`` (default: own team), as
+        ``(rank, naturals, twos, jokers)``. Their ranks' slots in :meth:`melds` are free for a new meld; with the
+        knob off this is always empty (a closed canasta stays in its slot)."""
+        return tuple(self._st.closed[self._team if team is None else team])
+
     def canastas(self, team: int | None = None) -> dict[str, int]:
-        """A team's canastas by type (``NATURAL``, ``MIXED``, ``WILD``)."""
+        """A team's canastas by type (``NATURAL``, ``MIXED``, ``WILD``, ...), closed ones set aside included."""
         return dict(self._st.canastas[self._team if team is None else team])
 
     def clean_canastas(self, team: int | None = None) -> int:

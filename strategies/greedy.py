@@ -5,6 +5,8 @@ Priorities, in order:
 1. Take the pile whenever a legal take exists (opening with it if needed).
 2. Open as soon as the hand reaches the minimum; then lay every natural on a team
    meld, every natural triple, and wild cards on melds one or two short of a canasta.
+   Under ``new_meld_after_closed_canasta`` the naturals left over once a meld is a closed
+   canasta start the next meld of the rank (``simcli.planning.naturals_plan``).
 3. Go out as soon as the team may.
 4. Discard a black three if held, else the least valuable loose card that does not
    feed an opponent's meld; wild cards last.
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from simcli.actions import DRAW_STOCK, Meld
 from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, SEVEN, TWO, WILD_MELD
-from simcli.planning import RANKS_BY_VALUE, opening_plan, opening_take, penalized_ranks, take_wilds
+from simcli.planning import RANKS_BY_VALUE, naturals_plan, opening_plan, opening_take, penalized_ranks, take_wilds
 from simcli.strategy import Draw, Strategy
 from simcli.view import PlayerView
 
@@ -77,20 +79,11 @@ class Greedy(Strategy):
             c = hand[r]
             if not c:
                 continue
-            m = table[r]
-            if m is None:
-                # A meld that costs a penalty unless completed is started only complete.
-                if c < min_size or (r in avoid and c < rules.canasta_size):
-                    continue
-                n = c if c <= cap else cap
-            else:
-                n = cap - m[0] - m[1] - m[2]
-                if n > c:
-                    n = c
-                if n <= 0:
-                    continue
-            plan.append(Meld(r, n))
-            used += n
+            # Fill the meld of the rank up to the cap; under new_meld_after_closed_canasta the rest starts a new
+            # meld once it is closed. A meld that costs a penalty unless completed is started only complete.
+            for action in naturals_plan(rules, r, c, table[r], rules.canasta_size if r in avoid else min_size):
+                plan.append(action)
+                used += action.naturals
         if not (hand[TWO] or hand[JOKER] or hand[BLACK_THREE] >= 3):
             # The common case: natural cards only, within the caps. With two cards kept it is legal by
             # construction (the engine still checks); otherwise the plan is fitted.

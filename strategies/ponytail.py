@@ -3,10 +3,14 @@
 Over :class:`~strategies.greedy.Greedy` it:
 
 1. keeps every wild card for the wild canasta until it is complete, then uses one to
-   turn a six-card natural meld into the mixed canasta the set needs;
+   turn a six-card natural meld into the mixed canasta the set needs; under
+   ``new_meld_after_closed_canasta`` it then builds further wild canastas;
 2. discards dead cards first: naturals of a rank whose canasta the team has closed
-   (they can never be melded again), unless an opponent has an open meld of that rank;
-3. times going out: with the required set made it goes out only when the team is ahead
+   (they can never be melded again), unless an opponent has an open meld of that rank.
+   Under ``new_meld_after_closed_canasta`` (the preset, RULES.md A-PT-18) a closed canasta
+   frees its rank, so no card is dead: greedy's melding starts the next meld of the rank;
+3. keeps sevens (discarded only when nothing else is loose): a sevens canasta pays 1500;
+4. times going out: with the required set made it goes out only when the team is ahead
    on the deal, the stock is running low, or the opponents could go out first;
    otherwise it keeps two cards back and goes on building canastas.
 """
@@ -16,13 +20,14 @@ from __future__ import annotations
 from simcli.actions import Meld
 from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN, TWO, WILD_MELD
 from simcli.melds import canasta_bonus, canasta_type, meld_value, requirement_met
-from simcli.planning import take_wilds
+from simcli.planning import closes_melds, take_wilds
 from simcli.view import PlayerView
 
 from .greedy import Greedy
 
 #: Below this many stock cards the deal may end any moment: go out when allowed.
 LOW_STOCK = 16
+SEVENS_KEPT = frozenset({SEVEN})
 
 
 class Ponytail(Greedy):
@@ -30,11 +35,20 @@ class Ponytail(Greedy):
 
     name = "ponytail"
 
+    #: Wild and mixed canastas of the team when choose_melds started (a closed one may have left its slot).
+    _wild_canastas = 0
+    _mixed_canastas = 0
+
     def _place_wilds(self, rules: object, table: tuple, sizes: dict[int, int], left: list[int],
                      plan: list[Meld], cap: int) -> None:
         wild = table[WILD_MELD]
-        wild_done = wild is not None and wild[1] + wild[2] >= rules.canasta_size  # type: ignore[attr-defined]
-        if not wild_done:
+        # Under new_meld_after_closed_canasta the finished wild canasta is set aside and the slot is empty:
+        # count it from the team's canastas, or the wild cards would be hoarded for a second one.
+        wild_done = self._wild_canastas > 0 or (
+            wild is not None and wild[1] + wild[2] >= rules.canasta_size)  # type: ignore[attr-defined]
+        if not wild_done or (self._mixed_canastas and closes_melds(rules) is not None):
+            # Before the wild canasta: build it. Under new_meld_after_closed_canasta, once the set has its wild
+            # and mixed canastas, the wild cards go to the next wild canasta (1000 each) as greedy's do.
             super()._place_wilds(rules, table, sizes, left, plan, cap)
             return
         # The wild canasta is made: a single wild completes a six-card meld, preferring the
@@ -51,6 +65,9 @@ class Ponytail(Greedy):
 
     def choose_melds(self, view: PlayerView) -> list[Meld]:
         """Greedy melds, but hold back going out until it pays."""
+        canastas = view.canastas()
+        self._wild_canastas = canastas["WILD"]
+        self._mixed_canastas = canastas["MIXED"]
         plan = super().choose_melds(view)
         if not plan:
             return plan
@@ -85,12 +102,18 @@ class Ponytail(Greedy):
     def _table_value(view: PlayerView, team: int) -> int:
         rules = view.rules
         total = 0
-        for rank, m in view.melds(team).items():
+        melds = [(rank, m) for rank, m in view.melds(team).items()]
+        melds += [(c[0], c[1:]) for c in view.closed_canastas(team)]  # closed canastas set aside (A-PT-18)
+        for rank, m in melds:
             total += meld_value(m[0], m[1], m[2], rank)
             kind = canasta_type(rules, rank, m)
             if kind is not None:
                 total += canasta_bonus(rules, kind, m)
         return total
+
+    def _keep(self, view: PlayerView) -> frozenset[int]:
+        """Sevens stay in the hand while anything else is loose: a sevens canasta pays the most (1500)."""
+        return SEVENS_KEPT if view.rules.canasta_bonus_sevens else frozenset()
 
     def choose_discard(self, view: PlayerView) -> int | None:
         """Dead cards (ranks of our closed canastas) first, then greedy's choice."""

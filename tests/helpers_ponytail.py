@@ -91,18 +91,19 @@ def pony_deal_state(rules: Any = None, hands: Mapping[int, Cards] | None = None,
 
 
 def all_cards(st: DealState) -> list[int]:
-    """Rank counts of every card of a deal wherever it is: hands, ponies, stock, pile, melds and laid red threes."""
+    """Rank counts of every card of a deal wherever it is: hands, ponies, stock, pile, melds (closed canastas set
+    aside included) and laid red threes."""
     total = [0] * NUM_RANKS
     for vec in (*st.hands, *st.ponies):
         for r, n in enumerate(vec):
             total[r] += n
     for c in (*st.stock, *st.pile):
         total[c] += 1
-    for team_melds in st.melds:
-        for rank, m in enumerate(team_melds):
-            if m is not None:
-                total[rank] += m[0]
-                total[TWO] += m[1]
-                total[JOKER] += m[2]
+    for team, team_melds in enumerate(st.melds):
+        melds = [(rank, *m) for rank, m in enumerate(team_melds) if m is not None] + list(st.closed[team])
+        for rank, n, tw, jk in melds:  # the slots and the closed canastas set aside (A-PT-18)
+            total[rank] += n
+            total[TWO] += tw
+            total[JOKER] += jk
     total[RED_THREE] += sum(st.red_threes)
     return total

@@ -5,8 +5,8 @@ Deals are driven directly: :func:`simcli.game.prepare_deal` lays a seeded deck o
 listener. The checker sees the live :class:`~simcli.state.DealState` after every event and checks that
 
 * every card of the pack is somewhere: hands + stock + pile + team melds + red **and** black threes laid
-  + wings still set aside (``st.wings``) + pending wings (``st.wing_pending``) + the 14 cards of a special hand
-  equal the pack rank by rank, and the stock is the undrawn top of the shuffled deck;
+  + wings still set aside (``st.wings``, ``st.wings_void``) + pending wings (``st.wing_pending``) + the 14 cards
+  of a special hand equal the pack rank by rank, and the stock is the undrawn top of the shuffled deck;
 * ``hand_sizes`` agree with the hands; laid threes per team agree with the threes laid per seat;
 * every meld obeys RULES.md §2.3, checked here independently and with ``meld_error(new=True)``: at most 7
   cards, ``N >= 2`` and ``W <= 2`` (AMERICAN), no wild card among sevens, wild melds of 3-7 wild cards only,
@@ -18,7 +18,9 @@ listener. The checker sees the live :class:`~simcli.state.DealState` after every
 * a three sits in a hand only when held before the team opened: one per player at most once the dealt threes
   are laid, none after the team opened once that player has started a turn, and no new one after the opening;
 * a wing goes to the player who opens a team, from the melds (never via the pile) and only while more than 8
-  stock cards remain, 4 cards first and 3 next, and joins the hand at the start of that player's next turn;
+  stock cards remain, 4 cards first and 3 next, and joins the hand at the start of that player's next turn; a team
+  that opens via the pile forfeits the wing it would have taken (``wing_after_pile_opening=THREE``, A-AM-4b: the
+  other team's opener then takes the 3), and a forfeited wing stays set aside (``st.wings_void``);
 * a three is discarded only as the going-out discard, a wild card only when going out or when the hand holds no
   natural card, and on an empty pile an ace or a seven only when no other natural card is held;
 * going out needs two canastas (except a special hand) and ends with a discard (except a special hand of
@@ -240,6 +242,8 @@ class AmChecker:
         self.stock_at_open: list[int] = [0] * t
         self.wing_events: list[tuple[int, int, int]] = []
         self.wing_teams: set[int] = set()
+        #: Wings a pile opening forfeited (wing_after_pile_opening=THREE: the next opener takes the next wing).
+        self.forfeited = 0
 
     def fail(self, kind: str, message: str) -> None:
         st = self.st
@@ -290,7 +294,7 @@ class AmChecker:
                     self.fail(kind, f"seat {seat} took a three into its hand after team {team} opened")
         for c in st.pile:
             total[c] += 1
-        for wing in st.wings:
+        for wing in (*st.wings, *st.wings_void):
             for r in range(NUM_RANKS):
                 total[r] += wing[r]
         for wing in st.wing_pending:
@@ -475,7 +479,12 @@ class AmChecker:
         self.stock_at_open[team] = batch["stock"]
         self.stats[f"opened_via_{batch['how']}"] += 1
         others = sum(1 for seat, _, _ in self.wing_events if st.team_of[seat] != team)
-        expect_wing = batch["how"] == "hand" and batch["stock"] > 8 and others < len(self.rules.wing_sizes)
+        used = others + self.forfeited  # wings already given or forfeited before this opening
+        expect_wing = batch["how"] == "hand" and batch["stock"] > 8 and used < len(self.rules.wing_sizes)
+        if batch["how"] == "pile" and used < len(self.rules.wing_sizes) and \
+                self.rules.wing_after_pile_opening == "THREE":
+            self.forfeited += 1  # A-AM-4b: the wing this opening would have taken is not given
+            self.stats["wing_forfeited"] += 1
         if expect_wing != (team in self.wing_teams):
             self.fail(kind, f"team {team} opened via {batch['how']} with {batch['stock']} stock cards: "
                             f"wing expected {expect_wing}, wings given {self.wing_events}")
@@ -493,7 +502,7 @@ class AmChecker:
             self.fail(kind, f"a second wing for team {team}")
         if len(st.stock) <= 8:
             self.fail(kind, f"a wing with {len(st.stock)} stock cards left")
-        size = self.rules.wing_sizes[len(self.wing_events)]
+        size = self.rules.wing_sizes[len(self.wing_events) + self.forfeited]
         if data["cards"] != size:
             self.fail(kind, f"wing {len(self.wing_events) + 1} of {data['cards']} cards, expected {size}")
         self.wing_events.append((seat, data["cards"], st.turn))
@@ -624,8 +633,9 @@ def _report(name: str, stats: Counter[str], seconds: float) -> None:
 
 #: What random play must reach (over the default sample); held threes need a strategy that holds them.
 RANDOM_REACHES = ("wing", "pile_take", "going_out", "stock_out", "out_with_discard", "three_dealt", "three_stock",
-                  "three_wing", "three_replacement", "wing_denied_pile", "wing_denied_late", "dead_ranks",
-                  "opened_via_hand", "opened_via_pile", "aces_with_wilds_in_opening", "canasta_completed")
+                  "three_wing", "three_replacement", "wing_denied_pile", "wing_forfeited", "wing_denied_late",
+                  "dead_ranks", "opened_via_hand", "opened_via_pile", "aces_with_wilds_in_opening",
+                  "canasta_completed")
 
 
 # ---------------------------------------------------------------------------------------------- default sample

@@ -7,6 +7,9 @@ A :class:`PonyChecker` sits between the engine and its ``emit`` listener and see
   pack rank by rank, and the stock is still the undrawn top of the shuffled deck;
 * ``hand_sizes`` agree with the hands, no count is negative, no red three stays in a hand; a pony is whole
   (``pony_size`` cards) until it is picked up and empty afterwards;
+* closed canastas set aside under ``new_meld_after_closed_canasta`` (A-PT-18, the preset) are 7-card canastas of a
+  natural rank or of wild cards, set aside exactly when a ``meld`` event (marked ``closed``) brings a meld to 7, and
+  never without the knob; they count with the slot melds below;
 * every meld obeys the Ponytail rules, checked here from RULES.md §1.4/§2.2 and not only with ``meld_error``: at most
   7 cards, ``N > W`` and ``W <= 3`` for natural ranks, only wild cards (3 to 7) in the wild slot, black threes only
   by the player going out (3 to 7, no wilds); ``st.canastas`` equals a count made here (7 cards: wild slot -> WILD,
@@ -115,6 +118,12 @@ def meld_problem(rank: int, m: Sequence[int]) -> str | None:
     return None
 
 
+def all_melds(slots: Sequence[Sequence[int] | None], closed: Sequence[tuple[int, int, int, int]]
+              ) -> list[tuple[int, int, int, int]]:
+    """Every meld of a team as (rank, naturals, twos, jokers): the rank slots and the closed canastas set aside."""
+    return [(rank, m[0], m[1], m[2]) for rank, m in enumerate(slots) if m is not None] + list(closed)
+
+
 class PonyChecker:
     """The ``emit`` listener of one Ponytail deal: checks the state after every event, then forwards it."""
 
@@ -133,6 +142,7 @@ class PonyChecker:
         self.threes_laid_at_start = False
         self.meld_cache: dict[tuple[int, Any], tuple[str | None, dict[str, int]]] = {}
         self.b3_melds: list[tuple[int, int]] = []
+        self.closed_ranks: set[tuple[int, int]] = set()  # (team, rank) with a closed canasta set aside
         self.last_kind = ""
         self.draw_turn = 0
 
@@ -177,20 +187,20 @@ class PonyChecker:
         for c in st.pile:
             total[c] += 1
         for team, team_melds in enumerate(st.melds):
-            key = tuple(None if m is None else (m[0], m[1], m[2]) for m in team_melds)
+            slots = tuple(None if m is None else (m[0], m[1], m[2]) for m in team_melds)
+            key = (slots, tuple(st.closed[team]))
             cached = self.meld_cache.get((team, key))
             if cached is None:
-                cached = self.meld_cache[(team, key)] = self._judge(key)
+                cached = self.meld_cache[(team, key)] = self._judge(*key)
             err, canastas = cached
             if err:
                 self.fail(kind, f"team {team}: {err}")
             if {t: n for t, n in st.canastas[team].items() if n} != canastas:
                 self.fail(kind, f"team {team}: st.canastas {st.canastas[team]} != {canastas}")
-            for rank, m in enumerate(key):
-                if m is not None:
-                    total[rank] += m[0]
-                    total[TWO] += m[1]
-                    total[JOKER] += m[2]
+            for rank, n, tw, jk in all_melds(slots, st.closed[team]):
+                total[rank] += n
+                total[TWO] += tw
+                total[JOKER] += jk
             red = sum(st.red_threes_by_seat[s] for s in st.members(team))
             if red != st.red_threes[team]:
                 self.fail(kind, f"team {team}: red_threes {st.red_threes[team]} but its seats laid {red}")
@@ -201,11 +211,17 @@ class PonyChecker:
         if self.ended_by is not None and kind not in (self.ended_by, "deal_scored"):
             self.fail(kind, f"event after the deal ended by '{self.ended_by}'")
 
-    def _judge(self, key: tuple[Any, ...]) -> tuple[str | None, dict[str, int]]:
+    def _judge(self, slots: tuple[Any, ...], closed: tuple[tuple[int, int, int, int], ...]
+               ) -> tuple[str | None, dict[str, int]]:
         canastas: Counter[str] = Counter()
-        for rank, m in enumerate(key):
-            if m is None:
-                continue
+        if closed and not self.rules.new_meld_after_closed_canasta:
+            return f"closed canastas set aside {closed} with new_meld_after_closed_canasta=false", {}
+        for rank, n, tw, jk in closed:
+            # RULES.md A-PT-18: only a closed canasta (7 cards, the cap) of a natural rank or of wild cards is
+            # set aside; its rank's slot may then hold a new meld.
+            if n + tw + jk != 7 or not (rank == WILD_MELD or rank >= 4):
+                return f"set aside {RANK_NAMES[rank]} {(n, tw, jk)}, which is not a closed canasta", {}
+        for rank, *m in all_melds(slots, closed):
             problem = meld_problem(rank, m)
             engine = meld_error(self.rules, rank, *m, new=True)
             if problem or engine:
@@ -255,8 +271,22 @@ class PonyChecker:
         elif kind == "red_three":
             stats[f"red_three_{data['source']}"] += 1
         elif kind == "meld":
-            if _rank(data["rank"]) == BLACK_THREE:
+            rank = _rank(data["rank"])
+            if rank == BLACK_THREE:
                 self.b3_melds.append((data["seat"], st.turn))
+            if "added" not in data:
+                return  # a hand-made event of a checker test
+            key = (data["team"], rank)
+            added = data["added"]
+            if key in self.closed_ranks and data["meld"] == [added["naturals"], added["twos"], added["jokers"]]:
+                stats["new_meld_after_closed"] += 1  # A-PT-18: a new meld of a rank the team has closed
+            # A meld is set aside exactly when it reaches the cap of 7, and only under the knob.
+            closes = sum(data["meld"]) == 7 and r.new_meld_after_closed_canasta and rank != BLACK_THREE
+            if bool(data.get("closed")) != closes or (closes and st.melds[data["team"]][rank] is not None):
+                self.fail(kind, f"meld {data} closed={data.get('closed')}, slot {st.melds[data['team']][rank]}")
+            if closes:
+                self.closed_ranks.add(key)
+                stats["closed_set_aside"] += 1
         elif kind in ("going_out", "stock_out"):
             self.ended_by = kind
             stats[kind] += 1
@@ -299,9 +329,7 @@ class PonyChecker:
         """The non-zero score parts of ``team``, from the end state and the §2.2 values."""
         st = self.st
         parts: Counter[str] = Counter()
-        for rank, m in enumerate(st.melds[team]):
-            if m is None:
-                continue
+        for rank, *m in all_melds(st.melds[team], st.closed[team]):
             parts["melded"] += m[0] * HAND_VALUE[rank] * (rank != BLACK_THREE) + m[0] * 5 * (rank == BLACK_THREE)
             parts["melded"] += m[1] * 20 + m[2] * 50
             kind = classify(rank, m)
@@ -374,7 +402,8 @@ def test_sample_keeps_every_invariant(sample: tuple[str, Counter[str], int]) -> 
 
 def test_sample_reaches_the_pony_moves(sample: tuple[str, Counter[str], int]) -> None:
     _, stats, _ = sample
-    for move in ("pony_while_melding", "pony_at_turn_start", "pile_takes", "red_three_pony"):
+    for move in ("pony_while_melding", "pony_at_turn_start", "pile_takes", "red_three_pony", "closed_set_aside",
+                 "new_meld_after_closed"):
         assert stats[move] > 0, f"no '{move}' in {dict(stats)}"
 
 
@@ -391,6 +420,20 @@ def test_checker_catches_a_lost_pony_card() -> None:
     st.melds[0][SEVEN] = [3, 2, 1]
     with pytest.raises(InvariantError, match="STRICT_MAJORITY"):
         checker("meld", {"seat": 0, "rank": "7"})
+
+
+def test_checker_catches_a_bad_closed_canasta() -> None:
+    """The checker can fail: a six-card meld set aside, or a closed canasta set aside without the knob."""
+    for rules, needle in ((PONYTAIL, "which is not a closed canasta"),
+                          (load_rules("ponytail", {"new_meld_after_closed_canasta": False}),
+                           "with new_meld_after_closed_canasta=false")):
+        st = prepare_deal(rules, deck_cards(6, 2), deal_rng(1, 0), 0, 0, [0, 0])
+        checker = PonyChecker(st, Counter())
+        checker("cut", {})
+        st.closed[0].append((9, 6 if rules.new_meld_after_closed_canasta else 7, 0, 0))
+        st.stock = st.stock[:-6 if rules.new_meld_after_closed_canasta else -7]  # the cards come from the stock
+        with pytest.raises(InvariantError, match=needle):
+            checker("meld", {"seat": 0, "rank": "9"})
 
 
 def test_meld_problem_by_hand() -> None:
@@ -422,6 +465,7 @@ def test_slow_thousand_deals(name: str) -> None:
     {"seven_freezes_pile": "UPCARD_AND_DISCARD"},
     {"draw_count": 1},
     {"pony_size": 11, "must_pick_pony_before_going_out": False},
+    {"new_meld_after_closed_canasta": False},
 ], ids=lambda k: ",".join(f"{a}={b}" for a, b in k.items()))
 def test_slow_knob_settings_keep_invariants(knobs: dict[str, Any]) -> None:
     stats: Counter[str] = Counter()

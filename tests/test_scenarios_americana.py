@@ -519,7 +519,8 @@ def test_wing_denied_when_opening_via_the_pile() -> None:
     st = am_deal_state(hands=hands, wings=WINGS, stock="10")
     am_play(st, players({0: s0, 1: s1}), 2)
     assert st.opened == [True, True] and st.wing_log == [(0, 4, 1)]
-    assert st.wing_taken == [True, True] and st.wing_pending[1] is None and [sum(w) for w in st.wings] == [3]
+    assert st.wing_taken == [True, True] and st.wing_pending[1] is None and st.wings == []
+    assert [sum(w) for w in st.wings_void] == [3]  # the 3 team 1 would have taken stays set aside (A-AM-4b)
     st = am_deal_state(am_rules(wing_denied_if_opened_via_pile=False), hands=hands, wings=WINGS, stock="10")
     s0 = Scripted(melds={1: OPEN_60}, discards={1: "9"})
     s1 = Scripted(draws={2: take("9", 2, extra=[meld("J", 3)])})

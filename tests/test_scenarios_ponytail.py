@@ -45,7 +45,12 @@ def wild(twos: int = 0, jokers: int = 0) -> Meld:
 
 
 def meld_of(st: Any, team: int, rank: str) -> list[int] | None:
-    m = st.melds[team][WILD_MELD if rank == "WILD" else parse_rank(rank)]
+    """A team's meld of ``rank``: the one in its slot, else the last closed canasta of the rank set aside
+    (``new_meld_after_closed_canasta``), else None."""
+    r = WILD_MELD if rank == "WILD" else parse_rank(rank)
+    m = st.melds[team][r]
+    if m is None:
+        m = next((c[1:] for c in reversed(st.closed[team]) if c[0] == r), None)
     return None if m is None else list(m)
 
 
