@@ -187,12 +187,17 @@ def _check_tables(paths: dict[str, Path], fmt: str, expected: set[tuple[int, int
             if rows is not None or name != "errors":
                 bad(name, "missing")
             continue
-        if rec.get("sha256") and file_digest(path) != rec["sha256"]:
-            bad(name, f"does not match the checksum {label} recorded (changed or damaged since it was written)")
+        size = path.stat().st_size
+        if rec.get("bytes") is not None and size != rec["bytes"]:
+            cut = "truncated: " if size < rec["bytes"] else ""
+            bad(name, f"{cut}{size:,} bytes, {label} recorded {rec['bytes']:,}")
             continue
         table, why = _read(path, name, fmt)
         if why:
             bad(name, why)
+            continue
+        if rec.get("sha256") and file_digest(path) != rec["sha256"]:
+            bad(name, f"does not match the checksum {label} recorded (changed or damaged since it was written)")
             continue
         if rows is not None and table.num_rows != rows:
             bad(name, f"holds {table.num_rows} rows, {label} recorded {rows}")

@@ -401,7 +401,8 @@ def write_chunk(run_dir: Path, chunk: ChunkResult) -> None:
         if rows:
             data = _table_bytes(rows)
             atomic_write_bytes(path, data)
-            files[name] = {"rows": len(rows), "sha256": hashlib.sha256(memoryview(data)).hexdigest()}
+            view = memoryview(data)
+            files[name] = {"rows": len(rows), "bytes": view.nbytes, "sha256": hashlib.sha256(view).hexdigest()}
         else:
             path.unlink(missing_ok=True)  # a stale file of an earlier, cut-off try would be consolidated
     if chunk.traces:
@@ -835,8 +836,8 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
     total_errors = sum(int(v["errors"]) for v in all_done.values())
     try:
         counts = consolidate(run_dir, n_chunks, fmt)
-        tables = {name: {"file": f"{name}.{fmt}", "rows": rows, "sha256": file_digest(run_dir / f"{name}.{fmt}")}
-                  for name, rows in counts.items() if rows}
+        tables = {name: {"file": f"{name}.{fmt}", "rows": rows, "bytes": (run_dir / f"{name}.{fmt}").stat().st_size,
+                         "sha256": file_digest(run_dir / f"{name}.{fmt}")} for name, rows in counts.items() if rows}
     except OSError as exc:
         raise RunError(f"cannot write results to {run_dir}: {exc.strerror or exc}") from None
     previous_wall = float(manifest.get("wall_seconds") or 0.0)

@@ -152,8 +152,6 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
                    f"  simcli run --resume --out {out}", err=True)
         sys.exit(128 + signum)
     bar.close()
-    for note in outcome.replayed:
-        click.echo(note, err=True)
     hands_per_s = f"{outcome.hands_per_s:,.0f} hands/s" if outcome.hands_per_s else "nothing left to play"
     click.echo(
         f"Played {outcome.games:,} games ({outcome.hands:,} deals) of {variant} with {', '.join(dict.fromkeys(names))}"
