@@ -238,14 +238,17 @@ def _check_tables(paths: dict[str, Path], fmt: str, expected: set[tuple[int, int
             if games:
                 bad("deals", "missing")
         else:
-            d = tables["deals"]
-            rows = list(zip(d.column("game_index").to_pylist(), d.column("rotation").to_pylist(),
-                            d.column("deal_index").to_pylist(), d.column("team").to_pylist(), strict=True))
-            if len(set(rows)) != len(rows):
+            import numpy as np
+
+            # A run has millions of deal rows: count them with numpy, not Python tuples.
+            d = {c: tables["deals"].column(c).to_numpy().astype(np.int64)
+                 for c in ("game_index", "rotation", "deal_index", "team")}
+            game_key = d["game_index"] * 2 + d["rotation"]
+            row_key = (game_key * 4096 + d["deal_index"]) * 8 + d["team"]
+            if len(np.unique(row_key)) != len(row_key):
                 bad("deals", "holds a (game, rotation, deal, team) row more than once")
-            per_game: dict[tuple[int, int], int] = {}
-            for g, r, _, _ in rows:
-                per_game[(g, r)] = per_game.get((g, r), 0) + 1
+            keys_seen, counts = np.unique(game_key, return_counts=True)
+            per_game = {(int(k) // 2, int(k) % 2): int(n) for k, n in zip(keys_seen, counts, strict=True)}
             short = sorted(k for k in set(per_game) | set(deals_of)
                            if per_game.get(k, 0) != deals_of.get(k, 0) * n_teams)
             if short:

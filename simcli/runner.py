@@ -573,8 +573,7 @@ def _dask_results(spec: RunSpec, todo: list[int], jobs: int, scheduler: str | No
         futures = [client.submit(play_chunk, spec, k, pure=False) for k in itertools.islice(queue, window)]
         ac = as_completed(futures)
         for fut in ac:
-            if stop.requested is not None and fut.status != "finished":
-                continue
+            # Stopping: nothing more is submitted, and the chunks already sent are finished and kept.
             yield fut.result()
             nxt = next(queue, None) if stop.requested is None else None
             if nxt is not None:

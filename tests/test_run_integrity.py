@@ -436,3 +436,34 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
         pass
     res = cli("verify", out, code=3)
     assert "status running (killed while running)" in res.stderr
+
+
+def test_rows_are_checked_without_checksums(partial: Path, clean: Path, tmp_path: Path, played: list[int]) -> None:
+    """Markers written before checksums existed: the rows themselves are checked against the chunk's games."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    run = tmp_path / "run"
+    shutil.copytree(partial, run)
+    for marker in (run / "chunks").glob("done-*.json"):
+        info = json.loads(marker.read_text())
+        del info["files"]
+        marker.write_text(json.dumps(info))
+    assert check_run(run).ok
+    deals = run / "chunks" / "deals-00001.parquet"
+    table = pq.read_table(deals)
+    pq.write_table(table.filter(pa.compute.not_equal(table["game_index"], 7)), deals)  # game 7's deals gone
+    doubled = run / "chunks" / "games-00002.parquet"
+    table = pq.read_table(doubled)
+    pq.write_table(pa.concat_tables([table.slice(0, 4), table.slice(0, 1)]), doubled)  # game 10 twice, 14 lost
+    assert [str(p) for p in check_run(run).problems] == [
+        "chunks/deals-00001.parquet: does not hold the deals of game 7 that the games table lists",
+        "chunks/games-00002.parquet: holds game 10 more than once",
+        "chunks/games-00002.parquet: lacks game 14 (in neither the games nor the errors table)",
+        "chunks/games-00002.parquet: holds 24 deals in all, chunks/done-00002.json recorded 28",
+        "chunks/deals-00002.parquet: does not hold the deals of game 14 that the games table lists",
+    ]
+    assert sorted({p.chunk for p in check_run(run).problems}) == [1, 2]
+    cli("run", "--resume", "--out", run, "--jobs", 1, "-q")
+    assert played == [1, 2, 5, 6, 7]
+    same_tables(run, clean)
