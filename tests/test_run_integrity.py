@@ -372,8 +372,12 @@ def alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize(("signals", "code"), [([signal.SIGTERM], 143), ([signal.SIGINT], 130),
-                                               ([signal.SIGTERM, signal.SIGTERM], 143)])
+@pytest.mark.parametrize(("signals", "code"), [
+    ([signal.SIGTERM], 143),
+    # Ctrl-C is also in test_runner.py::test_ctrl_c_then_resume; a second signal stops at once.
+    pytest.param([signal.SIGINT], 130, marks=pytest.mark.slow),
+    pytest.param([signal.SIGTERM, signal.SIGTERM], 143, marks=pytest.mark.slow),
+])
 def test_signals_stop_the_run_cleanly(tmp_path: Path, signals: list[int], code: int) -> None:
     out = tmp_path / "run"
     proc = start_run(out)
