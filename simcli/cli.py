@@ -18,7 +18,7 @@ def main() -> None:
 
 
 def _register() -> None:
-    from simcli.commands import balance, bench, compare, play, plot, report, rules_cmd, run, score, sweep
+    from simcli.commands import balance, bench, compare, play, plot, report, rules_cmd, run, score, sweep, verify
 
     main.add_command(play.play)
     main.add_command(run.run)
@@ -31,6 +31,7 @@ def _register() -> None:
     main.add_command(sweep.sweep)
     main.add_command(plot.plot)
     main.add_command(balance.balance)
+    main.add_command(verify.verify)
 
 
 def _register_duplicate() -> None:

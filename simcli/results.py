@@ -9,7 +9,9 @@ from typing import Any
 
 import pandas as pd
 
-from simcli.runner import CHUNK_DIR, MANIFEST
+from simcli.integrity import CHUNK_DIR, MANIFEST, DamagedRunError, require_intact
+
+__all__ = ["DamagedRunError", "Run", "load"]
 
 
 @dataclass
@@ -42,12 +44,19 @@ def _read(run_dir: Path, name: str) -> pd.DataFrame:
     return pd.DataFrame()
 
 
-def load(run_dir: str | Path) -> Run:
-    """Load a run directory written by ``simcli run`` (complete, or interrupted: finished chunks only)."""
+def load(run_dir: str | Path, *, check: bool = True) -> Run:
+    """Load a run directory written by ``simcli run`` (complete, or interrupted: finished chunks only).
+
+    The run is checked first (:func:`simcli.integrity.check_run`): a damaged one raises
+    :class:`DamagedRunError` (a ValueError) with one line naming the file, the reason and the fix.
+    ``check=False`` skips that, for looking into a damaged run.
+    """
     path = Path(run_dir)
     manifest_path = path / MANIFEST
     if not manifest_path.exists():
         raise FileNotFoundError(f"{path} is not a run directory (no {MANIFEST})")
+    if check:
+        require_intact(path)
     manifest = json.loads(manifest_path.read_text())
     games = _read(path, "games")
     deals = _read(path, "deals")

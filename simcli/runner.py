@@ -14,12 +14,13 @@ import itertools
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,13 +29,21 @@ from typing import Any
 from simcli import __version__
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
+from simcli.integrity import (
+    CHUNK_DIR,
+    LOCK,
+    MANIFEST,
+    TABLES,
+    Problem,
+    check_consolidated,
+    check_run,
+    chunk_games,
+    file_digest,
+    read_marker,
+)
 from simcli.records import deal_rows, game_row
 from simcli.rules import diff, load_rules
 from simcli.trace import TraceWriter
-
-MANIFEST = "run.json"
-CHUNK_DIR = "chunks"
-TABLES = ("games", "deals", "errors")
 
 
 class RunError(RuntimeError):
@@ -143,9 +152,199 @@ def play_chunk(spec: RunSpec, index: int) -> ChunkResult:
     return out
 
 
-def _ignore_sigint() -> None:
-    # Workers leave Ctrl-C to the parent, which stops cleanly and keeps finished chunks.
+def _worker_init(parent: int, pdeathsig: bool) -> None:
+    """Set up a local worker process: leave signals to the parent, and die with it.
+
+    Ctrl-C and SIGTERM are the parent's to handle (it finishes the chunks in flight, writes them and marks
+    the run interrupted), so workers ignore them. A parent killed outright (SIGKILL) cannot stop its
+    workers, so each worker watches for that itself: on Linux the kernel sends it SIGKILL when the parent
+    dies (``prctl(PR_SET_PDEATHSIG)``), and everywhere a daemon thread checks the parent every half second.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    for fd in list(_HELD_LOCKS):
+        # The run lock is the parent's: a worker keeping its copy of the descriptor would keep the lock.
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD_LOCKS.clear()
+    if pdeathsig and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the watch was set up
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="simcli-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by a signal (SIGINT, SIGTERM or SIGHUP); finished chunks are kept."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+class GameFailed(RunError):
+    """A game failed with ``--on-error stop``: the run is marked failed and its finished chunks are kept."""
+
+
+class RunInUse(RunError):
+    """Another live process holds the run's lock."""
+
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class _Stopper:
+    """Signal handling of a run: the first signal stops it after the chunks in flight, a second at once.
+
+    ``requested`` is the first signal received; the backends stop handing out chunks when it is set. A second
+    signal raises :class:`Interrupted` at once, except while a chunk or the manifest is being written
+    (:meth:`held`), where it is delivered when the write is complete: raised mid-write it would leave a chunk
+    without its marker, or be lost in a finalizer (pyarrow's ``ParquetWriter.__del__``).
+    """
+
+    def __init__(self, notify: Callable[[str], None]) -> None:
+        self.notify = notify
+        self.requested: int | None = None
+        self._holding = 0
+        self._deferred: int | None = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested is None:
+            self.requested = signum
+            what = "" if signum == signal.SIGINT else f"{signal.Signals(signum).name}: "
+            try:
+                self.notify(f"{what}stopping after the chunks in flight... (Ctrl-C again to stop at once)")
+            except (OSError, ValueError):  # a closed terminal (SIGHUP) must not stop the clean shutdown
+                pass
+            return
+        if self._holding:
+            self._deferred = signum
+            return
+        raise Interrupted(signum)
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        """Handle the stop signals while the block runs (main thread only; a signal ignored stays ignored)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = {}
+        for sig in STOP_SIGNALS:
+            current = signal.getsignal(sig)
+            if current == signal.SIG_IGN or (sig != signal.SIGINT and current != signal.SIG_DFL):
+                continue  # nohup's ignored SIGHUP, a host program's own handler: theirs
+            previous[sig] = signal.signal(sig, self._handle)
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Hold a second signal until the block (a chunk or manifest write) is complete, then deliver it."""
+        self._holding += 1
+        try:
+            yield
+        finally:
+            self._holding -= 1
+        if not self._holding and self._deferred is not None:
+            signum, self._deferred = self._deferred, None
+            raise Interrupted(signum)
+
+
+# ----------------------------------------------------------------------------- lock
+_HELD_LOCKS: set[int] = set()
+
+
+@contextmanager
+def run_lock(run_dir: Path) -> Iterator[None]:
+    """Hold ``RUN_DIR/run.lock`` while a process writes the run, so a second one is refused ("run is in use").
+
+    The lock is an ``flock`` on the file, which the system releases when its process dies however it dies:
+    a lock file left behind by a killed run is stale and taken over. The file names the holder's pid and host
+    for the message. Without ``fcntl`` (Windows) the file is created exclusively and a dead holder's pid
+    is taken over.
+    """
+    path = run_dir / LOCK
+    me = f"{os.getpid()} {socket.gethostname()}\n".encode()
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        fcntl = None  # type: ignore[assignment]
+    if fcntl is None:  # pragma: no cover - Windows
+        yield from _pid_lock(path, me)
+        return
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = _holder(path)
+            os.close(fd)
+            raise RunInUse(f"run is in use: {holder} is writing {run_dir} (it holds {path}); wait for it to "
+                           f"finish or stop it, then run again") from None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)  # the holder removed the file as we opened it: lock the new one
+    _HELD_LOCKS.add(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, me)
+        yield
+    finally:
+        _HELD_LOCKS.discard(fd)
+        path.unlink(missing_ok=True)
+        os.close(fd)
+
+
+def _holder(path: Path) -> str:
+    try:
+        pid, _, host = path.read_text().strip().partition(" ")
+        return f"process {int(pid)} on {host or 'this machine'}"
+    except (OSError, ValueError):
+        return "another process"
+
+
+def _pid_lock(path: Path, me: bytes) -> Iterator[None]:  # pragma: no cover - Windows
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        try:
+            pid = int(path.read_text().split()[0])
+            os.kill(pid, 0)
+            alive = pid != os.getpid()
+        except (OSError, ValueError, IndexError):
+            alive = False
+        if alive:
+            raise RunInUse(f"run is in use: {_holder(path)} is writing {path.parent} (it holds {path})") from None
+        path.unlink(missing_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        os.write(fd, me)
+        os.close(fd)
+        yield
+    finally:
+        path.unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------------------- files
@@ -192,47 +391,37 @@ def _table_bytes(rows: list[dict[str, Any]]) -> Any:
 
 def write_chunk(run_dir: Path, chunk: ChunkResult) -> None:
     """Write one finished chunk's tables, then its done-marker (the marker is what resume trusts)."""
+    import hashlib
+
     folder = run_dir / CHUNK_DIR
+    files = {}
     for name in TABLES:
         rows = getattr(chunk, name)
+        path = folder / f"{name}-{chunk.index:05d}.parquet"
         if rows:
-            atomic_write_bytes(folder / f"{name}-{chunk.index:05d}.parquet", _table_bytes(rows))
+            data = _table_bytes(rows)
+            atomic_write_bytes(path, data)
+            view = memoryview(data)
+            files[name] = {"rows": len(rows), "bytes": view.nbytes, "sha256": hashlib.sha256(view).hexdigest()}
+        else:
+            path.unlink(missing_ok=True)  # a stale file of an earlier, cut-off try would be consolidated
     if chunk.traces:
         traces = run_dir / "traces"
         traces.mkdir(exist_ok=True)
         for fname, text in chunk.traces.items():
             atomic_write_bytes(traces / fname, text.encode("utf-8"))
     marker = {"chunk": chunk.index, "games": len(chunk.games), "hands": chunk.hands,
-              "errors": len(chunk.errors), "seconds": chunk.seconds}
+              "errors": len(chunk.errors), "seconds": chunk.seconds, "files": files}
     atomic_write_bytes(folder / f"done-{chunk.index:05d}.json", json.dumps(marker).encode())
 
 
-@contextmanager
-def _sigint_held() -> Iterator[None]:
-    """Hold Ctrl-C until the chunk being written is complete (tables and done-marker), then deliver it.
-
-    Raised mid-write, the KeyboardInterrupt would leave a chunk without its marker, or be lost altogether
-    when it lands in a finalizer (pyarrow's ``ParquetWriter.__del__``), where Python ignores exceptions.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        signal.raise_signal(signal.SIGINT)
-
-
 def done_chunks(run_dir: Path) -> dict[int, dict[str, Any]]:
-    """Chunks already written completely (by their done-markers)."""
+    """Chunks with a readable done-marker (their files are checked by :mod:`simcli.integrity`)."""
     out = {}
     for p in sorted((run_dir / CHUNK_DIR).glob("done-*.json")):
-        info = json.loads(p.read_text())
-        out[int(info["chunk"])] = info
+        info, _ = read_marker(p)
+        if info is not None:
+            out[int(info["chunk"])] = info
     return out
 
 
@@ -313,16 +502,24 @@ def _difference(key: str, was: Any, now: Any) -> str:
 
 
 # --------------------------------------------------------------------------- backends
-def _local_results(spec: RunSpec, todo: list[int], jobs: int) -> Iterator[ChunkResult]:
+def _local_results(spec: RunSpec, todo: list[int], jobs: int, stop: _Stopper) -> Iterator[ChunkResult]:
     if jobs <= 1:
         for k in todo:
+            if stop.requested is not None:
+                return
             yield play_chunk(spec, k)
         return
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint)
+    # PR_SET_PDEATHSIG fires when the *thread* that forked a worker ends; the pool forks from the thread
+    # that submits, so it is only safe when that is the main thread, which lives as long as the process.
+    pdeathsig = threading.current_thread() is threading.main_thread()
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                               initargs=(os.getpid(), pdeathsig))
+    finished = False
     try:
         pending = set()
         queue = iter(todo)
@@ -333,16 +530,32 @@ def _local_results(spec: RunSpec, todo: list[int], jobs: int) -> Iterator[ChunkR
                 break
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            if stop.requested is not None:
+                # Stopping: chunks not started yet are dropped, the ones in flight are finished and kept.
+                pending = {f for f in pending if not f.cancel()}
             for fut in done:
-                yield fut.result()
-                nxt = next(queue, None)
+                if fut.cancelled():
+                    continue
+                try:
+                    result = fut.result()
+                except BrokenProcessPool:
+                    raise RunError("a worker process died (killed, or out of memory?); the finished chunks are "
+                                   "kept: finish the run with --resume") from None
+                yield result
+                nxt = next(queue, None) if stop.requested is None else None
                 if nxt is not None:
                     pending.add(pool.submit(play_chunk, spec, nxt))
+        finished = True
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        if not finished:
+            # Stopped at once (a second signal, a failed game, an error): the chunks in flight are of no use.
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                proc.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _dask_results(spec: RunSpec, todo: list[int], jobs: int, scheduler: str | None) -> Iterator[ChunkResult]:
+def _dask_results(spec: RunSpec, todo: list[int], jobs: int, scheduler: str | None,
+                  stop: _Stopper) -> Iterator[ChunkResult]:
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -360,8 +573,9 @@ def _dask_results(spec: RunSpec, todo: list[int], jobs: int, scheduler: str | No
         futures = [client.submit(play_chunk, spec, k, pure=False) for k in itertools.islice(queue, window)]
         ac = as_completed(futures)
         for fut in ac:
+            # Stopping: nothing more is submitted, and the chunks already sent are finished and kept.
             yield fut.result()
-            nxt = next(queue, None)
+            nxt = next(queue, None) if stop.requested is None else None
             if nxt is not None:
                 ac.add(client.submit(play_chunk, spec, nxt, pure=False))
     finally:
@@ -373,7 +587,7 @@ def _dask_results(spec: RunSpec, todo: list[int], jobs: int, scheduler: str | No
 # ------------------------------------------------------------------------------- run
 @dataclass
 class RunOutcome:
-    """What :func:`execute_run` did: where, how many games, how fast."""
+    """What :func:`execute_run` did: where, how many games, how fast, and what it replayed."""
 
     run_dir: Path
     games: int
@@ -383,43 +597,149 @@ class RunOutcome:
     hands_per_s: float
     status: str
     counts: dict[str, int] = field(default_factory=dict)
+    replayed: list[str] = field(default_factory=list)
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def check_new_out(run_dir: Path, *, set_up: bool = False) -> None:
+    """Refuse to start a new run in a folder that holds a run or anything else (a user's files are never touched).
+
+    ``set_up``: the folder has this run's own empty ``chunks/`` and lock already.
+    """
+    if (run_dir / MANIFEST).exists():
+        raise RunError(f"{run_dir} already holds a run; use --resume to finish it or choose another --out")
+    ours = {LOCK, CHUNK_DIR} if set_up else set()
+    if run_dir.is_dir() and any(p.name not in ours or (p.is_dir() and any(p.iterdir())) for p in run_dir.iterdir()):
+        raise RunError(f"--out {run_dir} is not empty and holds no simcli run (no {MANIFEST}); choose a new or "
+                       f"empty folder (nothing was written)")
+
+
+def _drop_chunk(run_dir: Path, k: int) -> None:
+    """Forget chunk ``k``: its done-marker first (so a crash in between leaves it unfinished), then its tables."""
+    folder = run_dir / CHUNK_DIR
+    (folder / f"done-{k:05d}.json").unlink(missing_ok=True)
+    for name in TABLES:
+        (folder / f"{name}-{k:05d}.parquet").unlink(missing_ok=True)
+
+
+def _repairs(run_dir: Path, spec: RunSpec, manifest: dict[str, Any], say: Callable[[str], None]) -> list[str]:
+    """Check a run being resumed and forget whatever is damaged, so that it is played again; say what.
+
+    Complete runs have only the consolidated tables left, so one damaged table means replaying every game.
+    """
+    per_game = 2 if spec.rotate_seats else 1
+    notes: list[str] = []
+    if manifest.get("status") == "complete":
+        problems, _ = check_consolidated(run_dir, manifest)
+        if not problems:
+            return notes
+        notes.append(f"replayed all {spec.games * per_game} games: {problems[0]}")
+        say(f"replaying all {spec.games * per_game} games: {problems[0]}")
+        for name in TABLES:
+            (run_dir / f"{name}.{manifest.get('format', 'parquet')}").unlink(missing_ok=True)
+        for p in (run_dir / CHUNK_DIR).glob("done-*.json"):
+            p.unlink()
+        for name in TABLES:
+            for p in (run_dir / CHUNK_DIR).glob(f"{name}-*.parquet"):
+                p.unlink()
+        for key in ("tables", "finished", "games_played", "hands", "errors", "chunks", "hands_per_s"):
+            manifest.pop(key, None)
+        return notes
+    first: dict[int, Problem] = {}
+    for problem in check_run(run_dir).problems:
+        if problem.chunk is not None:
+            first.setdefault(problem.chunk, problem)
+    for k, problem in sorted(first.items()):
+        _drop_chunk(run_dir, k)
+        if not 0 <= k < -(-spec.games // spec.chunk_size):
+            continue  # a stray marker: nothing to play
+        n = len(chunk_games(spec.comparable(), k)) * per_game
+        notes.append(f"replayed {n} games of chunk {k}: {problem}")
+        say(f"replaying {n} games of chunk {k}: {problem}")
+    return notes
 
 
 def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "local",
                 scheduler: str | None = None, fmt: str = "parquet", resume: bool = False,
                 command: list[str] | None = None, progress: Callable[[int], None] | None = None,
-                rules_diff: dict[str, Any] | None = None) -> RunOutcome:
+                rules_diff: dict[str, Any] | None = None, notify: Callable[[str], None] | None = None,
+                made_dir: bool = False) -> RunOutcome:
     """Play (or finish) the run described by ``spec`` into ``run_dir``.
 
-    ``progress(n)`` is called with the number of games each time a chunk finishes.
-    Raises :class:`RunError` for a failed game (with ``on_error='stop'``), a refused resume or
-    an unusable output folder. Finished chunks are on disk whatever happens.
+    ``progress(n)`` is called with the number of games each time a chunk finishes; ``notify(message)``
+    (default: stderr) with what a resume replays and with the stop notice of a first Ctrl-C / SIGTERM.
+    Raises :class:`RunError` for a failed game (with ``on_error='stop'``), a refused resume, a run in use
+    or an unusable output folder, and :class:`Interrupted` (a KeyboardInterrupt) when a signal stopped it.
+    Finished chunks are on disk whatever happens. A new run that fails before its first chunk (a failed
+    set-up) leaves no run directory behind when it made the folder (``made_dir``: the caller made it).
     """
-    n_chunks = -(-spec.games // spec.chunk_size)
+    say = notify or _stderr
+    if resume:
+        if not (run_dir / MANIFEST).exists():
+            raise RunError(f"nothing to resume: {run_dir} has no {MANIFEST}")
+    else:
+        check_new_out(run_dir)
+    made_dir = made_dir or not run_dir.exists()
     try:
         (run_dir / CHUNK_DIR).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise RunError(f"cannot create output folder {run_dir}: {exc.strerror}") from None
     if not os.access(run_dir, os.W_OK):
         raise RunError(f"output folder {run_dir} is not writable")
-    manifest_path = run_dir / MANIFEST
+    wrote: list[bool] = []  # set once this process wrote a new run's manifest: only then is the folder its own
+    try:
+        with run_lock(run_dir):
+            return _execute_locked(spec, run_dir, jobs=jobs, backend=backend, scheduler=scheduler, fmt=fmt,
+                                   resume=resume, command=command, progress=progress, rules_diff=rules_diff,
+                                   say=say, wrote=wrote)
+    except (GameFailed, KeyboardInterrupt):
+        raise
+    except BaseException:
+        if made_dir and (wrote or not resume and not (run_dir / MANIFEST).exists()) \
+                and not list((run_dir / CHUNK_DIR).glob("done-*.json")):
+            _remove_new_run(run_dir, manifest=bool(wrote))
+        raise
+
+
+def _remove_new_run(run_dir: Path, *, manifest: bool) -> None:
+    """Undo a new run's set-up: the manifest (when this process wrote it), then the folders if left empty."""
+    if manifest:
+        (run_dir / MANIFEST).unlink(missing_ok=True)
+    for p in [run_dir / CHUNK_DIR, run_dir / "traces", run_dir]:
+        try:
+            p.rmdir()
+        except OSError:
+            pass
+
+
+def _execute_locked(spec: RunSpec, run_dir: Path, *, jobs: int, backend: str, scheduler: str | None, fmt: str,
+                    resume: bool, command: list[str] | None, progress: Callable[[int], None] | None,
+                    rules_diff: dict[str, Any] | None, say: Callable[[str], None], wrote: list[bool]) -> RunOutcome:
+    n_chunks = -(-spec.games // spec.chunk_size)
+    replayed: list[str] = []
     if resume:
-        if not manifest_path.exists():
-            raise RunError(f"nothing to resume: {run_dir} has no {MANIFEST}")
-        old = read_manifest(run_dir)
+        try:
+            old = read_manifest(run_dir)
+            old_spec = old["spec"]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise RunError(f"cannot resume: {run_dir / MANIFEST} cannot be read (truncated or corrupt); the "
+                           f"run's settings are lost: play it again into a new --out") from None
         mine = spec.comparable()
-        differences = [_difference(k, old["spec"].get(k), mine[k]) for k in mine if old["spec"].get(k) != mine[k]]
+        differences = [_difference(k, old_spec.get(k), mine[k]) for k in mine if old_spec.get(k) != mine[k]]
         if differences:
             raise RunError("cannot resume with different settings: " + "; ".join(differences))
         if fmt != old.get("format", "parquet"):
             raise RunError(f"cannot resume with different settings: format (run has {old.get('format')!r}, "
                            f"now {fmt!r})")
         manifest = old
-        was_complete = old.get("status") == "complete"
+        replayed = _repairs(run_dir, spec, manifest, say)
+        was_complete = manifest.get("status") == "complete" and not replayed
     else:
         was_complete = False
-        if manifest_path.exists() or any((run_dir / CHUNK_DIR).iterdir()):
-            raise RunError(f"{run_dir} already holds a run; use --resume to finish it or choose another --out")
+        check_new_out(run_dir, set_up=True)  # again, under the lock: another process may have started here meanwhile
         manifest = {
             "simcli_version": __version__, "git_commit": git_commit(), "command": command or sys.argv,
             "variant": spec.variant, "rules": spec.rules, "rules_diff": rules_diff or {},
@@ -427,58 +747,81 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "
             "rotate_seats": spec.rotate_seats, "format": fmt, "spec": spec.comparable(),
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
         }
+    if replayed:
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        manifest.setdefault("repairs", []).extend({"at": stamp, "what": note} for note in replayed)
+    if was_complete:
+        # Verified: nothing left to play. Chunk copies left by a run killed while removing them go now.
+        for name in TABLES:
+            for part in (run_dir / CHUNK_DIR).glob(f"{name}-*.parquet"):
+                part.unlink()
+        return RunOutcome(run_dir=run_dir, games=int(manifest.get("games_played") or 0),
+                          hands=int(manifest.get("hands") or 0), errors=int(manifest.get("errors") or 0),
+                          wall_seconds=0.0, hands_per_s=0.0, status="complete")
+    manifest.pop("error", None)
     manifest.update({"status": "running", "jobs": jobs, "backend": backend})
     write_manifest(run_dir, manifest)
+    if not resume:
+        wrote.append(True)
 
+    stop = _Stopper(say)
+    try:
+        with stop.installed():
+            return _play(spec, run_dir, manifest, n_chunks=n_chunks, jobs=jobs, backend=backend,
+                         scheduler=scheduler, fmt=fmt, progress=progress, stop=stop, replayed=replayed)
+    except KeyboardInterrupt:
+        manifest["status"] = "interrupted"
+        write_manifest(run_dir, manifest)
+        raise
+    except BaseException as exc:
+        # run.json must not say `running` once this process is gone (only SIGKILL leaves it so).
+        if manifest.get("status") == "running":
+            manifest.update({"status": "failed", "error": {"error": type(exc).__name__, "message": str(exc)}})
+            write_manifest(run_dir, manifest)
+        raise
+
+
+def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: int, jobs: int, backend: str,
+          scheduler: str | None, fmt: str, progress: Callable[[int], None] | None, stop: _Stopper,
+          replayed: list[str]) -> RunOutcome:
     _warm_up_tables()
-
     finished = done_chunks(run_dir)
     todo = [k for k in range(n_chunks) if k not in finished]
     per_game = 2 if spec.rotate_seats else 1
     if progress is not None and finished:
         progress(sum(min(spec.chunk_size, spec.games - k * spec.chunk_size) for k in finished) * per_game)
-    if was_complete and not todo:
-        # Nothing left to play; the chunk copies are gone, so consolidating again would empty the tables.
-        manifest["status"] = "complete"
-        write_manifest(run_dir, manifest)
-        return RunOutcome(run_dir=run_dir, games=int(manifest.get("games_played") or 0),
-                          hands=int(manifest.get("hands") or 0), errors=int(manifest.get("errors") or 0),
-                          wall_seconds=0.0, hands_per_s=0.0, status="complete")
     # The objects alive now (modules, click, pyarrow, pandas: some 60,000) outlive the run; frozen, they are
     # left out of the collector's full passes during it (and forked workers do not touch their pages).
     gc.freeze()
     t0 = time.perf_counter()
     hands = 0
     errors = 0
-    status = "complete"
     try:
-        source = (_dask_results(spec, todo, jobs, scheduler) if backend == "dask"
-                  else _local_results(spec, todo, jobs))
-        for chunk in source:
-            if chunk.fatal is not None:
-                status = "failed"
-                manifest.update({"status": status, "error": chunk.errors[-1]})
-                write_manifest(run_dir, manifest)
-                err = chunk.errors[-1]
-                raise RunError(
-                    f"game {err['game_index']} (seed {spec.seed}, rotation {err['rotation']}) failed at seat "
-                    f"{err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}. "
-                    f"Finished chunks are kept in {run_dir}; rerun with --on-error skip to record and go on"
-                )
-            try:
-                with _sigint_held():
-                    write_chunk(run_dir, chunk)
-            except OSError as exc:
-                raise RunError(f"cannot write results to {run_dir}: {exc.strerror or exc}") from None
-            hands += chunk.hands
-            errors += len(chunk.errors)
-            if progress is not None:
-                progress(len(chunk.games) + len(chunk.errors))
-    except KeyboardInterrupt:
-        status = "interrupted"
-        manifest["status"] = status
-        write_manifest(run_dir, manifest)
-        raise
+        source = (_dask_results(spec, todo, jobs, scheduler, stop) if backend == "dask"
+                  else _local_results(spec, todo, jobs, stop))
+        with closing(source):
+            for chunk in source:
+                if chunk.fatal is not None:
+                    err = chunk.errors[-1]
+                    manifest.update({"status": "failed", "error": err})
+                    with stop.held():
+                        write_manifest(run_dir, manifest)
+                    raise GameFailed(
+                        f"game {err['game_index']} (seed {spec.seed}, rotation {err['rotation']}) failed at seat "
+                        f"{err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}. "
+                        f"Finished chunks are kept in {run_dir}; rerun with --on-error skip to record and go on"
+                    )
+                try:
+                    with stop.held():
+                        write_chunk(run_dir, chunk)
+                except OSError as exc:
+                    raise RunError(f"cannot write results to {run_dir}: {exc.strerror or exc}") from None
+                hands += chunk.hands
+                errors += len(chunk.errors)
+                if progress is not None:
+                    progress(len(chunk.games) + len(chunk.errors))
+        if stop.requested is not None:
+            raise Interrupted(stop.requested)
     finally:
         gc.unfreeze()
     wall = time.perf_counter() - t0
@@ -492,21 +835,24 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "
     total_errors = sum(int(v["errors"]) for v in all_done.values())
     try:
         counts = consolidate(run_dir, n_chunks, fmt)
+        tables = {name: {"file": f"{name}.{fmt}", "rows": rows, "bytes": (run_dir / f"{name}.{fmt}").stat().st_size,
+                         "sha256": file_digest(run_dir / f"{name}.{fmt}")} for name, rows in counts.items() if rows}
     except OSError as exc:
         raise RunError(f"cannot write results to {run_dir}: {exc.strerror or exc}") from None
     previous_wall = float(manifest.get("wall_seconds") or 0.0)
     manifest.update({
-        "status": status, "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+        "status": "complete", "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         "wall_seconds": round(previous_wall + wall, 3), "hands": total_hands,
         "hands_per_s": round(hands / wall, 1) if wall > 0 and hands else None,
-        "games_played": counts.get("games", 0), "errors": total_errors, "chunks": n_chunks,
+        "games_played": counts.get("games", 0), "errors": total_errors, "chunks": n_chunks, "tables": tables,
     })
-    write_manifest(run_dir, manifest)
+    with stop.held():
+        write_manifest(run_dir, manifest)
     # The consolidated tables hold every row and the run is marked complete (so a resume will not consolidate
     # again): drop the chunk copies, keep the done-markers.
     for name in TABLES:
         for part in (run_dir / CHUNK_DIR).glob(f"{name}-*.parquet"):
             part.unlink()
     return RunOutcome(run_dir=run_dir, games=counts.get("games", 0), hands=total_hands, errors=total_errors,
-                      wall_seconds=wall, hands_per_s=hands / wall if wall > 0 else 0.0, status=status,
-                      counts=counts)
+                      wall_seconds=wall, hands_per_s=hands / wall if wall > 0 else 0.0, status="complete",
+                      counts=counts, replayed=replayed)

@@ -218,6 +218,7 @@ def test_ctrl_c_then_resume(tmp_path: Path) -> None:
             proc.wait()
     assert proc.returncode == 130, err
     assert "Traceback" not in err
+    assert "stopping after the chunks in flight..." in err
     assert f"simcli run --resume --out {out}" in err
     manifest = runner.read_manifest(out)
     assert manifest["status"] == "interrupted"

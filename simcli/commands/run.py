@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import tomllib
 from datetime import datetime
@@ -56,6 +57,29 @@ def refuse_useless_rotation(names: list[str]) -> None:
             "deals and the same players), doubling n without new information; drop --rotate-seats")
 
 
+def _default_out(variant: str, name: str | None) -> tuple[Path, bool]:
+    """``results/runs/<variant>-<name or time>``, claimed by making it: two runs started in the same second
+    get ``...-2``, ``...-3`` (a folder made by another process makes ``mkdir`` fail, so no two runs share one).
+    Returns the folder and whether it was made here (a failed set-up removes it again)."""
+    base = Path("results") / "runs" / f"{variant}-{name or datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    if name:
+        return base, False  # a chosen name is used as given (and refused if it holds something else)
+    try:
+        base.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise click.ClickException(f"cannot create output folder {base.parent}: {exc.strerror}") from None
+    for n in range(1, 1000):
+        candidate = base if n == 1 else base.with_name(f"{base.name}-{n}")
+        try:
+            candidate.mkdir()
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise click.ClickException(f"cannot create output folder {candidate}: {exc.strerror}") from None
+        return candidate, True
+    raise click.ClickException(f"cannot find a free run name next to {base}; give one with --out or --name")
+
+
 @click.command()
 @click.option("--variant", default="classic", show_default=True, help="rule preset")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
@@ -72,7 +96,9 @@ def refuse_useless_rotation(names: list[str]) -> None:
 @click.option("--trace-games", type=click.IntRange(min=0), default=0, show_default=True,
               help="write JSON-lines traces of the first K games to RUN_DIR/traces/")
 @click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), default="parquet", show_default=True)
-@click.option("--resume", is_flag=True, help="finish an interrupted run in --out (plays only missing games)")
+@click.option("--resume", is_flag=True,
+              help="finish or repair the run in --out: checks every finished chunk and table, plays what is "
+                   "missing or damaged")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @click.option("--on-error", type=click.Choice(["stop", "skip"]), default="stop", show_default=True,
               help="a failing game stops the run, or is recorded in errors.parquet and skipped")
@@ -129,12 +155,12 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     spec = RunSpec(variant=variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, games=games,
                    rotate_seats=rotate_seats, chunk_size=chunk_size or default_chunk_size(games),
                    on_error=on_error, trace_games=trace_games)
-    if out is None:
-        stamp = name or datetime.now().strftime("%Y%m%d-%H%M%S")
-        out = Path("results") / "runs" / f"{variant}-{stamp}"
-    jobs = jobs or os.cpu_count() or 1
-    if scheduler is not None:
+    if scheduler is not None:  # before any folder is made: a failed set-up leaves nothing behind
         check_scheduler(scheduler, scheduler_timeout)
+    made_dir = False
+    if out is None:
+        out, made_dir = _default_out(variant, name)
+    jobs = jobs or os.cpu_count() or 1
     total = games * (2 if rotate_seats else 1)
     from tqdm import tqdm
 
@@ -143,15 +169,19 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     try:
         outcome = execute_run(spec, out, jobs=jobs, backend=backend, scheduler=scheduler, fmt=fmt, resume=resume,
                               command=["simcli", *sys.argv[1:]], progress=bar.update,
-                              rules_diff={k: v[1] for k, v in diff(rs).items()})
+                              rules_diff={k: v[1] for k, v in diff(rs).items()},
+                              notify=lambda message: bar.write(message, file=sys.stderr), made_dir=made_dir)
     except RunError as exc:
         bar.close()
         raise click.ClickException(str(exc)) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        # Ctrl-C, SIGTERM or SIGHUP: finished chunks are kept, run.json says interrupted, exit 128 + signal.
         bar.close()
-        click.echo(f"\ninterrupted: finished chunks are saved in {out}; finish the run with:\n"
+        signum = int(getattr(exc, "signum", signal.SIGINT))
+        what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+        click.echo(f"\n{what}: finished chunks are saved in {out}; finish the run with:\n"
                    f"  simcli run --resume --out {out}", err=True)
-        sys.exit(130)
+        sys.exit(128 + signum)
     bar.close()
     files = [out / f for f in (f"games.{fmt}", f"deals.{fmt}", f"errors.{fmt}", "run.json") if (out / f).exists()]
     if outcome.errors and not outcome.games:
