@@ -32,9 +32,17 @@ from simcli.strategy import Strategy
 #: The decision points a rollout can resume from (see :meth:`simcli.deal.Deal.resume`).
 PHASES = ("draw", "melds", "discard")
 
-# Slots whose values are never mutated in place (shared between clones), and slots that are flat lists.
+# How clone() copies each slot: shared (immutable values, or never mutated in place), a flat list, a list of
+# rank-count lists, or by name; any other slot (one added later) is copied deeply, to be safe.
 _SHARED = frozenset({
-    "layout", "rules", "n_players", "n_teams", "team_of", "step", "is_bonus_three", "validated",
+    "layout", "rules", "n_players", "n_teams", "team_of", "step", "is_bonus_three", "validated", "deal_index",
+    "dealer", "first_player", "pile_frozen", "turn", "current", "first_take_done", "went_out_seat", "concealed",
+    "end_reason", "drew_from_stock", "touched_existing", "permission", "asked", "req_met_at_start",
+    "last_card_red_three", "cutter", "cut_count", "cut_target", "exact_cut", "exact_cut_team", "phase",
+    "new_canasta", "canasta_changes", "ponies_in_play", "pony_dealer", "pony_cut_count", "pony_exact",
+    "pony_exact_team", "special_hand", "pile_premiado", "premiado_end_turn", "castigado_since", "pick_count",
+    "pick_target", "exact_pick", "exact_pick_team", "black_three_canasta_team", "quick_finish", "terremoto",
+    "turn_had_melded",
 })
 _FLAT = frozenset({
     "team_scores", "minimum", "hand_sizes", "stock", "pile", "opened", "first_meld_turn", "has_melded",
@@ -43,6 +51,12 @@ _FLAT = frozenset({
     "first_clean_turn", "red_threes", "red_threes_by_seat", "upcards", "deck", "castigado_log", "wing_log",
     "_meld_tables", "_meld_dicts",
 })
+_NESTED = frozenset({"hands", "ponies", "known", "wings", "take_sizes", "hidden"})
+_SPECIAL = {
+    "melds": "[[None if m is None else m[:] for m in t] for t in st.melds]",
+    "canastas": "[dict(c) for c in st.canastas]",
+    "wing_pending": "[None if w is None else w[:] for w in st.wing_pending]",
+}
 
 
 def _deep(value: Any) -> Any:
@@ -55,21 +69,33 @@ def _deep(value: Any) -> Any:
     return value
 
 
+def _compile_clone() -> Any:
+    """Build a straight-line copy function over the slots of DealState (about 5x faster than a loop)."""
+    lines = ["def clone_state(st):", "    new = _new(_DealState)"]
+    for name in DealState.__slots__:
+        if name in _SHARED:
+            expr = f"st.{name}"
+        elif name in _FLAT:
+            expr = f"st.{name}[:]"
+        elif name in _NESTED:
+            expr = f"[x[:] for x in st.{name}]"
+        elif name in _SPECIAL:
+            expr = _SPECIAL[name]
+        else:
+            expr = f"_deep(getattr(st, {name!r}, None))"
+        lines.append(f"    new.{name} = {expr}")
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_DealState": DealState, "_deep": _deep}
+    exec(compile("\n".join(lines), "<simcli.forward.clone>", "exec"), namespace)  # noqa: S102 - generated from slot names
+    return namespace["clone_state"]
+
+
+_clone = _compile_clone()
+
+
 def clone(st: DealState) -> DealState:
     """An independent copy of a deal state (the rule set and table layout are shared)."""
-    new = DealState.__new__(DealState)
-    for name in DealState.__slots__:
-        try:
-            value = getattr(st, name)
-        except AttributeError:
-            continue
-        if name in _SHARED:
-            setattr(new, name, value)
-        elif name in _FLAT:
-            setattr(new, name, value[:] if type(value) is list else value)
-        else:  # nested lists (hands, melds, ...) and any slot added later: copied deeply to be safe
-            setattr(new, name, _deep(value))
-    return new
+    return _clone(st)
 
 
 def rank_totals(st: DealState) -> list[int]:
@@ -154,54 +180,52 @@ def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealStat
     """
     pool = unseen_counts(st, seat)
     places = _hidden_places(st, seat)
-    slots: list[int] = []  # place index of each hidden card position
+    slots: list[int] = []  # the place of each hidden card position, in place order
     for i, (_, _, n, _) in enumerate(places):
         slots.extend([i] * n)
     if any(n < 0 for n in pool) or sum(pool) != len(slots):
         raise ValueError(f"inconsistent information set for seat {seat}: {sum(pool)} unseen cards for "
                          f"{len(slots)} hidden positions")
     bonus = [r for r in range(NUM_RANKS) if st.is_bonus_three[r] and pool[r]]
-    cards: list[int] = [-1] * len(slots)
+    rest = [r for r in range(NUM_RANKS) if r not in bonus for _ in range(pool[r])]
+    order = rng.permutation(len(rest)).tolist()
     if bonus:  # the bonus threes first, uniformly over the positions that may hold them
         allowed = [k for k, i in enumerate(slots) if places[i][3]]
         threes = [r for r in bonus for _ in range(pool[r])]
         if len(threes) > len(allowed):
             raise ValueError(f"inconsistent information set for seat {seat}: nowhere to put the bonus threes")
-        picks = rng.permutation(len(allowed))[:len(threes)]
-        for r, k in zip(threes, picks.tolist(), strict=True):
+        cards = [-1] * len(slots)
+        for r, k in zip(threes, rng.permutation(len(allowed))[:len(threes)].tolist(), strict=True):
             cards[allowed[k]] = r
-    rest = [r for r in range(NUM_RANKS) if r not in bonus for _ in range(pool[r])]
-    order = rng.permutation(len(rest)).tolist()
-    free = [k for k, c in enumerate(cards) if c < 0]
-    for k, j in zip(free, order, strict=True):
-        cards[k] = rest[j]
+        it = iter(order)
+        cards = [rest[next(it)] if c < 0 else c for c in cards]
+    else:
+        cards = [rest[j] for j in order]
 
     world = clone(st)
     world.deck = []  # the true shuffled pack is hidden
     world.validated = None
-    for s in range(st.n_players):
-        if s != seat:
-            world.hands[s] = list(st.known[s])
-    world.stock = []
-    for s in range(st.n_players):
-        if not st.pony_picked[s]:
-            world.ponies[s] = [0] * NUM_RANKS
-    world.wings = [[0] * NUM_RANKS for _ in st.wings]
-    world.wing_pending = [None if w is None else [0] * NUM_RANKS for w in st.wing_pending]
-    for k, card in enumerate(cards):
-        kind, idx, _, _ = places[slots[k]]
+    pos = 0
+    for kind, idx, n, _ in places:  # each place's cards are a contiguous run of ``cards``
+        chunk = cards[pos:pos + n]
+        pos += n
+        if kind == "stock":
+            world.stock = chunk
+            continue
+        if kind == "pile":
+            world.pile[idx] = chunk[0]
+            continue
+        counts = list(st.known[idx]) if kind == "hand" else [0] * NUM_RANKS
+        for card in chunk:
+            counts[card] += 1
         if kind == "hand":
-            world.hands[idx][card] += 1
-        elif kind == "stock":
-            world.stock.append(card)
+            world.hands[idx] = counts
         elif kind == "pony":
-            world.ponies[idx][card] += 1
+            world.ponies[idx] = counts
         elif kind == "wing":
-            world.wings[idx][card] += 1
-        elif kind == "pending":
-            world.wing_pending[idx][card] += 1  # type: ignore[index]
+            world.wings[idx] = counts
         else:
-            world.pile[idx] = card
+            world.wing_pending[idx] = counts
     return world
 
 
