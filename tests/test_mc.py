@@ -30,7 +30,8 @@ def test_mc_plays_legal_deterministic_games(variant: str) -> None:
     assert a.totals == b.totals and a.decisions == b.decisions
     assert sum(p.searches for p in first if isinstance(p, MonteCarlo)) > 0
     # Another stream for the search gives another game (the samples matter).
-    other = [MonteCarlo(np.random.default_rng(99 + s), samples=1, discards=2, melds=2) if isinstance(p, MonteCarlo) else p
+    options = {"samples": 1, "discards": 2, "melds": 2}
+    other = [MonteCarlo(np.random.default_rng(99 + s), **options) if isinstance(p, MonteCarlo) else p
              for s, p in enumerate(players(variant, 4))]
     c = play_game(rules, names, 4, strategies=other)
     assert (c.totals, c.decisions) != (a.totals, a.decisions)
