@@ -60,6 +60,10 @@ class MonteCarlo(Strategy):
             raise ValueError(f"samples must be at least 1, got {samples}")
         if melds < 1 or discards < 0 or budget < 0:
             raise ValueError(f"melds must be >= 1, discards >= 0 and budget >= 0 (got {melds}, {discards}, {budget})")
+        if rollout != "auto":
+            policy = load_strategy(str(rollout))  # a bad name fails here, naming what is allowed
+            if issubclass(policy, MonteCarlo):
+                raise ValueError(f"rollout must be a heuristic strategy, not the search player '{rollout}'")
         self.samples = int(samples)
         self.rollout_name = str(rollout)
         self.max_melds = int(melds)

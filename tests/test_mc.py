@@ -50,6 +50,10 @@ def test_oracle_is_registered_and_searches_the_true_state() -> None:
 def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError, match="samples"):
         MonteCarlo(np.random.default_rng(0), samples=0)
+    with pytest.raises(ValueError, match="unknown strategy 'nosuch'"):
+        MonteCarlo(np.random.default_rng(0), rollout="nosuch")
+    with pytest.raises(ValueError, match="heuristic"):
+        MonteCarlo(np.random.default_rng(0), rollout="oracle")
 
 
 @pytest.mark.slow
