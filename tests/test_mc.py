@@ -58,14 +58,22 @@ def test_bad_options_are_refused() -> None:
 
 @pytest.mark.slow
 def test_mc_beats_greedy_in_classic() -> None:
-    rules = load_rules("classic", {"max_hands": 2})
+    """Duplicate pairs of whole Classic games (the same deals with the partnerships swapped), default options.
+
+    These are the first 6 pairs of the run measured in docs/strategies.md (seed 11; pair margins -1000, +2922.5,
+    +200, -132.5, +4145, -500 there): a fixed sample, so this guards against a regression rather than proving
+    strength on its own.
+    """
+    rules = load_rules("classic")
     heuristic = load_strategy("greedy")
-    margin = 0
+    margins = []
     for game in range(6):
-        for rotation in (0, 1):  # the same deals with the partnerships swapped
+        pair = 0
+        for rotation in (0, 1):
             table: list[Strategy] = [
-                MonteCarlo(seat_rng(7, game, s), samples=8) if s % 2 == rotation else heuristic(seat_rng(7, game, s))
+                MonteCarlo(seat_rng(11, game, s)) if s % 2 == rotation else heuristic(seat_rng(11, game, s))
                 for s in range(4)]
-            r = play_game(rules, ["x"] * 4, 7, game, strategies=table)
-            margin += r.totals[rotation] - r.totals[1 - rotation]
-    assert margin > 0
+            r = play_game(rules, ["x"] * 4, 11, game, strategies=table)
+            pair += r.totals[rotation] - r.totals[1 - rotation]
+        margins.append(pair / 2)
+    assert np.mean(margins) > 0, margins
