@@ -307,6 +307,7 @@ class Deal:
                     break
                 hand[rank] -= 1
                 st.hand_sizes[seat] -= 1
+                st.forget(seat, rank, 1)
                 if kept:
                     kept -= 1
                     self._lay_three(seat, rank, "held")
@@ -340,6 +341,7 @@ class Deal:
         hand = st.hands[seat]
         for rank, n in enumerate(cards):
             hand[rank] -= n
+            st.forget(seat, rank, n)
         st.hand_sizes[seat] -= 14
         st.special_hand = kind
         st.has_melded[seat] = True
@@ -418,6 +420,26 @@ class Deal:
             seat = (seat + step) % p
         return self._finish()
 
+    def resume(self, phase: str) -> DealResult:
+        """Finish a deal stopped at a decision of the current seat (``"draw"``, ``"melds"`` or ``"discard"``).
+
+        The forward model (:mod:`simcli.forward`) plays rollouts from a cloned or sampled state with this:
+        the rest of the current turn from that decision, then the usual turn loop and scoring.
+        """
+        st = self.st
+        seat = st.current
+        {"draw": self._from_draw, "melds": self._from_melds, "discard": self._from_discard}[phase](
+            seat, st.turn_had_melded)
+        step, p, ctx, turn = st.step, st.n_players, self.ctx, self._turn
+        while st.end_reason is None:
+            seat = (seat + step) % p
+            st.turn += 1
+            ctx.turn = st.turn
+            if st.turn > MAX_TURNS_PER_DEAL:
+                raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
+            turn(seat)
+        return self._finish()
+
     def _start_of_turn(self, seat: int, team: int) -> None:
         """Step (a)-(c) of RULES.md §1.6 where the variant has them: threes, pony, wing."""
         st = self.st
@@ -452,10 +474,6 @@ class Deal:
 
     def _turn(self, seat: int) -> None:
         st = self.st
-        r = st.rules
-        emit = self.emit
-        strategy = self.strategies[seat]
-        view = self.views[seat]
         team = st.team_of[seat]
         st.current = seat
         st.seat_turns[seat] += 1
@@ -465,10 +483,19 @@ class Deal:
         st.permission = None
         st.asked = False
         st.last_card_red_three = False
-        had_melded = st.has_melded[seat]
+        had_melded = st.turn_had_melded = st.has_melded[seat]
         st.new_canasta = False
         if self._turn_start_hooks:
             self._start_of_turn(seat, team)
+        self._from_draw(seat, had_melded)
+
+    def _from_draw(self, seat: int, had_melded: bool) -> None:
+        """The rest of a turn from the draw decision on (a rollout resumes here: :meth:`resume`)."""
+        st = self.st
+        r = st.rules
+        emit = self.emit
+        strategy = self.strategies[seat]
+        view = self.views[seat]
 
         # DRAW
         self.decisions += 3
@@ -533,6 +560,16 @@ class Deal:
                                                 self.views[partner]))
                 if emit:
                     emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
+        self._from_melds(seat, had_melded)
+
+    def _from_melds(self, seat: int, had_melded: bool) -> None:
+        """The rest of a turn from the meld decision on (a rollout resumes here: :meth:`resume`)."""
+        st = self.st
+        r = st.rules
+        emit = self.emit
+        strategy = self.strategies[seat]
+        view = self.views[seat]
+        team = st.team_of[seat]
 
         # MELD
         # A pony picked up while melding brings new cards: the strategy is asked again.
@@ -582,6 +619,16 @@ class Deal:
             if emit:
                 emit("stock_out", {"seat": seat, "turn": st.turn, "last_card_red_three": True})
             return
+        self._from_discard(seat, had_melded)
+
+    def _from_discard(self, seat: int, had_melded: bool) -> None:
+        """The rest of a turn from the discard decision on (a rollout resumes here: :meth:`resume`)."""
+        st = self.st
+        r = st.rules
+        emit = self.emit
+        strategy = self.strategies[seat]
+        view = self.views[seat]
+        team = st.team_of[seat]
 
         # DISCARD
         st.phase += 1
@@ -608,6 +655,7 @@ class Deal:
             raise self._fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
         hand[card] -= 1
         st.hand_sizes[seat] -= 1
+        st.forget(seat, card, 1)
         st.pile.append(card)
         if self._discard_freezes[card]:
             st.pile_frozen = True
@@ -696,6 +744,7 @@ class Deal:
         hand[top] -= m.naturals
         hand[TWO] -= m.twos
         hand[JOKER] -= m.jokers
+        st.forget_meld(seat, top, m.naturals, m.twos, m.jokers)
         st.hand_sizes[seat] -= m.size
         self._add_to_meld(seat, top, m.naturals + 1, m.twos, m.jokers)
         gained = 0
@@ -704,6 +753,7 @@ class Deal:
                 hand[card] += 1
                 gained += 1
         st.hand_sizes[seat] += gained
+        st.learn_pile(seat)  # everyone saw the face-up cards go into this hand
         pile[:] = [RED_THREE] * (len(pile) - gained)
         st.pile_frozen = False
         # Red threes found in the pile are laid one by one once the rest of the pile is in the hand,
@@ -745,6 +795,7 @@ class Deal:
                 hand[rank] -= n
             hand[TWO] -= tw
             hand[JOKER] -= jk
+            st.forget_meld(seat, rank, 0 if rank == WILD_MELD else n, tw, jk)
             st.hand_sizes[seat] -= n + tw + jk
             # A complete canasta laid from the hand as a new meld is hidden (Spanish *oculta*).
             hidden = new and n + tw + jk >= size and self._hidden_canastas and rank >= FOUR

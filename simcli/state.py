@@ -69,7 +69,7 @@ class DealState:
         "wing_taken", "wing_log", "special_hand", "is_bonus_three", "clean_canastas", "first_clean_turn",
         "hidden", "pile_premiado", "premiado_end_turn", "castigado_since", "castigado_log", "pick_count",
         "pick_target", "exact_pick", "exact_pick_team", "black_three_canasta_team", "quick_finish", "terremoto",
-        "closed", "hidden_open", "wings_void",
+        "closed", "hidden_open", "wings_void", "known", "turn_had_melded",
     )
 
     def __init__(self, rules: Any, deal_index: int, dealer: int, team_scores: list[int]):
@@ -180,6 +180,10 @@ class DealState:
         #: Bit ``1 << rank`` set while a team's meld of that rank is a hidden canasta still in its slot.
         self.hidden_open = [0] * t
         self.validated: tuple[int, int, object] | None = None
+        # Information sets (simcli.forward): the cards every player saw go into each hand with a pile take
+        # and that have not left it since, and whether the current player had melded before this turn.
+        self.known: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
+        self.turn_had_melded = False
         self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
         self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
 
@@ -319,3 +323,47 @@ class DealState:
             patched = list(table)
             patched[rank] = None
             self._meld_tables[team] = tuple(patched)
+
+    # ------------------------------------------------- public knowledge (simcli.forward)
+    def forget(self, seat: int, rank: int, n: int) -> None:
+        """``n`` cards of ``rank`` left ``seat``'s hand: fewer of its publicly known cards are sure to remain."""
+        k = self.known[seat]
+        if k[rank]:
+            k[rank] = k[rank] - n if k[rank] > n else 0
+
+    def forget_meld(self, seat: int, rank: int, naturals: int, twos: int, jokers: int) -> None:
+        """:meth:`forget` for the cards of a meld laid from ``seat``'s hand."""
+        k = self.known[seat]
+        if k[rank] or k[1] or k[0]:
+            self.forget(seat, rank, naturals)
+            self.forget(seat, 1, twos)  # TWO
+            self.forget(seat, 0, jokers)  # JOKER
+
+    def facedown_positions(self) -> list[int]:
+        """Indices in :attr:`pile` of face-down cards (an initial pile or covers of premios) nobody has seen.
+
+        Only the initial pile has any, so the list is empty once the pile has been taken.
+        """
+        r = self.rules
+        if self.first_take_done or not (r.initial_pile_facedown or r.upcard_cover_facedown):
+            return []
+        down = list(range(r.initial_pile_facedown))
+        pos = len(down)
+        cover = r.upcard_cover_ranks
+        for card in self.upcards:
+            pos += 1
+            if card in cover:  # new_deal: a premio upcard is covered by face-down cards (while the stock lasts)
+                down.extend(range(pos, pos + r.upcard_cover_facedown))
+                pos += r.upcard_cover_facedown
+        return [i for i in down if i < len(self.pile)]
+
+    def learn_pile(self, seat: int) -> None:
+        """``seat`` takes the pile (its top card already removed): its face-up cards become known in that hand."""
+        k = self.known[seat]
+        for card in self.pile:
+            if card != RED_THREE:
+                k[card] += 1
+        for i in self.facedown_positions():
+            card = self.pile[i]
+            if card != RED_THREE:
+                k[card] -= 1

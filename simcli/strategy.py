@@ -39,6 +39,8 @@ BUILTIN_STRATEGIES = {
     "ponytail": "strategies.ponytail:Ponytail",
     "americana": "strategies.americana:Americana",
     "spanish": "strategies.spanish:Spanish",
+    "mc": "strategies.mc:MonteCarlo",
+    "oracle": "strategies.mc:Oracle",
 }
 ENTRY_POINT_GROUP = "simcli.strategies"
 

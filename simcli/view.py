@@ -262,6 +262,16 @@ class PlayerView:
         """Whether each seat has picked up its pony (Ponytail; all true without ponies)."""
         return tuple(self._st.pony_picked)
 
+    def sample_world(self, rng: Any) -> DealState:
+        """A full deal state consistent with everything this player has seen and nothing it has not.
+
+        The unseen cards are dealt at random (from ``rng``, a ``numpy.random.Generator``) among the hidden
+        places; the state can be played forward with :func:`simcli.forward.rollout`. See :mod:`simcli.forward`.
+        """
+        from simcli.forward import sample_world  # the forward model imports the engine, which imports views
+
+        return sample_world(self._st, self._seat, rng)
+
     def go_out_error(self) -> str | None:
         """Why this player's team may not go out with its current canastas, or ``None``."""
         return go_out_error(self._st, self._seat, self._st.canastas[self._team])

@@ -1,0 +1,202 @@
+"""``mc``: determinized Monte Carlo search on the forward model; ``oracle``: the same search seeing every card.
+
+At each draw, meld and discard decision with more than one candidate, ``mc`` samples ``samples`` worlds
+consistent with what its player has seen (:func:`simcli.forward.sample_world`), plays every candidate in
+every world to the end of the deal with the variant's best heuristic in every seat (the rollout policy),
+and picks the candidate with the best mean of (own team's deal score minus the best other team's). Every
+candidate is played in the same worlds (common random numbers), and the rollout policy is deterministic,
+so the differences between candidates are not blurred by different cards.
+
+Candidates are the heuristic's own options: the stock and each legal take of the pile (the kinds of take
+the heuristic considers); the heuristic's meld plan, nothing, its plan without wild cards and its plan
+without new melds; each distinct legal discard. The heuristic's own choice comes first and wins ties.
+
+``oracle`` runs the same search on the true state (the real hidden hands, ponies, wings and stock
+order): one rollout per candidate tells exactly what follows under the rollout policy. It cheats, so it
+is only for measuring what hidden information is worth; it never runs unless asked for by name.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from simcli.actions import DRAW_STOCK, Meld, SpecialHand
+from simcli.cards import FOUR
+from simcli.forward import clone, margin, rollout
+from simcli.planning import opening_take, take_wilds
+from simcli.strategy import Strategy, load_strategy
+from simcli.view import PlayerView
+
+#: The best heuristic of each variant, the default rollout policy (``rollout=auto``).
+BEST_HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
+
+
+class MonteCarlo(Strategy):
+    """Determinized Monte Carlo search: each candidate scored by rollouts in sampled worlds.
+
+    Options (``--strategies mc:samples=16,rollout=greedy``):
+
+    * ``samples`` — worlds sampled per decision (all candidates are played in each).
+    * ``rollout`` — the policy of every seat in rollouts: a strategy name, or ``auto`` for the
+      variant's best heuristic (classic greedy, ponytail ponytail, americana americana, spanish spanish).
+    * ``melds`` — at most this many meld plans are compared (the heuristic's first).
+    * ``discards`` — at most this many discards are compared (0: every distinct legal discard).
+    * ``budget`` — seconds per decision (0: none). When set, a decision stops sampling once the
+      time is used (after at least 2 worlds), so play then depends on the machine's speed.
+    """
+
+    name = "mc"
+    #: Whether the search sees the true hidden cards (``oracle``).
+    cheat = False
+
+    def __init__(self, rng: np.random.Generator, *, samples: int = 16, rollout: str = "auto", melds: int = 3,
+                 discards: int = 0, budget: float = 0.0):
+        super().__init__(rng)
+        if samples < 1:
+            raise ValueError(f"samples must be at least 1, got {samples}")
+        if melds < 1 or discards < 0 or budget < 0:
+            raise ValueError(f"melds must be >= 1, discards >= 0 and budget >= 0 (got {melds}, {discards}, {budget})")
+        if rollout != "auto":
+            policy = load_strategy(str(rollout))  # a bad name fails here, naming what is allowed
+            if issubclass(policy, MonteCarlo):
+                raise ValueError(f"rollout must be a heuristic strategy, not the search player '{rollout}'")
+        self.samples = int(samples)
+        self.rollout_name = str(rollout)
+        self.max_melds = int(melds)
+        self.max_discards = int(discards)
+        self.budget = float(budget)
+        self._rules: Any = None
+        self._policies: list[Strategy] = []
+        #: Decisions searched and rollouts played (for measurements).
+        self.searches = 0
+        self.rollouts = 0
+
+    # ---------------------------------------------------------------- policy
+    def _policy(self, view: PlayerView) -> list[Strategy]:
+        """The rollout policy, one instance per seat (built once per rule set)."""
+        rules = view.rules
+        if rules is not self._rules:
+            name = self.rollout_name
+            if name == "auto":
+                name = BEST_HEURISTIC.get(rules.variant, "greedy")
+            cls = load_strategy(name)
+            # Heuristics draw no random numbers, but give each its own stream in case a policy does.
+            seeds = np.random.SeedSequence(int(self.rng.integers(1 << 32))).spawn(rules.num_players)
+            self._policies = [cls(np.random.default_rng(s)) for s in seeds]
+            self._rules = rules
+        return self._policies
+
+    # ------------------------------------------------------------- decisions
+    def choose_draw(self, view: PlayerView) -> Any:
+        """The best of the stock and the legal pile takes."""
+        own = self._policy(view)[view.seat].choose_draw(view)
+        return self._search(view, "draw", self._draw_candidates(view, own))
+
+    def choose_melds(self, view: PlayerView) -> Any:
+        """The best of a few meld plans."""
+        own = self._policy(view)[view.seat].choose_melds(view)
+        return self._search(view, "melds", self._meld_candidates(view, own))
+
+    def choose_discard(self, view: PlayerView) -> int | None:
+        """The best distinct legal discard."""
+        own = self._policy(view)[view.seat].choose_discard(view)
+        legal = [r for r in view.legal_discards() if r != own]
+        if self.max_discards:
+            legal = legal[:self.max_discards - 1]
+        return self._search(view, "discard", [own] + legal)
+
+    def hold_three(self, view: PlayerView, rank: int) -> bool:
+        """As the rollout policy."""
+        return self._policy(view)[view.seat].hold_three(view, rank)
+
+    def answer_go_out(self, view: PlayerView) -> bool:
+        """As the rollout policy."""
+        return self._policy(view)[view.seat].answer_go_out(view)
+
+    # ------------------------------------------------------------ candidates
+    @staticmethod
+    def _draw_candidates(view: PlayerView, own: Any) -> list[Any]:
+        """The heuristic's draw, the stock, and each legal take of the kinds a heuristic makes."""
+        out = [own]
+        if own is not DRAW_STOCK and not view.must_take_pile:
+            out.append(DRAW_STOCK)
+        top = view.pile_top
+        if top is None or top < FOUR:
+            return out
+        hand = view.hand
+        n = hand[top]
+        melds = [Meld(top, k) for k in range(2, n + 1)]
+        if view.meld(top) is not None:
+            melds += [Meld(top, k) for k in range(0, min(n, 1) + 1)]
+        if n >= 1:
+            left = list(hand)
+            tw, jk = take_wilds(left, 1)
+            if tw or jk:
+                melds.append(Meld(top, n, tw, jk))
+        for meld in melds:
+            take = opening_take(hand, meld, view.minimum, view.has_opened)
+            if take is not None and take not in out and view.check_take(take) is None:
+                out.append(take)
+        return out
+
+    def _meld_candidates(self, view: PlayerView, own: Sequence[Any]) -> list[Any]:
+        """The heuristic's plan, nothing, the plan without wild cards and the plan without new melds."""
+        own = list(own)
+        if own and isinstance(own[0], SpecialHand):
+            return [own]
+        table = view.meld_table()
+        plans = [own, [],
+                 [m for m in own if not (m.twos or m.jokers)],
+                 [m for m in own if table[m.rank] is not None]]
+        out: list[Any] = []
+        for plan in plans:
+            if plan in out or (plan and view.check_melds(plan) is not None):
+                continue
+            if not plan and view.partner_permission is True:
+                continue  # told to go out: keeping every card is no option
+            out.append(plan)
+            if len(out) >= self.max_melds:
+                break
+        return out or [own]
+
+    # ---------------------------------------------------------------- search
+    def _worlds(self, view: PlayerView) -> Any:
+        """The worlds to search: samples of the information set (``oracle``: the true state)."""
+        if self.cheat:
+            yield view._st  # cheating by design: the true state
+            return
+        for _ in range(self.samples):
+            yield view.sample_world(self.rng)
+
+    def _search(self, view: PlayerView, phase: str, candidates: list[Any]) -> Any:
+        """The candidate with the best mean rollout margin over the same worlds (the first wins ties)."""
+        if len(candidates) == 1 or view._st.special_hand is not None:  # a special hand ends the deal
+            return candidates[0]
+        self.searches += 1
+        policies = self._policy(view)
+        team = view.team
+        totals = [0] * len(candidates)
+        start = time.perf_counter()
+        for k, world in enumerate(self._worlds(view)):
+            for i, decision in enumerate(candidates):
+                totals[i] += margin(rollout(clone(world), phase, decision, policies), team)
+                self.rollouts += 1
+            if self.budget and k >= 1 and time.perf_counter() - start > self.budget:
+                break
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
+
+
+class Oracle(MonteCarlo):
+    """The ``mc`` search on the true state: it sees every hidden card and the stock order (a ceiling)."""
+
+    name = "oracle"
+    cheat = True
+
+
+STRATEGY = MonteCarlo
+
