@@ -370,7 +370,9 @@ def _kings_then(turn5: list[Meld], **knobs: Any) -> tuple[Any, Any]:
     ([meld("K", 0, jokers=1)], "meld of 8 cards exceeds meld_max_size=7"),
 ])
 def test_closed_canasta_accepts_nothing(turn5: Any, error: str) -> None:
-    st, strategies = _kings_then(turn5)
+    # With the knob off a closed canasta stays in its slot and takes no more cards (with it on, the test in
+    # test_new_meld_after_closed_canasta.py: the next kings start a new meld).
+    st, strategies = _kings_then(turn5, new_meld_after_closed_canasta=False)
     table = play_until(st, strategies, 4)
     assert meld_of(st, 0, "K") == [7, 0, 0] and st.hands[0][parse_rank("K")] == 0
     with pytest.raises(IllegalDecision, match=error):
@@ -380,7 +382,9 @@ def test_closed_canasta_accepts_nothing(turn5: Any, error: str) -> None:
 
 def test_closed_canasta_cannot_take_the_pile_by_layoff() -> None:
     """Seat 3 discards a K on turn 4; seat 0 (opened, K x7 closed) cannot lay the top K off onto the canasta."""
-    st = pony_deal_state(None, {0: "K K K K K K K 2 JK 4 5 6 8 9 10", 3: "K"}, {0: "5 " * 13},
+    # Knob off: the closed canasta keeps its slot (with it on there is no meld to lay the top card on).
+    st = pony_deal_state(pt_rules(new_meld_after_closed_canasta=False), {0: "K K K K K K K 2 JK 4 5 6 8 9 10", 3: "K"},
+                         {0: "5 " * 13},
                          upcards="6", stock="J 4  5 5  6 6  8 8  9 9")
     strategies = players({0: Scripted(draws={5: take("K", 0)}, melds=[[meld("K", 7)], []], discards=["J"]),
                           3: Scripted(discards=["K"])})
