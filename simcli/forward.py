@@ -51,7 +51,7 @@ _FLAT = frozenset({
     "first_clean_turn", "red_threes", "red_threes_by_seat", "upcards", "deck", "castigado_log", "wing_log",
     "_meld_tables", "_meld_dicts",
 })
-_NESTED = frozenset({"hands", "ponies", "known", "wings", "take_sizes", "hidden"})
+_NESTED = frozenset({"hands", "ponies", "known", "wings", "wings_void", "take_sizes", "hidden"})
 _SPECIAL = {
     "melds": "[[None if m is None else m[:] for m in t] for t in st.melds]",
     "canastas": "[dict(c) for c in st.canastas]",
@@ -101,7 +101,7 @@ def clone(st: DealState) -> DealState:
 def rank_totals(st: DealState) -> list[int]:
     """Every card of the deal by rank, wherever it is (hands, stock, pile, melds, threes, ponies, wings)."""
     total = [0] * NUM_RANKS
-    for group in (st.hands, st.ponies, st.wings, [w for w in st.wing_pending if w is not None]):
+    for group in (st.hands, st.ponies, st.wings, [w for w in st.wing_pending if w is not None], st.wings_void):
         for counts in group:
             for r, n in enumerate(counts):
                 total[r] += n
@@ -171,6 +171,8 @@ def _hidden_places(st: DealState, seat: int) -> list[tuple[str, int, int, bool]]
     for s, wing in enumerate(st.wing_pending):
         if wing is not None:
             places.append(("pending", s, sum(wing), True))
+    for i, wing in enumerate(st.wings_void):  # wings set aside for good (wing_after_pile_opening=THREE), face down
+        places.append(("void", i, sum(wing), True))
     for i in st.facedown_positions():
         places.append(("pile", i, 1, True))
     return places
@@ -229,6 +231,8 @@ def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealStat
             world.ponies[idx] = counts
         elif kind == "wing":
             world.wings[idx] = counts
+        elif kind == "void":
+            world.wings_void[idx] = counts
         else:
             world.wing_pending[idx] = counts
     return world
