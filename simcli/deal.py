@@ -450,9 +450,10 @@ class Deal:
             self._lay_held_threes(seat, "dealt")
         if st.pony_unlocked[seat] and not st.pony_picked[seat]:
             self._pick_up_pony(seat)  # a pony unlocked by a teammate is picked up at the start of the turn
-        if st.wing_pending[seat] is not None:
-            wing, st.wing_pending[seat] = st.wing_pending[seat], None
-            self._add_wing(seat, wing)
+        pending = st.wing_pending[seat]
+        if pending is not None:
+            st.wing_pending[seat] = None
+            self._add_wing(seat, pending)
         if st.opened[team] and r.may_hold_one_three_before_opening:
             hand = st.hands[seat]
             if hand[RED_THREE] or hand[BLACK_THREE]:
@@ -525,15 +526,17 @@ class Deal:
             for _ in range(r.draw_count):
                 if not stock:
                     break
-                card = stock[-1]
-                if not st.is_bonus_three[card]:  # the common case, inlined: no laying, no replacement
+                top = stock[-1]
+                if not st.is_bonus_three[top]:  # the common case, inlined: no laying, no replacement
                     stock.pop()
-                    hand[card] += 1
+                    hand[top] += 1
                     st.hand_sizes[seat] += 1
-                else:
-                    card = self._draw_one(seat, "stock")
-                if card is not None:
-                    drawn.append(card)
+                    drawn.append(top)
+                    continue
+                # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
+                replacement = self._draw_one(seat, "stock")
+                if replacement is not None:
+                    drawn.append(replacement)
             st.drew_from_stock = True
             if emit:
                 emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn],

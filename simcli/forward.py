@@ -168,9 +168,9 @@ def _hidden_places(st: DealState, seat: int) -> list[tuple[str, int, int, bool]]
             places.append(("pony", s, sum(st.ponies[s]), True))
     for i, wing in enumerate(st.wings):
         places.append(("wing", i, sum(wing), True))
-    for s, wing in enumerate(st.wing_pending):
-        if wing is not None:
-            places.append(("pending", s, sum(wing), True))
+    for s, pending in enumerate(st.wing_pending):
+        if pending is not None:
+            places.append(("pending", s, sum(pending), True))
     for i, wing in enumerate(st.wings_void):  # wings set aside for good (wing_after_pile_opening=THREE), face down
         places.append(("void", i, sum(wing), True))
     for i in st.facedown_positions():

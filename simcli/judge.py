@@ -229,7 +229,7 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
                     if not with_top and rank >= FOUR and r.hidden_canasta_bonus is not None:
                         hidden = True
         if after is not None:
-            clean += is_clean(rank, total) - (before is not None and is_clean(rank, existing))
+            clean += is_clean(rank, total) - (existing is not None and before is not None and is_clean(rank, existing))
         value += meld_value(n, tw, jk, rank)
     if used_twos > hand[TWO]:
         return f"hand holds {hand[TWO]} x 2, not {used_twos}"

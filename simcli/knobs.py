@@ -114,17 +114,17 @@ class Knob:
         if k == "int":
             if isinstance(raw, bool):
                 raise TypeError(raw)
-            value = int(raw) if not isinstance(raw, str) else int(raw.strip())
-            if isinstance(raw, float) and raw != value:
+            number = int(raw) if not isinstance(raw, str) else int(raw.strip())
+            if isinstance(raw, float) and raw != number:
                 raise ValueError(raw)
-            self._check_bounds(value)
-            return value
+            self._check_bounds(number)
+            return number
         if k == "float":
             if isinstance(raw, bool):
                 raise TypeError(raw)
-            value = float(raw)
-            self._check_bounds(value)
-            return value
+            real = float(raw)
+            self._check_bounds(real)
+            return real
         if k == "enum":
             text = str(raw).strip().upper()
             if text not in self.allowed:
@@ -231,13 +231,13 @@ def _parse_table(raw: Any) -> tuple[tuple[int | None, int], ...]:
 
 
 def _parse_requirement(raw: Any) -> tuple[tuple[str, int], ...]:
+    items: list[tuple[str, int]] = []
     if isinstance(raw, dict):
         items = [(str(k), int(v)) for k, v in raw.items()]
     else:
-        items = []
         for part in _split(raw):
-            name, _, count = part.partition(":")
-            items.append((name, int(count or 1)))
+            name, _, times = part.partition(":")
+            items.append((name, int(times or 1)))
     out: dict[str, int] = {}
     for name, count in items:
         up = name.strip().upper()

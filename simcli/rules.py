@@ -23,7 +23,7 @@ __all__ = [
 
 RuleSet = dataclasses.make_dataclass(
     "RuleSet",
-    [("variant", str)] + [(k.field, Any) for k in KNOBS],  # type: ignore[list-item]
+    [("variant", str)] + [(k.field, Any) for k in KNOBS],
     frozen=True,
     slots=True,
     namespace={

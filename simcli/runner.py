@@ -799,7 +799,7 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
     try:
         source = (_dask_results(spec, todo, jobs, scheduler, stop) if backend == "dask"
                   else _local_results(spec, todo, jobs, stop))
-        with closing(source):
+        with closing(source):  # type: ignore[type-var]  # a generator has close()
             for chunk in source:
                 if chunk.fatal is not None:
                     err = chunk.errors[-1]

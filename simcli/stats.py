@@ -1184,7 +1184,7 @@ def unpaired_binary(a: Sequence[Any], b: Sequence[Any], confidence: float = CONF
 def welch_mean_diff(a: Sequence[float], b: Sequence[float], confidence: float = CONFIDENCE) -> dict[str, Any]:
     """Two independent samples: Welch's t-test and interval for ``mean(a) - mean(b)``."""
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    out = {"test": "welch-t", "n": len(x) + len(y), "n_a": len(x), "n_b": len(y),
+    out: dict[str, Any] = {"test": "welch-t", "n": len(x) + len(y), "n_a": len(x), "n_b": len(y),
            "a": float(x.mean()) if len(x) else math.nan, "b": float(y.mean()) if len(y) else math.nan}
     out["diff"] = out["a"] - out["b"]
     if len(x) < 2 or len(y) < 2:

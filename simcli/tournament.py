@@ -114,7 +114,8 @@ def read_match(folder: Path, spec: TournamentSpec, i: int, j: int) -> StoredMatc
         raise bad(f"schema is not {MATCH_SCHEMA}")
     want = spec.match_spec(i, j)
     if data.get("spec") != want:
-        got = data.get("spec") if isinstance(data.get("spec"), dict) else {}
+        found = data.get("spec")
+        got = found if isinstance(found, dict) else {}
         keys = sorted(k for k in want if got.get(k) != want[k])
         raise bad("other settings: " + ", ".join(f"{k} {got.get(k)!r} instead of {want[k]!r}" for k in keys))
     text = data.get("half_points")
@@ -190,7 +191,7 @@ def results(spec: TournamentSpec, matches: list[StoredMatch], bootstrap: int = 0
                      "score_ci_low": s.score_ci_low, "score_ci_high": s.score_ci_high, "elo": _finite(s.elo),
                      "elo_ci_low": _finite(s.elo_ci_low), "elo_ci_high": _finite(s.elo_ci_high),
                      "pentanomial": s.pentanomial})
-    table = [{"strategy": name, "rating": ratings.rating[n], "ci_low": ratings.ci_low[n],
+    table: list[dict[str, Any]] = [{"strategy": name, "rating": ratings.rating[n], "ci_low": ratings.ci_low[n],
               "ci_high": ratings.ci_high[n], "se": ratings.se[n],
               "score": points[n] / games[n] if games[n] else None, "games": games[n]}
              for n, name in enumerate(spec.strategies)]

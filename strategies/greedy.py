@@ -67,9 +67,9 @@ class Greedy(Strategy):
         rules = view.rules
         avoid = self._avoid(rules)
         if not view.has_opened:
-            plan = opening_plan(hand, view.minimum, avoid=avoid,
-                                no_wild_ranks=frozenset() if rules.sevens_wilds_allowed else SEVENS)
-            return self._fit(view, plan) if plan else []
+            opening = opening_plan(hand, view.minimum, avoid=avoid,
+                                   no_wild_ranks=frozenset() if rules.sevens_wilds_allowed else SEVENS)
+            return self._fit(view, opening) if opening else []
         table = view.meld_table()
         cap = rules.meld_max_size or 10**6
         min_size = rules.meld_min_size
@@ -97,8 +97,8 @@ class Greedy(Strategy):
         if left[TWO] + left[JOKER]:
             sizes: dict[int, int] = {}
             for r in RANKS_BY_VALUE:
-                m = table[r]
-                size = (0 if m is None else m[0] + m[1] + m[2]) + (hand[r] - left[r])
+                on_table = table[r]
+                size = (0 if on_table is None else sum(on_table)) + (hand[r] - left[r])
                 if size:
                     sizes[r] = size
             self._place_wilds(rules, table, sizes, left, plan, cap)

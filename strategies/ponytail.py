@@ -124,9 +124,13 @@ class Ponytail(Greedy):
         own = view.meld_table()
         opponents = [view.meld_table(t) for t in range(view.n_teams) if t != view.team]
         size = rules.canasta_size
-        dead = [r for r in range(FOUR, NUM_RANKS)
-                if hand[r] and own[r] is not None and sum(own[r]) >= (rules.meld_max_size or 10**6)
-                and all(o[r] is None or sum(o[r]) >= size for o in opponents)]
+        cap = rules.meld_max_size or 10**6
+        dead = []
+        for r in range(FOUR, NUM_RANKS):
+            mine = own[r]
+            if hand[r] and mine is not None and sum(mine) >= cap and all(
+                    (theirs := o[r]) is None or sum(theirs) >= size for o in opponents):
+                dead.append(r)
         if dead:
             return min(dead, key=lambda r: (CARD_VALUES[r], r))
         return super().choose_discard(view)

@@ -47,7 +47,7 @@ def pilot_discordance(folder: Path, who: str | None) -> dict[str, Any]:
                                    f"(team 0: {', '.join(sides[0])}; team 1: {', '.join(sides[1])})")
     d = twin_differences(run.games)
     try:
-        psi = discordance(d)
+        psi = discordance(d.tolist())
     except DuplicateError as exc:
         raise click.ClickException(f"pilot {folder}: {exc}") from None
     # d is team 0's points minus its twin's: the pair points of the team-0 strategy minus 1.
@@ -86,7 +86,8 @@ def plan(metric: str, effect: float, paired: bool, power: float, alpha: float, b
         out: dict[str, Any] = {"metric": metric, "effect": effect, "alpha": alpha, "power": power, "base": base,
                                "unpaired_games": unpaired, "paired": None}
         if paired:
-            source = pilot_discordance(pilot, who) if pilot is not None else {"discordance": psi}
+            source: dict[str, Any] = (pilot_discordance(pilot, who) if pilot is not None
+                                      else {"discordance": psi})
             n_pairs = pairs_paired(float(source["discordance"]), effect, alpha, power)
             out["paired"] = {**source, "needed_pairs": n_pairs, "needed_games": 2 * n_pairs}
     except DuplicateError as exc:

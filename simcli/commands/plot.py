@@ -81,7 +81,7 @@ def distribution_figure(samples: Sequence[tuple[str, np.ndarray]], m: stats.Metr
     obs = OBSERVATION.get(m.level, "observations")
     labels = [f"{label} (n={len(v):,} {obs})" for label, v in samples]
     if kind == "hist":
-        edges = _bins(np.concatenate([v for _, v in samples]))
+        edges: Any = _bins(np.concatenate([v for _, v in samples]))
         single = len(samples) == 1
         for (_, v), label in zip(samples, labels, strict=True):
             ax.hist(v, bins=edges, weights=np.full(len(v), 100.0 / len(v)), label=label,
@@ -142,10 +142,11 @@ def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metric
     rows = blocks * (2 if with_diffs else 1)
     fig = new_figure(4.4 * per_row, (6.4 if with_diffs else 3.6) * blocks + 1.2)
     values = list(dict.fromkeys(table[x].astype(str)))
+    legend: list[str] = []
     try:
         positions = {v: float(v) for v in values}
         numeric = True
-        ticks, legend = values, []
+        ticks = values
     except ValueError:
         positions = {v: float(i) for i, v in enumerate(values)}
         numeric = False
@@ -178,6 +179,7 @@ def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metric
             ax.set_xlabel(x)
             continue
         ax.tick_params(labelbottom=False)
+        assert diffs is not None  # with_diffs
         dax = fig.add_subplot(rows, per_row, (block * 2 + 1) * per_row + col + 1, sharex=ax)
         d = diffs[diffs["metric"] == m.name]
         base = values[0]

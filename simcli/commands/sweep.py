@@ -92,7 +92,7 @@ def diff_rows(diffs: pd.DataFrame, key: str) -> list[list[str]]:
     from simcli import stats
     from simcli.commands.compare import fmt_p
 
-    units = {}
+    units: dict[str, Any] = {}
     rows = []
     for r in diffs.to_dict(orient="records"):
         unit = units.setdefault(r["metric"], stats.metric(r["metric"]).unit)
