@@ -426,8 +426,9 @@ class Metric:
     """A quantity measured on a run.
 
     ``extract(run)`` returns a DataFrame with ``game_index``, ``rotation`` and ``value`` (one row per
-    observation at ``level`` game, deal or team-deal). ``kind`` is ``rate`` (a share: 0/1 values, or scores
-    in [0, 1] when ``binary`` is false, e.g. half a point for a tie) or ``mean``.
+    observation at ``level`` game, deal, team-deal or seat-deal). ``kind`` is ``rate`` (a share: 0/1 values, or
+    scores in [0, 1] when ``binary`` is false, e.g. half a point for a tie) or ``mean``. ``expected(run)``, when
+    set, is a model's value of the metric under the run's rules (the cut model's exact-cut probability).
     """
 
     name: str
@@ -439,6 +440,7 @@ class Metric:
     interval: str = "wilson"
     description: str = ""
     binary: bool = True
+    expected: Callable[[RunLike], float] | None = None
 
 
 def _obs(df: pd.DataFrame, values: Any) -> pd.DataFrame:
@@ -507,6 +509,93 @@ def _canastas(d: pd.DataFrame) -> pd.Series:
     return d["canastas_natural"] + d["canastas_mixed"] + d["canastas_wild"]
 
 
+def _cut_expected(run: RunLike) -> float:
+    """The cut model's exact-cut (or exact-pick) probability under the run's ``cut_sigma``."""
+    return cut_exact_probability(float(rules_of(run).get("cut_sigma", "4") or 4))
+
+
+def _decided(part: str, net: bool) -> Callable[[RunLike], pd.DataFrame]:
+    """Per game with a single winner: did the points of score ``part`` decide it?
+
+    ``net=False`` (as the report's ``exact_cut_decided_game``): the winner's margin is below the points the winner
+    received. ``net=True``: the winner would not be alone in front without every team's points of ``part``, i.e.
+    its total minus its points is below some other team's total minus that team's points (with two teams:
+    the margin is below the winner's points minus the loser's).
+    """
+    def extract(run: RunLike) -> pd.DataFrame:
+        games = run.games
+        g = games[games["winner_team"] >= 0]
+        teams = n_teams(games)
+        pts = (run.deals.groupby([*KEYS, "team"])[part].sum().unstack("team")
+               .reindex(columns=range(teams)).fillna(0))
+        pts = g[KEYS].merge(pts.reset_index(), on=KEYS, how="left").fillna(0)
+        own_pts = pts[list(range(teams))].to_numpy(float)
+        rows = np.arange(len(g))
+        winner = g["winner_team"].to_numpy(int)
+        if not net:
+            return _obs(g, g["margin"].to_numpy(float) < own_pts[rows, winner])
+        totals = g[[f"score_team_{t}" for t in range(teams)]].to_numpy(float) - own_pts
+        others = totals.copy()
+        others[rows, winner] = -np.inf
+        return _obs(g, totals[rows, winner] < others.max(axis=1))
+    return extract
+
+
+def pony_seat_deals(run: RunLike) -> pd.DataFrame:
+    """One row per deal and seat: ``game_index``, ``rotation``, ``deal_index``, ``seat``, ``team``, ``strategy`` (the
+    seat's strategy in that game) and ``turn`` (the pony pickup turn, -1 never, NaN when not recorded)."""
+    cols = pony_columns(run.deals)
+    if not cols:
+        raise StatsError("pony metrics: the deals table has no pony_pickup_turn_seat_* columns")
+    long = pony_per_deal(run.deals)[DEAL_KEYS + cols].melt(id_vars=DEAL_KEYS, var_name="column", value_name="turn")
+    long["seat"] = long["column"].str.slice(len(PONY_PREFIX)).astype(int)
+    games = run.games
+    strat = games[KEYS + [f"strategy_seat_{s}" for s in range(n_seats(games))]].melt(
+        id_vars=KEYS, var_name="column", value_name="strategy")
+    strat["seat"] = strat["column"].str.slice(len("strategy_seat_")).astype(int)
+    long = long.merge(strat[[*KEYS, "seat", "strategy"]], on=[*KEYS, "seat"], how="left")
+    long["team"] = long["seat"] % max(n_teams(games), 1)
+    return (long.sort_values([*DEAL_KEYS, "seat"]).reset_index(drop=True)
+            [[*DEAL_KEYS, "seat", "team", "strategy", "turn"]])
+
+
+def _pony_seats(never: bool, who: str | None = None, metric_name: str = "") -> Callable[[RunLike], pd.DataFrame]:
+    """Seat-deal observations: the pickup turn (seat-deals with a pickup) or ``never`` (1 = not picked up), of
+    every seat or of the seats playing strategy ``who``."""
+    def extract(run: RunLike) -> pd.DataFrame:
+        d = pony_seat_deals(run)
+        d = d[d["turn"].notna()]
+        if who is not None:
+            present = run_strategies(run.games)
+            if who not in present:
+                raise StatsError(f"metric {metric_name}: strategy '{who}' is not in the run; "
+                                 f"its strategies: {', '.join(present) or 'none'}")
+            d = d[d["strategy"].astype(str) == who]
+        if never:
+            return _obs(d, d["turn"] < 0)
+        d = d[d["turn"] >= 0]
+        return _obs(d, d["turn"])
+    return extract
+
+
+def _pony_order(which: str) -> Callable[[RunLike], pd.DataFrame]:
+    """Team-deal observations of partner order: the turn of the team's ``first`` or ``second`` pony pickup, or the
+    ``gap`` between them (team-deals with at least one, or with two, pickups)."""
+    def extract(run: RunLike) -> pd.DataFrame:
+        d = pony_seat_deals(run)
+        d = d[d["turn"] >= 0].sort_values([*DEAL_KEYS, "team", "turn"])
+        d["order"] = d.groupby([*DEAL_KEYS, "team"]).cumcount()
+        first = d[d["order"] == 0].set_index([*DEAL_KEYS, "team"])["turn"]
+        if which == "first":
+            return _obs(first.reset_index(), first.to_numpy())
+        second = d[d["order"] == 1].set_index([*DEAL_KEYS, "team"])["turn"]
+        if which == "second":
+            return _obs(second.reset_index(), second.to_numpy())
+        gap = (second - first.reindex(second.index)).reset_index()
+        return _obs(gap, gap["turn"])
+    return extract
+
+
 METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric("win_team_0", "team 0 win rate", "share", "rate", "game", _win_team(0),
            description="games won by team 0 (seats 0, 2)"),
@@ -548,21 +637,38 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
            _team_deals("pile_take_max", lambda d: d["pile_takes"] > 0),
            description="team-deals with at least one take"),
     Metric("exact_cut", "exact cuts", "share", "rate", "deal", _deals(lambda d: d["cut_exact"], True),
-           interval="exact"),
+           interval="exact", expected=_cut_expected),
+    Metric("exact_cut_decided_game", "games decided by the exact-cut points", "share", "rate", "game",
+           _decided("score_exact_cut", net=False),
+           description="games with a winner whose margin is below the winner's exact-cut points (as the report)"),
+    Metric("exact_cut_decided_net", "games decided by the net exact-cut points", "share", "rate", "game",
+           _decided("score_exact_cut", net=True),
+           description="games with a winner that would not be alone in front without every team's exact-cut "
+                       "points"),
     Metric("pony_pickup", "pony pickup turn (when picked up)", "turn", "mean", "seat-deal", _pony,
            description="deals x seats in which the pony was picked up"),
+    Metric("pony_never", "ponies never picked up", "share", "rate", "seat-deal", _pony_seats(never=True),
+           description="deals x seats in which the seat never picked up its pony"),
+    Metric("pony_pickup_first", "turn of a team's first pony pickup", "turn", "mean", "team-deal",
+           _pony_order("first"), description="team-deals in which a partner picked up the pony"),
+    Metric("pony_pickup_second", "turn of a team's second pony pickup", "turn", "mean", "team-deal",
+           _pony_order("second"), description="team-deals in which both partners picked up the pony"),
+    Metric("pony_pickup_gap", "turns between partners' pony pickups", "turns", "mean", "team-deal",
+           _pony_order("gap"), description="second minus first pickup turn, team-deals with two pickups"),
     Metric("hidden_canastas", "hidden canastas per team and deal", "canastas", "mean", "team-deal",
            _team_deals("hidden_canastas"), description="Spanish: complete canastas laid from the hand at once"),
     Metric("crossed_piles", "piles crossed by a wild discard per deal", "piles", "mean", "deal",
            _deals(lambda d: d["crossed_piles"])),
     Metric("exact_pick", "exact picks of the initial pile", "share", "rate", "deal",
-           _deals(lambda d: d["pick_exact"], True), interval="exact"),
+           _deals(lambda d: d["pick_exact"], True), interval="exact", expected=_cut_expected),
     Metric("exact_pick_score", "exact-pick points per team and deal", "points", "mean", "team-deal",
            _team_deals("score_exact_pick")),
 ]}
 
 
 STRATEGY_METRICS = ("strategy_win", "strategy_score")
+SEAT_STRATEGY_METRICS = ("pony_pickup", "pony_never")  # NAME:STRATEGY: the seats playing STRATEGY
+QUALIFIED_METRICS = STRATEGY_METRICS + SEAT_STRATEGY_METRICS
 
 
 def run_strategies(games: pd.DataFrame) -> list[str]:
@@ -642,16 +748,32 @@ def strategy_metric(name: str) -> Metric:
                               "in a rotated run)")
 
 
+def seat_strategy_metric(name: str) -> Metric:
+    """``pony_pickup:NAME`` or ``pony_never:NAME``: the pony metric over the seat-deals of the seats playing NAME."""
+    kind, _, who = name.partition(":")
+    who = who.strip()
+    if kind not in SEAT_STRATEGY_METRICS or not who:
+        raise StatsError(f"bad metric '{name}'; expected pony_pickup:NAME or pony_never:NAME")
+    full = f"{kind}:{who}"
+    base = METRICS[kind]
+    return Metric(full, f"{base.label}, {who}", base.unit, base.kind, base.level,
+                  _pony_seats(never=kind == "pony_never", who=who, metric_name=full),
+                  description=f"{base.description}, seats playing {who}")
+
+
 def metric(name: str) -> Metric:
-    """Look a metric up by name (or ``strategy_win:NAME`` / ``strategy_score:NAME``); an unknown name fails with
-    one line listing the allowed names."""
+    """Look a metric up by name (or ``strategy_win:NAME`` / ``strategy_score:NAME`` / ``pony_pickup:NAME`` /
+    ``pony_never:NAME``); an unknown name fails with one line listing the allowed names."""
     name = name.strip()
-    if name.partition(":")[0] in STRATEGY_METRICS:
+    kind, colon, _ = name.partition(":")
+    if kind in STRATEGY_METRICS:
         return strategy_metric(name)
+    if colon and kind in SEAT_STRATEGY_METRICS:
+        return seat_strategy_metric(name)
     found = METRICS.get(name)
     if found is None:
         raise StatsError(f"unknown metric '{name}'; allowed: {', '.join(METRICS)}, "
-                         f"{':NAME, '.join(STRATEGY_METRICS)}:NAME")
+                         f"{':NAME, '.join(QUALIFIED_METRICS)}:NAME")
     return found
 
 
@@ -662,7 +784,8 @@ def split_metric_names(text: str) -> list[str]:
     for piece in (p.strip() for p in text.split(",")):
         if not piece:
             continue
-        if names and "=" in piece and ":" not in piece and names[-1].partition(":")[0] in STRATEGY_METRICS:
+        if (names and "=" in piece and ":" not in piece and ":" in names[-1]
+                and names[-1].partition(":")[0] in QUALIFIED_METRICS):
             names[-1] += "," + piece
         else:
             names.append(piece)
@@ -680,10 +803,11 @@ def parse_metrics(text: str | Sequence[str] | None, default: Sequence[str]) -> l
 
 
 def check_strategy_metrics(metrics: Sequence[Metric], strategies: Sequence[str]) -> None:
-    """Before playing: every ``strategy_*:NAME`` metric must name one of ``strategies`` (one-line error)."""
+    """Before playing: every ``strategy_*:NAME`` (``pony_*:NAME``) metric must name one of ``strategies``
+    (one-line error)."""
     for m in metrics:
-        kind, _, who = m.name.partition(":")
-        if kind in STRATEGY_METRICS and who not in strategies:
+        kind, colon, who = m.name.partition(":")
+        if colon and kind in QUALIFIED_METRICS and who not in strategies:
             raise StatsError(f"metric {m.name}: strategy '{who}' is not in the run; its strategies: "
                              + ", ".join(sorted(set(strategies))))
 
@@ -703,8 +827,11 @@ def summarize(run: RunLike, m: Metric, confidence: float = CONFIDENCE) -> dict[s
     are correlated (deals of a game; the twins of a rotated run), else ``n``.
     """
     obs = observations(run, m)
-    base = {"metric": m.name, "label": m.label, "unit": m.unit, "level": m.level}
+    base: dict[str, Any] = {"metric": m.name, "label": m.label, "unit": m.unit, "level": m.level,
+                            "expected": None if m.expected is None else m.expected(run)}
     units = unit_clusters(obs)
+    if m.level == "seat-deal":  # the seats of a deal are not independent (partners unlock together)
+        units = game_cluster(obs)
     if m.kind == "rate":
         if units is None and m.binary:
             r = rate(int(obs["value"].sum()), len(obs), m.interval, confidence)
@@ -1241,7 +1368,8 @@ def compare_runs(run_a: RunLike, run_b: RunLike, metrics: Sequence[Metric] | Non
 
 
 # ------------------------------------------------------------------------------------ sweep, balance
-SUMMARY_COLUMNS = ["metric", "label", "unit", "n", "n_units", "k", "value", "ci_low", "ci_high", "method"]
+SUMMARY_COLUMNS = ["metric", "label", "unit", "n", "n_units", "k", "value", "ci_low", "ci_high", "method",
+                   "expected"]
 
 
 def summary_table(runs: Sequence[tuple[str, RunLike]], metrics: Sequence[Metric], key: str = "run",
@@ -1286,12 +1414,12 @@ def with_differences(table: pd.DataFrame, diffs: pd.DataFrame, key: str) -> pd.D
     return integer_counts(merged)
 
 
-BALANCE_METRICS = ("first_player_win", "dealer_win", "win_team_0", "margin", "deals", "stock_out")
+BALANCE_METRICS = ("first_player_win", "dealer_win", "win_team_0", "margin", "deals", "stock_out", "went_out")
 
 
 def balance_table(runs: Sequence[tuple[str, RunLike]], confidence: float = CONFIDENCE) -> pd.DataFrame:
     """Seat-balance figures per variant: first-player and dealer team win rates (deal 0), team 0 win rate,
-    mean margin (always >= 0: winner minus runner-up), deals per game, stock-out share of deals."""
+    mean margin (always >= 0: winner minus runner-up), deals per game, stock-out and going-out shares of deals."""
     return summary_table(runs, [metric(m) for m in BALANCE_METRICS], key="variant", confidence=confidence)
 
 

@@ -161,6 +161,10 @@ def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metric
         lo = sub["ci_low"].to_numpy(float) * scale
         hi = sub["ci_high"].to_numpy(float) * scale
         ax.errorbar(xs, y, yerr=[y - lo, hi - y], fmt="o-" if numeric else "o", capsize=4, linewidth=1.4)
+        if "expected" in sub.columns and sub["expected"].notna().any():  # a model's value (the cut model)
+            ax.plot(xs, sub["expected"].to_numpy(float) * scale, marker="x", linestyle="--", color="tab:green",
+                    linewidth=1, label="model")
+            ax.legend(loc="best", fontsize="small")
         if m.name in ("first_player_win", "dealer_win", "win_team_0", "win_team_1") or m.name.startswith(
                 "strategy_win:"):
             ax.axhline(50, color="grey", linestyle=":", linewidth=1)

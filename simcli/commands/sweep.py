@@ -76,14 +76,25 @@ def default_out(kind: str, name: str) -> Path:
     return Path("results") / "runs" / f"{kind}-{safe_name(name)}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
 
 
+def has_expected(table: pd.DataFrame) -> bool:
+    """Whether a summary table holds a model's expected value for some row (the exact cut or pick)."""
+    return "expected" in table.columns and bool(table["expected"].notna().any())
+
+
 def summary_rows(table: pd.DataFrame, key: str) -> list[list[str]]:
-    """Rows of a :func:`simcli.stats.summary_table` for a text or Markdown table."""
+    """Rows of a :func:`simcli.stats.summary_table` for a text or Markdown table (with a ``model`` column after
+    the interval when some metric has an expected value)."""
+    import pandas as pd
+
+    model = has_expected(table)
     rows = []
     for r in table.to_dict(orient="records"):
         unit = r["unit"]
+        expected = [] if not model else ["" if pd.isna(r["expected"]) else fmt_value(r["expected"], unit)]
         rows.append([str(r[key]), r["metric"], fmt_count(r["n"]), fmt_count(r.get("n_units")), fmt_count(r["k"]),
                      fmt_value(r["value"], unit),
-                     fmt_ci(r["ci_low"], r["ci_high"], unit), "" if unit == "share" else unit, r["method"]])
+                     fmt_ci(r["ci_low"], r["ci_high"], unit), *expected, "" if unit == "share" else unit,
+                     r["method"]])
     return rows
 
 
@@ -115,7 +126,8 @@ def render_summary(table: pd.DataFrame, key: str, fmt: str, header: Sequence[str
         return long.to_csv(index=False)
     if fmt == "json":
         return dump_json({"schema": schema, **meta, "confidence": stats.CONFIDENCE, "rows": records(long)})
-    headers = [key, "metric", "n", "units", "k", "estimate", "95% CI", "unit", "interval"]
+    headers = [key, "metric", "n", "units", "k", "estimate", "95% CI", *(["model"] if has_expected(table) else []),
+               "unit", "interval"]
     md = fmt == "markdown"
     body = text_table(headers, summary_rows(table, key), "markdown" if md else "table")
     out = [*header, "", body]
