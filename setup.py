@@ -63,7 +63,8 @@ def _extensions() -> list:
     cwd = os.getcwd()
     os.chdir(stage)  # mypyc derives module names from paths relative to here
     try:
-        return mypycify(["--ignore-missing-imports", "--no-warn-unused-ignores", *COMPILED], opt_level="3", target_dir=str(ROOT / "build" / "mypyc"))
+        return mypycify(["--ignore-missing-imports", "--no-warn-unused-ignores", *COMPILED], opt_level="3",
+                        target_dir=str(ROOT / "build" / "mypyc"))
     finally:
         os.chdir(cwd)
 
