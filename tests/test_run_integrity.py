@@ -238,6 +238,62 @@ def test_unreadable_manifest(partial: Path, tmp_path: Path) -> None:
     assert "run.json: cannot be read" in one_error_line(cli("report", run, code=1))
 
 
+def malformed(manifest: dict[str, Any], change: str) -> Any:
+    """``manifest`` (a run's run.json) damaged as ``change`` says: still JSON, but not a run manifest."""
+    spec = dict(manifest["spec"])
+    if change == "a list":
+        return []
+    if change == "spec null":
+        return {**manifest, "spec": None}
+    if change == "spec without variant":
+        del spec["variant"]
+    elif change == "games not a number":
+        spec["games"] = "forty"
+    elif change == "strategies not a list":
+        spec["strategies"] = 5
+    elif change == "rules not a table":
+        spec["rules"] = "classic"
+    elif change == "rotate_seats not a flag":
+        spec["rotate_seats"] = "yes"
+    return {**manifest, "spec": spec}
+
+
+@pytest.mark.parametrize("change", ["a list", "spec null", "spec without variant", "games not a number",
+                                    "strategies not a list", "rules not a table", "rotate_seats not a flag"])
+def test_resume_with_a_malformed_manifest_is_one_line(partial: Path, tmp_path: Path, change: str) -> None:
+    """A run.json that is JSON but not a run manifest: ``--resume`` refuses it in one line (it raised a
+    TypeError or KeyError with a traceback), naming the file and what to do, and changes nothing."""
+    run = tmp_path / "run"
+    shutil.copytree(partial, run)
+    (run / "run.json").write_text(json.dumps(malformed(json.loads((run / "run.json").read_text()), change)))
+    before = snapshot(run)
+    line = one_error_line(cli("run", "--resume", "--out", run, "--jobs", 1, code=1))
+    assert f"{run / 'run.json'} is not a run manifest" in line and "play it again into a new --out" in line
+    assert snapshot(run) == before
+
+
+def test_a_chunk_table_without_its_columns_is_replayed(partial: Path, clean: Path, tmp_path: Path,
+                                                       played: list[int]) -> None:
+    """The schema check: a chunk file that reads but lacks a column every games table has is damaged (markers
+    without checksums, so only the columns can tell), and its chunk alone is played again."""
+    import pyarrow.parquet as pq
+
+    run = tmp_path / "run"
+    shutil.copytree(partial, run)
+    for marker in (run / "chunks").glob("done-*.json"):
+        info = json.loads(marker.read_text())
+        del info["files"]
+        marker.write_text(json.dumps(info))
+    games = run / "chunks" / "games-00003.parquet"
+    pq.write_table(pq.read_table(games).drop(["winner_team"]), games)
+    assert [str(p) for p in check_run(run).problems] == [
+        "chunks/games-00003.parquet: lacks the column(s) winner_team of a games table (docs/results-format.md)"]
+    assert "lacks the column(s) winner_team" in cli("verify", run, code=1).stderr
+    cli("run", "--resume", "--out", run, "--jobs", 1, "-q")
+    assert played == [3, 5, 6, 7]
+    same_tables(run, clean)
+
+
 def test_load_without_check_reads_a_damaged_run(partial: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     shutil.copytree(partial, run)

@@ -49,6 +49,52 @@ def _rules_file(path: Path) -> dict[str, Any]:
         raise click.ClickException(f"{path}: {exc}") from None
 
 
+def _is_int(value: Any, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+#: The settings ``--resume`` takes from run.json's ``spec``, and what each must be.
+_STORED: dict[str, tuple[str, Any]] = {
+    "variant": ("a variant name", lambda v: isinstance(v, str) and bool(v)),
+    "games": ("a positive integer", lambda v: _is_int(v, 1)),
+    "seed": ("an integer from 0", lambda v: _is_int(v, 0)),
+    "strategies": ("a list of strategy names", lambda v: isinstance(v, list) and bool(v)
+                   and all(isinstance(s, str) for s in v)),
+    "rotate_seats": ("true or false", lambda v: isinstance(v, bool)),
+    "trace_games": ("an integer from 0", lambda v: _is_int(v, 0)),
+    "on_error": ("stop or skip", lambda v: v in ("stop", "skip")),
+    "chunk_size": ("a positive integer", lambda v: _is_int(v, 1)),
+    "rules": ("a table of rule knobs", lambda v: isinstance(v, dict)),
+}
+
+
+def _stored_settings(out: Path) -> tuple[dict[str, Any], str]:
+    """The run settings (``spec``) and table format a ``--resume`` of ``out`` takes from its run.json.
+
+    A run.json that is not there or not JSON, or that is JSON but not a run manifest, is a one-line error: its
+    settings are not guessed (a truthy ``rotate_seats: "yes"`` would double the run, for instance).
+    """
+    try:
+        manifest = read_manifest(out)
+    except (OSError, ValueError):
+        raise click.ClickException(f"nothing to resume: {out} has no readable run.json") from None
+    spec = manifest.get("spec") if isinstance(manifest, dict) else None
+    fmt = manifest.get("format", "parquet") if isinstance(manifest, dict) else None
+    if not isinstance(spec, dict):
+        why = "no 'spec' table of run settings"
+    else:
+        wrong = [f"'{key}' is not {what}" if key in spec else f"no '{key}'"
+                 for key, (what, ok) in _STORED.items() if key not in spec or not ok(spec[key])]
+        if fmt not in ("parquet", "csv"):
+            wrong.append("'format' is not parquet or csv")
+        why = ", ".join(wrong)
+    if why:
+        raise click.ClickException(
+            f"cannot resume: {out / 'run.json'} is not a run manifest ({why}); the run's settings are lost: "
+            "play it again into a new --out")
+    return spec, fmt
+
+
 def refuse_useless_rotation(names: list[str]) -> None:
     """``--rotate-seats`` with the same strategy in every seat would replay each game identically: refuse it."""
     if len(set(names)) == 1:
@@ -127,10 +173,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     if resume:
         if out is None:
             raise click.ClickException("--resume needs --out RUN_DIR")
-        try:
-            stored = read_manifest(out)["spec"]
-        except (OSError, ValueError, KeyError):
-            raise click.ClickException(f"nothing to resume: {out} has no readable run.json") from None
+        stored, stored_format = _stored_settings(out)
         variant = variant if given("variant") else stored["variant"]
         games = games if given("games") else stored["games"]
         seed = seed if given("seed") else stored["seed"]
@@ -139,7 +182,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         trace_games = trace_games if given("trace_games") else stored["trace_games"]
         on_error = on_error if given("on_error") else stored["on_error"]
         chunk_size = chunk_size if given("chunk_size") else stored["chunk_size"]
-        fmt = fmt if given("fmt") else read_manifest(out).get("format", "parquet")
+        fmt = fmt if given("fmt") else stored_format
     try:
         overrides: dict[str, Any] = _rules_file(rules_file) if rules_file else {}
         overrides.update(parse_overrides(rules))
