@@ -40,10 +40,13 @@ def test_installed_wheel_from_another_directory(tmp_path: Path) -> None:
     # Build from a copy, so that the build leaves nothing in the repository.
     src = tmp_path / "src"
     src.mkdir()
-    for name in ("simcli", "strategies"):
+    # The packages, the in-tree build backend (build-system.backend-path) and setup.py when there is one.
+    backend = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]
+    for name in ("simcli", "strategies", *backend.get("backend-path", [])):
         shutil.copytree(REPO / name, src / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(REPO / name, src / name)
+    for name in ("pyproject.toml", "README.md", "setup.py"):
+        if (REPO / name).is_file():
+            shutil.copy(REPO / name, src / name)
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     py = venv / "bin" / "python"
