@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent
 #: Left interpreted: strategy.py (its Strategy base class is subclassed by user strategies), the CLI, runs,
 #: analysis, rules loading and the search players (their time is spent in the compiled rollouts).
 COMPILED = [
-    "simcli/cards.py", "simcli/melds.py", "simcli/judge.py",
+    "simcli/cards.py", "simcli/melds.py", "simcli/judge.py", "simcli/state.py",
     "simcli/deal.py", "simcli/scoring.py", "simcli/view.py", "simcli/game.py", "simcli/planning.py",
     "simcli/special.py",
     "simcli/strategies/greedy.py", "simcli/strategies/ponytail.py", "simcli/strategies/americana.py",

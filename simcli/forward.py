@@ -32,70 +32,9 @@ from simcli.strategy import Strategy
 #: The decision points a rollout can resume from (see :meth:`simcli.deal.Deal.resume`).
 PHASES = ("draw", "melds", "discard")
 
-# How clone() copies each slot: shared (immutable values, or never mutated in place), a flat list, a list of
-# rank-count lists, or by name; any other slot (one added later) is copied deeply, to be safe.
-_SHARED = frozenset({
-    "layout", "rules", "n_players", "n_teams", "team_of", "step", "is_bonus_three", "validated", "deal_index",
-    "dealer", "first_player", "pile_frozen", "turn", "current", "first_take_done", "went_out_seat", "concealed",
-    "end_reason", "drew_from_stock", "touched_existing", "permission", "asked", "req_met_at_start",
-    "last_card_red_three", "cutter", "cut_count", "cut_target", "exact_cut", "exact_cut_team", "phase",
-    "new_canasta", "canasta_changes", "ponies_in_play", "pony_dealer", "pony_cut_count", "pony_exact",
-    "pony_exact_team", "special_hand", "pile_premiado", "premiado_end_turn", "castigado_since", "pick_count",
-    "pick_target", "exact_pick", "exact_pick_team", "black_three_canasta_team", "quick_finish", "terremoto",
-    "turn_had_melded",
-})
-_FLAT = frozenset({
-    "team_scores", "minimum", "hand_sizes", "stock", "pile", "opened", "first_meld_turn", "has_melded",
-    "seat_turns", "team_took", "req_checked", "pony_picked", "black_threes", "black_threes_by_seat",
-    "wing_taken", "pony_unlocked", "pony_turn", "made_canasta", "req_met_turn", "clean_canastas",
-    "first_clean_turn", "red_threes", "red_threes_by_seat", "upcards", "deck", "castigado_log", "wing_log",
-    "_meld_tables", "_meld_dicts",
-})
-_NESTED = frozenset({"hands", "ponies", "known", "wings", "wings_void", "take_sizes", "hidden"})
-_SPECIAL = {
-    "melds": "[[None if m is None else m[:] for m in t] for t in st.melds]",
-    "canastas": "[dict(c) for c in st.canastas]",
-    "wing_pending": "[None if w is None else w[:] for w in st.wing_pending]",
-}
-
-
-def _deep(value: Any) -> Any:
-    """Copy nested lists and dicts (ints, strings, tuples and None are shared)."""
-    t = type(value)
-    if t is list:
-        return [_deep(x) if type(x) in (list, dict) else x for x in value]
-    if t is dict:
-        return {k: _deep(v) for k, v in value.items()}
-    return value
-
-
-def _compile_clone() -> Any:
-    """Build a straight-line copy function over the slots of DealState (about 5x faster than a loop)."""
-    lines = ["def clone_state(st):", "    new = _new(_DealState)"]
-    for name in DealState.__slots__:
-        if name in _SHARED:
-            expr = f"st.{name}"
-        elif name in _FLAT:
-            expr = f"st.{name}[:]"
-        elif name in _NESTED:
-            expr = f"[x[:] for x in st.{name}]"
-        elif name in _SPECIAL:
-            expr = _SPECIAL[name]
-        else:
-            expr = f"_deep(getattr(st, {name!r}, None))"
-        lines.append(f"    new.{name} = {expr}")
-    lines.append("    return new")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_DealState": DealState, "_deep": _deep}
-    exec(compile("\n".join(lines), "<simcli.forward.clone>", "exec"), namespace)  # noqa: S102 - generated from slot names
-    return namespace["clone_state"]
-
-
-_clone = _compile_clone()
-
-
 def clone(st: DealState) -> DealState:
     """An independent copy of a deal state (the rule set and table layout are shared)."""
-    return _clone(st)
+    return st.clone()
 
 
 def rank_totals(st: DealState) -> list[int]:

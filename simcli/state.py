@@ -51,6 +51,10 @@ def table_layout(rules: Any) -> TableLayout:
     return layout
 
 
+#: Passed as ``rules`` by :meth:`DealState.clone` for an empty state that the copy fills in.
+_BLANK: Any = object()
+
+
 class DealState:
     """Everything about a deal in progress: hands, stock, pile, melds, threes and bookkeeping."""
 
@@ -73,6 +77,8 @@ class DealState:
     )
 
     def __init__(self, rules: Any, deal_index: int, dealer: int, team_scores: list[int]):
+        if rules is _BLANK:
+            return  # clone(): every slot is set by the copy
         self.rules = rules
         layout = self.layout = table_layout(rules)
         p = self.n_players = layout.n_players
@@ -186,6 +192,107 @@ class DealState:
         self.turn_had_melded = False
         self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
         self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
+
+    def clone(self) -> DealState:
+        """An independent copy (the rule set, the table layout and immutable values are shared).
+
+        Written out slot by slot rather than looped over ``__slots__``: the compiled build (mypyc) has no
+        ``__slots__`` at run time, and straight-line code is several times faster than a loop either way.
+        tests/test_forward.py checks that every slot is copied and that no mutable value is shared.
+        """
+        new = DealState(_BLANK, 0, 0, [])
+        new.layout = self.layout
+        new.rules = self.rules
+        new.n_players = self.n_players
+        new.n_teams = self.n_teams
+        new.team_of = self.team_of
+        new.step = self.step
+        new.deal_index = self.deal_index
+        new.dealer = self.dealer
+        new.first_player = self.first_player
+        new.team_scores = self.team_scores[:]
+        new.minimum = self.minimum[:]
+        new.hands = [x[:] for x in self.hands]
+        new.hand_sizes = self.hand_sizes[:]
+        new.stock = self.stock[:]
+        new.pile = self.pile[:]
+        new.pile_frozen = self.pile_frozen
+        new.melds = [[None if m is None else m[:] for m in t] for t in self.melds]
+        new.canastas = [dict(c) for c in self.canastas]
+        new.red_threes = self.red_threes[:]
+        new.red_threes_by_seat = self.red_threes_by_seat[:]
+        new.opened = self.opened[:]
+        new.first_meld_turn = self.first_meld_turn[:]
+        new.has_melded = self.has_melded[:]
+        new.take_sizes = [x[:] for x in self.take_sizes]
+        new.turn = self.turn
+        new.seat_turns = self.seat_turns[:]
+        new.current = self.current
+        new.first_take_done = self.first_take_done
+        new.team_took = self.team_took[:]
+        new.went_out_seat = self.went_out_seat
+        new.concealed = self.concealed
+        new.end_reason = self.end_reason
+        new.drew_from_stock = self.drew_from_stock
+        new.touched_existing = self.touched_existing
+        new.turn_new_ranks = self.turn_new_ranks
+        new.permission = self.permission
+        new.asked = self.asked
+        new.req_met_at_start = self.req_met_at_start
+        new.last_card_red_three = self.last_card_red_three
+        new.cutter = self.cutter
+        new.cut_count = self.cut_count
+        new.cut_target = self.cut_target
+        new.exact_cut = self.exact_cut
+        new.exact_cut_team = self.exact_cut_team
+        new.upcards = self.upcards[:]
+        new.deck = self.deck[:]
+        new._meld_tables = self._meld_tables[:]
+        new._meld_dicts = self._meld_dicts[:]
+        new.phase = self.phase
+        new.validated = self.validated
+        new.new_canasta = self.new_canasta
+        new.canasta_changes = self.canasta_changes
+        new.req_checked = self.req_checked[:]
+        new.ponies = [x[:] for x in self.ponies]
+        new.pony_picked = self.pony_picked[:]
+        new.pony_unlocked = self.pony_unlocked[:]
+        new.pony_turn = self.pony_turn[:]
+        new.made_canasta = self.made_canasta[:]
+        new.req_met_turn = self.req_met_turn[:]
+        new.pony_cut_count = self.pony_cut_count
+        new.pony_dealer = self.pony_dealer
+        new.pony_exact = self.pony_exact
+        new.pony_exact_team = self.pony_exact_team
+        new.ponies_in_play = self.ponies_in_play
+        new.black_threes = self.black_threes[:]
+        new.black_threes_by_seat = self.black_threes_by_seat[:]
+        new.wings = [x[:] for x in self.wings]
+        new.wing_pending = [None if w is None else w[:] for w in self.wing_pending]
+        new.wing_taken = self.wing_taken[:]
+        new.wing_log = self.wing_log[:]
+        new.special_hand = self.special_hand
+        new.is_bonus_three = self.is_bonus_three
+        new.clean_canastas = self.clean_canastas[:]
+        new.first_clean_turn = self.first_clean_turn[:]
+        new.hidden = [x[:] for x in self.hidden]
+        new.pile_premiado = self.pile_premiado
+        new.premiado_end_turn = self.premiado_end_turn
+        new.castigado_since = self.castigado_since
+        new.castigado_log = self.castigado_log[:]
+        new.pick_count = self.pick_count
+        new.pick_target = self.pick_target
+        new.exact_pick = self.exact_pick
+        new.exact_pick_team = self.exact_pick_team
+        new.black_three_canasta_team = self.black_three_canasta_team
+        new.quick_finish = self.quick_finish
+        new.terremoto = self.terremoto
+        new.closed = [x[:] for x in self.closed]
+        new.hidden_open = self.hidden_open[:]
+        new.wings_void = [x[:] for x in self.wings_void]
+        new.known = [x[:] for x in self.known]
+        new.turn_had_melded = self.turn_had_melded
+        return new
 
     # ------------------------------------------------------------------ helpers
     def partners(self, seat: int) -> list[int]:

@@ -128,3 +128,48 @@ def test_sample_hides_what_others_hold_but_keeps_what_was_seen() -> None:
     # ... while the rest of the hidden cards move between samples.
     assert len({tuple(w.stock) for w in worlds}) == 30
     assert len({tuple(w.hands[(seat + 1) % 4]) for w in worlds}) > 1
+
+
+def _mutables(value: Any, found: dict[int, str], path: str) -> None:
+    """Record the id of every list, dict and set inside ``value``."""
+    if isinstance(value, (list, dict, set)):
+        found[id(value)] = path
+        for i, x in enumerate(value.values() if isinstance(value, dict) else value):
+            _mutables(x, found, f"{path}[{i}]")
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_clone_copies_every_slot_and_shares_nothing_mutable(variant: str) -> None:
+    """DealState.clone() is written out slot by slot: each slot equal in the copy, no list or dict shared."""
+    rules = load_rules(variant, {"max_hands": 1})
+    states: list[DealState] = []
+
+    class Grab(Strategy):
+        def choose_discard(self, view: PlayerView) -> int | None:
+            if view.turn >= 12 * (1 + len(states)) and len(states) < 4:  # mid-deal states with melds and takes
+                states.append(view._st)
+                states.append(clone(view._st))
+            return super().choose_discard(view)
+
+    heuristic = load_strategy(VARIANTS[variant])
+    players: list[Strategy] = [heuristic(np.random.default_rng(s)) for s in range(rules.num_players)]
+    players[0] = type("GrabHeuristic", (Grab, heuristic), {})(np.random.default_rng(0))
+    play_game(rules, [VARIANTS[variant]] * rules.num_players, 5, strategies=players)
+    assert states
+    for st, copy in zip(states[::2], states[1::2], strict=True):
+        for name in DealState.__slots__:
+            assert hasattr(copy, name), name
+        shared_mutables: dict[int, str] = {}
+        for name in DealState.__slots__:
+            _mutables(getattr(copy, name), shared_mutables, name)
+        originals: dict[int, str] = {}
+        for name in DealState.__slots__:
+            _mutables(getattr(st, name), originals, name)
+        assert not set(shared_mutables) & set(originals), [shared_mutables[i] for i in set(shared_mutables)
+                                                            & set(originals)]
+    # The copies were taken while play went on: each equals its original at the time it was taken, which the
+    # engine then changed; compare a fresh copy with its original instead.
+    st = states[0]
+    copy = clone(st)
+    for name in DealState.__slots__:
+        assert getattr(copy, name) == getattr(st, name), name
