@@ -259,6 +259,40 @@ def _check_tables(paths: dict[str, Path], fmt: str, expected: set[tuple[int, int
 
 
 # ------------------------------------------------------------------------------------------------ checks
+def _is_int(value: Any, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+#: The run settings in run.json's ``spec`` (what a resume takes from it), and what each must be.
+SPEC_FIELDS: dict[str, tuple[str, Any]] = {
+    "variant": ("a variant name", lambda v: isinstance(v, str) and bool(v)),
+    "games": ("a positive integer", lambda v: _is_int(v, 1)),
+    "seed": ("an integer from 0", lambda v: _is_int(v, 0)),
+    "strategies": ("a list of strategy names", lambda v: isinstance(v, list) and bool(v)
+                   and all(isinstance(s, str) for s in v)),
+    "rotate_seats": ("true or false", lambda v: isinstance(v, bool)),
+    "trace_games": ("an integer from 0", lambda v: _is_int(v, 0)),
+    "on_error": ("stop or skip", lambda v: v in ("stop", "skip")),
+    "chunk_size": ("a positive integer", lambda v: _is_int(v, 1)),
+    "rules": ("a table of rule knobs", lambda v: isinstance(v, dict)),
+}
+
+
+def manifest_error(manifest: Any) -> str | None:
+    """Why ``manifest`` (a parsed run.json) is not a run manifest whose settings can be used, or ``None``.
+
+    Settings are never guessed from a damaged manifest (a truthy ``rotate_seats: "yes"`` would double the run).
+    """
+    spec = manifest.get("spec") if isinstance(manifest, dict) else None
+    if not isinstance(spec, dict):
+        return "no 'spec' table of run settings"
+    wrong = [f"'{key}' is not {what}" if key in spec else f"no '{key}'"
+             for key, (what, ok) in SPEC_FIELDS.items() if key not in spec or not ok(spec[key])]
+    if manifest.get("format", "parquet") not in ("parquet", "csv"):
+        wrong.append("'format' is not parquet or csv")
+    return ", ".join(wrong) or None
+
+
 def read_marker(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     """A done-marker's content, or why it cannot be trusted."""
     try:
@@ -313,14 +347,15 @@ def check_run(run_dir: str | Path) -> RunCheck:
     run_dir = Path(run_dir)
     try:
         manifest = json.loads((run_dir / MANIFEST).read_text(encoding="utf-8"))
-        spec = manifest["spec"]
-        for key in ("games", "chunk_size", "seed"):
-            int(spec[key])
     except FileNotFoundError:
         raise
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         return RunCheck(run_dir, None, [Problem(MANIFEST, f"cannot be read (truncated or corrupt: "
                                                           f"{_first_line(exc)})", fixable=False)])
+    why = manifest_error(manifest)
+    if why:
+        return RunCheck(run_dir, None, [Problem(MANIFEST, f"is not a run manifest ({why})", fixable=False)])
+    spec = manifest["spec"]
     check = RunCheck(run_dir, manifest)
     if manifest.get("status") == "complete":
         problems, kept = check_consolidated(run_dir, manifest)

@@ -262,13 +262,18 @@ def malformed(manifest: dict[str, Any], change: str) -> Any:
                                     "strategies not a list", "rules not a table", "rotate_seats not a flag"])
 def test_resume_with_a_malformed_manifest_is_one_line(partial: Path, tmp_path: Path, change: str) -> None:
     """A run.json that is JSON but not a run manifest: ``--resume`` refuses it in one line (it raised a
-    TypeError or KeyError with a traceback), naming the file and what to do, and changes nothing."""
+    TypeError or KeyError with a traceback, or took ``rotate_seats: "yes"`` for true and doubled the run), naming
+    the file and what to do, and changes nothing; ``verify`` and ``report`` say the same."""
     run = tmp_path / "run"
     shutil.copytree(partial, run)
     (run / "run.json").write_text(json.dumps(malformed(json.loads((run / "run.json").read_text()), change)))
     before = snapshot(run)
     line = one_error_line(cli("run", "--resume", "--out", run, "--jobs", 1, code=1))
     assert f"{run / 'run.json'} is not a run manifest" in line and "play it again into a new --out" in line
+    assert snapshot(run) == before
+    res = cli("verify", run, code=1)
+    assert "run.json: is not a run manifest (" in res.stderr and "its settings are lost" in res.stderr
+    assert "run.json: is not a run manifest (" in one_error_line(cli("report", run, code=1))
     assert snapshot(run) == before
 
 

@@ -24,6 +24,7 @@ from simcli.commands.common import (
     rule_option,
     seed_option,
 )
+from simcli.integrity import manifest_error
 from simcli.knobs import RuleError, knob
 from simcli.rules import diff, load_rules, parse_overrides
 from simcli.runner import RunError, RunSpec, default_chunk_size, execute_run, read_manifest
@@ -49,50 +50,21 @@ def _rules_file(path: Path) -> dict[str, Any]:
         raise click.ClickException(f"{path}: {exc}") from None
 
 
-def _is_int(value: Any, low: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= low
-
-
-#: The settings ``--resume`` takes from run.json's ``spec``, and what each must be.
-_STORED: dict[str, tuple[str, Any]] = {
-    "variant": ("a variant name", lambda v: isinstance(v, str) and bool(v)),
-    "games": ("a positive integer", lambda v: _is_int(v, 1)),
-    "seed": ("an integer from 0", lambda v: _is_int(v, 0)),
-    "strategies": ("a list of strategy names", lambda v: isinstance(v, list) and bool(v)
-                   and all(isinstance(s, str) for s in v)),
-    "rotate_seats": ("true or false", lambda v: isinstance(v, bool)),
-    "trace_games": ("an integer from 0", lambda v: _is_int(v, 0)),
-    "on_error": ("stop or skip", lambda v: v in ("stop", "skip")),
-    "chunk_size": ("a positive integer", lambda v: _is_int(v, 1)),
-    "rules": ("a table of rule knobs", lambda v: isinstance(v, dict)),
-}
-
-
 def _stored_settings(out: Path) -> tuple[dict[str, Any], str]:
     """The run settings (``spec``) and table format a ``--resume`` of ``out`` takes from its run.json.
 
-    A run.json that is not there or not JSON, or that is JSON but not a run manifest, is a one-line error: its
-    settings are not guessed (a truthy ``rotate_seats: "yes"`` would double the run, for instance).
+    A run.json that is not there or not JSON, or that is JSON but not a run manifest, is a one-line error.
     """
     try:
         manifest = read_manifest(out)
     except (OSError, ValueError):
         raise click.ClickException(f"nothing to resume: {out} has no readable run.json") from None
-    spec = manifest.get("spec") if isinstance(manifest, dict) else None
-    fmt = manifest.get("format", "parquet") if isinstance(manifest, dict) else None
-    if not isinstance(spec, dict):
-        why = "no 'spec' table of run settings"
-    else:
-        wrong = [f"'{key}' is not {what}" if key in spec else f"no '{key}'"
-                 for key, (what, ok) in _STORED.items() if key not in spec or not ok(spec[key])]
-        if fmt not in ("parquet", "csv"):
-            wrong.append("'format' is not parquet or csv")
-        why = ", ".join(wrong)
+    why = manifest_error(manifest)
     if why:
         raise click.ClickException(
             f"cannot resume: {out / 'run.json'} is not a run manifest ({why}); the run's settings are lost: "
             "play it again into a new --out")
-    return spec, fmt
+    return manifest["spec"], manifest.get("format", "parquet")
 
 
 def refuse_useless_rotation(names: list[str]) -> None:
