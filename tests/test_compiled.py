@@ -68,6 +68,15 @@ def test_compiled_build_is_compiled(module: str, tmp_path: Path) -> None:
     assert pure.endswith(".py"), pure
 
 
+def test_bench_names_the_build(tmp_path: Path) -> None:
+    builds = []
+    for compiled in (False, True):
+        done = simcli(["bench", "--hands", "20", "--json"], tmp_path, compiled)
+        assert done.returncode == 0, done.stderr
+        builds.append(json.loads(done.stdout)["build"])
+    assert builds == ["pure", "compiled"]
+
+
 @pytest.mark.parametrize(("variant", "strategies", "extra"), GAMES,
                          ids=[f"{v}-{s.split(',')[0].split(':')[0]}-{i}" for i, (v, s, _) in enumerate(GAMES)])
 def test_same_trace(variant: str, strategies: str, extra: list[str], tmp_path: Path) -> None:

@@ -14,6 +14,14 @@ from simcli.game import play_game
 from simcli.strategy import StrategyLookupError, parse_strategy_list
 
 
+def engine_build() -> str:
+    """``"compiled"`` when the engine runs from the mypyc build (``SIMCLI_COMPILE=1``, docs/performance.md), else
+    ``"pure"``: the modules are imported from C extensions or from .py files."""
+    import simcli.deal
+
+    return "pure" if (simcli.deal.__file__ or "").endswith(".py") else "compiled"
+
+
 def bench_games(rules: Any, names: list[str], hands: int, seed: int = 0) -> dict[str, Any]:
     """Play seeded games 0, 1, 2, ... with :func:`play_game` until at least ``hands`` deals are played; time them.
 
@@ -35,7 +43,7 @@ def bench_games(rules: Any, names: list[str], hands: int, seed: int = 0) -> dict
         "hands": played, "games": games, "seconds": elapsed,
         "hands_per_s": played / elapsed if elapsed else 0.0,
         "decisions_per_s": decisions / elapsed if elapsed else 0.0,
-        "turns_per_hand": turns / played if played else 0.0,
+        "turns_per_hand": turns / played if played else 0.0, "build": engine_build(),
     }
 
 
@@ -54,7 +62,8 @@ def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, 
     Plays games 0, 1, 2, ... of --seed (the games `simcli run --seed S --jobs 1` plays) until at least
     --hands deals are done. The clock covers all of each game: building the strategies, every deal's
     shuffle, cut and layout, and the play. It does not cover what a run adds on top: turning results
-    into table rows and writing files. A hand is one deal; hands/s is deals per second.
+    into table rows and writing files. A hand is one deal; hands/s is deals per second. The line names the
+    build that ran: pure (Python) or compiled (mypyc, docs/performance.md).
     """
     rs = build_rules(variant, rules)
     try:
@@ -65,9 +74,9 @@ def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, 
     except (StrategyError, EngineError) as exc:
         raise cli_errors(exc) from None
     if as_json:
-        keys = ("hands", "games", "seconds", "hands_per_s", "decisions_per_s", "turns_per_hand")
+        keys = ("hands", "games", "seconds", "hands_per_s", "decisions_per_s", "turns_per_hand", "build")
         click.echo(json.dumps({k: out[k] for k in keys}))
     else:
         click.echo(f"{variant}, {strategy}: {out['hands']:,} hands ({out['games']:,} games) in {out['seconds']:.2f} s"
                    f" = {out['hands_per_s']:,.0f} hands/s, {out['decisions_per_s']:,.0f} decisions/s "
-                   f"({out['turns_per_hand']:.1f} turns/hand)")
+                   f"({out['turns_per_hand']:.1f} turns/hand; {out['build']} build)")
