@@ -162,8 +162,8 @@ def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metric
         hi = sub["ci_high"].to_numpy(float) * scale
         ax.errorbar(xs, y, yerr=[y - lo, hi - y], fmt="o-" if numeric else "o", capsize=4, linewidth=1.4)
         if "expected" in sub.columns and sub["expected"].notna().any():  # a model's value (the cut model)
-            ax.plot(xs, sub["expected"].to_numpy(float) * scale, marker="x", linestyle="--", color="tab:green",
-                    linewidth=1, label="model")
+            ax.plot(xs, sub["expected"].to_numpy(float) * scale, marker="x", markersize=9, linestyle="--",
+                    color="tab:green", linewidth=1, label="model", zorder=3)  # on top of the estimate
             ax.legend(loc="best", fontsize="small")
         if m.name in ("first_player_win", "dealer_win", "win_team_0", "win_team_1") or m.name.startswith(
                 "strategy_win:"):
