@@ -32,10 +32,24 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import optimize
-from scipy import stats as st
 
 CONFIDENCE = 0.95
+
+
+def _stats() -> Any:
+    """scipy.stats, imported when first needed: it costs most of a second, and every simcli command (play, run,
+    bench, ...) imports this module through the CLI."""
+    from scipy import stats
+
+    return stats
+
+
+def _optimize() -> Any:
+    """scipy.optimize, imported when first needed (see :func:`_stats`)."""
+    from scipy import optimize
+
+    return optimize
+
 #: Pair points in half-points: index k of the pentanomial counts is A's k/2 points over the pair.
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
 #: Normalized Elo per unit of normalized t-value (Fishtest): 800 / ln 10.
@@ -110,7 +124,7 @@ def summarize_pairs(half_points: Sequence[int], confidence: float = CONFIDENCE,
         # One pair, or every pair alike: no spread to estimate (a constant score gives a zero-width interval).
         low, high = (score, score) if n >= 2 else (math.nan, math.nan)
     else:
-        ci = st.ttest_1samp(x, 0.5).confidence_interval(confidence)
+        ci = _stats().ttest_1samp(x, 0.5).confidence_interval(confidence)
         low, high = max(0.0, float(ci.low)), min(1.0, float(ci.high))
     return PairSummary(pairs=n, games=2 * n, score=score, score_ci_low=low, score_ci_high=high,
                        elo=elo_from_score(score), elo_ci_low=elo_from_score(low), elo_ci_high=elo_from_score(high),
@@ -140,7 +154,7 @@ def _root(values: np.ndarray, probs: np.ndarray) -> float:
     def f(x: float) -> float:
         return float(np.sum(probs * values / (1.0 + x * values)))
 
-    return float(optimize.brentq(f, lo + eps, hi - eps))
+    return float(_optimize().brentq(f, lo + eps, hi - eps))
 
 
 def mle_with_mean(values: np.ndarray, probs: np.ndarray, s: float) -> np.ndarray:
@@ -277,7 +291,7 @@ def _fit(k: int, matches: Sequence[MatchCount], prior: float,
         return (x.T * (n * p * (1 - p))) @ x  # the Fisher information (= the Hessian of nll)
 
     x0 = np.zeros(k - 1) if start is None else (start[1:] - start[0])
-    res = optimize.minimize(nll, x0, jac=grad, hess=info, method="trust-exact", options={"gtol": 1e-9})
+    res = _optimize().minimize(nll, x0, jac=grad, hess=info, method="trust-exact", options={"gtol": 1e-9})
     r = np.concatenate([[0.0], res.x])
     cov = np.zeros((k, k))
     cov[1:, 1:] = np.linalg.pinv(info(res.x))
@@ -310,7 +324,7 @@ def fit_ratings(k: int, matches: Sequence[MatchCount], confidence: float = CONFI
         raise DuplicateError("ratings need at least two players")
     r, cov = _fit(k, matches, prior)
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
-    z = float(st.norm.ppf(0.5 + confidence / 2))
+    z = float(_stats().norm.ppf(0.5 + confidence / 2))
     return Ratings(rating=r.tolist(), ci_low=(r - z * se).tolist(), ci_high=(r + z * se).tolist(), se=se.tolist(),
                    method="fisher")
 
@@ -345,7 +359,7 @@ def bootstrap_ratings(k: int, pairs: Sequence[tuple[int, int, Sequence[int]]], n
 
 # -------------------------------------------------------------------------------------------- planning
 def _z(p: float) -> float:
-    return float(st.norm.ppf(p))
+    return float(_stats().norm.ppf(p))
 
 
 def games_unpaired(base: float, effect: float, alpha: float = 0.05, power: float = 0.8) -> int:
