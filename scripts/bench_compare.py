@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+_ENTRY = "import sys; from simcli.cli import main; sys.argv[0] = 'simcli'; sys.exit(main())"
+
 
 def bench_once(python: str, env_words: str, bench_args: list[str]) -> dict[str, float]:
     """One ``simcli bench --json`` run; its JSON line as a dict."""
@@ -33,7 +35,8 @@ def bench_once(python: str, env_words: str, bench_args: list[str]) -> dict[str, 
         else:
             env.pop(name, None)
     with tempfile.TemporaryDirectory() as cwd:  # no repository sources on the path
-        out = subprocess.run([python, "-m", "simcli", "bench", "--json", *bench_args], cwd=cwd, env=env,
+        # simcli.cli:main (the console script's entry point) rather than -m simcli, which older commits lack.
+        out = subprocess.run([python, "-c", _ENTRY, "bench", "--json", *bench_args], cwd=cwd, env=env,
                              capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
