@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from scoring_paths import api_scores, cli_scores
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """With SIMCLI_EXPECT_COMPILED=1 (tests/test_compiled.py runs engine tests on the compiled build this way),
+    refuse to run unless the engine really is imported from the compiled build."""
+    if os.environ.get("SIMCLI_EXPECT_COMPILED") == "1":
+        import simcli.deal
+
+        if (simcli.deal.__file__ or "").endswith(".py"):
+            raise pytest.UsageError(f"SIMCLI_EXPECT_COMPILED=1 but simcli.deal is {simcli.deal.__file__}")
 
 
 @pytest.fixture(params=["api", "cli"])

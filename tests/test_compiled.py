@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -66,6 +67,35 @@ def test_compiled_build_is_compiled(module: str, tmp_path: Path) -> None:
     compiled, pure = where(module, tmp_path, True), where(module, tmp_path, False)
     assert compiled.endswith(".so") and compiled.startswith(str(compiled_path())), compiled
     assert pure.endswith(".py"), pure
+
+
+#: Engine test files whose tests call the engine directly (no mock.patch of engine internals, which cannot reach
+#: into compiled callers): hand-dealt scenarios, golden cases, knobs, determinism, traces, strategy loading.
+ENGINE_TESTS = [
+    "test_scenarios_classic.py", "test_scenarios_ponytail.py", "test_scenarios_americana.py",
+    "test_scenarios_spanish.py", "test_golden_classic.py", "test_golden_spanish.py", "test_engine_corrections.py",
+    "test_new_meld_after_closed_canasta.py", "test_wing_after_pile_opening.py", "test_knobs_americana_extra.py",
+    "test_determinism.py", "test_determinism_americana.py", "test_determinism_spanish.py", "test_trace_replay.py",
+    "test_trace_format_doc.py", "test_strategy_base.py", "test_strategy_specs.py",
+]
+#: The few tests of those files that replace simcli.game.Deal or prepare_deal with mock.patch.
+MOCKING_TESTS = ["test_game_target_8500", "test_black_three_canasta_wins_the_game"]
+
+
+def test_engine_tests_pass_on_the_compiled_build() -> None:
+    """The hand-dealt scenarios, golden cases and determinism tests, run again with the compiled engine first on
+    the path (conftest.py refuses to start unless simcli.deal is the compiled module)."""
+    env = {**os.environ, "SIMCLI_EXPECT_COMPILED": "1"}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+         "-o", f"pythonpath={compiled_path()} .",
+         "-m", "not slow and not compiled", "-k", " and ".join(f"not {t}" for t in MOCKING_TESTS),
+         *(f"tests/{f}" for f in ENGINE_TESTS)],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=False, timeout=1200)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    summary = done.stdout.strip().splitlines()[-1]
+    assert re.match(r"\d+ passed", summary) and int(summary.split()[0]) > 500, summary
 
 
 def test_bench_names_the_build(tmp_path: Path) -> None:
