@@ -71,14 +71,25 @@ def _bins(values: np.ndarray) -> np.ndarray | int:
     return np.histogram_bin_edges(values, bins=40)
 
 
+def observation_name(m: stats.Metric, rotated: bool = False) -> str:
+    """What one observation of ``m`` is, for ``n = ...`` labels: games, deals, ...; ``pairs of twins`` for a
+    per-strategy metric (``strategy_win:NAME``, ``strategy_score:NAME``) of a rotated run, whose unit is the pair."""
+    from simcli import stats
+
+    if rotated and m.name.partition(":")[0] in stats.STRATEGY_METRICS:
+        return "pairs of twins"
+    return OBSERVATION.get(m.level, "observations")
+
+
 def distribution_figure(samples: Sequence[tuple[str, np.ndarray]], m: stats.Metric, kind: str,
-                        title: str) -> Figure:
-    """Histogram (share of observations, %), ECDF or box plot of one metric for several labelled samples."""
+                        title: str, obs: str | None = None) -> Figure:
+    """Histogram (share of observations, %), ECDF or box plot of one metric for several labelled samples
+    (``obs``: what an observation is, default :func:`observation_name` of the metric)."""
     import numpy as np
 
     fig = new_figure()
     ax = fig.add_subplot()
-    obs = OBSERVATION.get(m.level, "observations")
+    obs = obs or observation_name(m)
     labels = [f"{label} (n={len(v):,} {obs})" for label, v in samples]
     if kind == "hist":
         edges: Any = _bins(np.concatenate([v for _, v in samples]))
@@ -134,8 +145,6 @@ def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metric
     """
     import numpy as np
 
-    from simcli import stats
-
     per_row = min(len(metrics), 3)
     blocks = -(-len(metrics) // 3)
     with_diffs = diffs is not None and not diffs.empty
@@ -174,8 +183,7 @@ def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metric
         ax.set_ylabel(wrap(axis_label(m, summary=True), 34), fontsize="small")
         ns = sub["n"].dropna().astype(int)
         n_text = f"{ns.min():,}" if ns.nunique() <= 1 else f"{ns.min():,}-{ns.max():,}"
-        obs = ("pairs of twins" if rotated and m.name.partition(":")[0] in stats.STRATEGY_METRICS
-               else OBSERVATION.get(m.level, ""))
+        obs = observation_name(m, rotated)
         ax.set_title(wrap(f"{m.label} (n={n_text} {obs} per point)", 40),
                      fontsize="medium")
         ax.grid(alpha=0.3)
@@ -217,8 +225,9 @@ def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metric
 
 
 def forest_figure(table: pd.DataFrame, group: str, metrics: Sequence[stats.Metric], title: str,
-                  panel_width: float = 4.2) -> Figure:
-    """One panel per metric: each group's value with its 95% interval as a horizontal bar."""
+                  panel_width: float = 4.2, rotated: bool = False) -> Figure:
+    """One panel per metric: each group's value with its 95% interval as a horizontal bar (``rotated``: the runs
+    hold seat-swapped twins, so the per-strategy metrics count pairs of twins)."""
     import numpy as np
 
     groups = list(dict.fromkeys(table[group].astype(str)))
@@ -242,7 +251,7 @@ def forest_figure(table: pd.DataFrame, group: str, metrics: Sequence[stats.Metri
         ax.set_ylim(-0.8, len(groups) - 0.2)
         ax.invert_yaxis()
         ax.set_xlabel(axis_label(m, summary=True))
-        ax.set_title(f"{m.label}\n(95% CI; n = {OBSERVATION.get(m.level, '')})", fontsize="medium")
+        ax.set_title(f"{m.label}\n(95% CI; n = {observation_name(m, rotated)})", fontsize="medium")
         ax.grid(alpha=0.3, axis="x")
     fig.suptitle(title)
     return fig
@@ -289,7 +298,8 @@ def default_title(runs: Sequence[Run], m: stats.Metric) -> str:
 @click.command()
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--metric", "metric_name", required=True, metavar="NAME",
-              help=f"what to plot; one of {', '.join(PLOTTABLE)}")
+              help=f"what to plot; one of {', '.join(PLOTTABLE)}, strategy_score:NAME; a share such as "
+                   "strategy_win:NAME with --kind ci")
 @click.option("--kind", type=click.Choice(KINDS), default=None,
               help="hist, ecdf or box: the distribution (default hist); ci: each run's estimate with its 95% "
                    "interval (the default for shares such as strategy_win:NAME)")
@@ -311,17 +321,20 @@ def plot(run_dirs: tuple[Path, ...], metric_name: str, kind: str | None, out: Pa
                                    f"--kind ci (its estimate and interval), or one of: {', '.join(PLOTTABLE)}")
     runs = [open_run(p) for p in run_dirs]
     labels = run_labels(runs)
+    obs = observation_name(m, any(stats.is_rotated(r.games) for r in runs))
     if kind == "ci":
         try:
             table = stats.summary_table(list(zip(labels, runs, strict=True)), [m])
         except stats.StatsError as exc:
             raise click.ClickException(str(exc)) from None
-        fig = forest_figure(table, "run", [m], title or default_title(runs, m), panel_width=8.0)
+        fig = forest_figure(table, "run", [m], title or default_title(runs, m), panel_width=8.0,
+                            rotated=obs == "pairs of twins")
         save_figure(fig, out)
         click.echo(f"wrote {out} ({m.name}, ci, " + ", ".join(
-            f"{lbl}: n={int(n):,}" for lbl, n in zip(table["run"], table["n"], strict=True)) + ")")
+            f"{lbl}: n={int(n):,} {obs}" for lbl, n in zip(table["run"], table["n"], strict=True)) + ")")
         return
     samples = metric_samples(runs, m, labels)
-    fig = distribution_figure(samples, m, kind, title or default_title(runs, m))
+    fig = distribution_figure(samples, m, kind, title or default_title(runs, m), obs)
     save_figure(fig, out)
-    click.echo(f"wrote {out} ({m.name}, {kind}, " + ", ".join(f"{lbl}: n={len(v):,}" for lbl, v in samples) + ")")
+    click.echo(f"wrote {out} ({m.name}, {kind}, " + ", ".join(f"{lbl}: n={len(v):,} {obs}" for lbl, v in samples)
+               + ")")
