@@ -336,25 +336,29 @@ def bootstrap_ratings(k: int, pairs: Sequence[tuple[int, int, Sequence[int]]], n
     ``pairs`` holds each match as ``(a, b, half_points)``, with ``half_points[i]`` the pair of game index i.
     All matches of a tournament are played on the same deal streams, so the resample draws game indices once
     and applies them to every match: this keeps the correlation the shared deals create between matches.
+    ``scipy.stats.bootstrap`` resamples the game indices (``rng=numpy.random.default_rng(seed)``, percentile
+    interval); each resample refits every rating. ``se`` is the standard deviation of the bootstrap ratings.
     """
     lengths = {len(h) for _, _, h in pairs}
     if len(lengths) != 1:
         raise DuplicateError("a bootstrap over pairs needs every match to have the same number of pairs")
     n_pairs = lengths.pop()
+    if n_pairs < 2:
+        raise DuplicateError(f"a bootstrap over pairs needs at least 2 pairs a match, not {n_pairs}")
     halves = [np.asarray(h, dtype=float) for _, _, h in pairs]
-    base = [MatchCount(a, b, float(h.sum()) / 2, 2 * n_pairs) for (a, b, _), h in zip(pairs, halves, strict=True)]
-    r, _ = _fit(k, base, prior)
-    rng = np.random.default_rng(seed)
-    draws = np.empty((n_boot, k))
-    for i in range(n_boot):
-        idx = rng.integers(0, n_pairs, n_pairs)
-        sample = [MatchCount(a, b, float(h[idx].sum()) / 2, 2 * n_pairs)
-                  for (a, b, _), h in zip(pairs, halves, strict=True)]
-        draws[i] = _fit(k, sample, prior, start=r)[0]
-    tail = (1 - confidence) / 2
-    low, high = np.quantile(draws, [tail, 1 - tail], axis=0)
-    return Ratings(rating=r.tolist(), ci_low=low.tolist(), ci_high=high.tolist(), se=draws.std(axis=0).tolist(),
-                   method=f"bootstrap-{n_boot}")
+
+    def counts(idx: np.ndarray) -> list[MatchCount]:
+        return [MatchCount(a, b, float(h[idx].sum()) / 2, 2 * n_pairs) for (a, b, _), h in zip(pairs, halves,
+                                                                                            strict=True)]
+
+    r, _ = _fit(k, counts(np.arange(n_pairs)), prior)
+    res = _stats().bootstrap((np.arange(n_pairs),), lambda idx: _fit(k, counts(idx), prior, start=r)[0],
+                             n_resamples=n_boot, vectorized=False, confidence_level=confidence,
+                             method="percentile", rng=np.random.default_rng(seed))
+    draws = np.asarray(res.bootstrap_distribution, dtype=float).reshape(k, -1)
+    return Ratings(rating=r.tolist(), ci_low=np.asarray(res.confidence_interval.low, dtype=float).tolist(),
+                   ci_high=np.asarray(res.confidence_interval.high, dtype=float).tolist(),
+                   se=draws.std(axis=1).tolist(), method=f"bootstrap-{n_boot}")
 
 
 # -------------------------------------------------------------------------------------------- planning

@@ -147,6 +147,9 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
     except MatchError as exc:
         raise click.ClickException(str(exc)) from None
     pairs = pairs_from_games(games, "--games")
+    if bootstrap and pairs < 2:
+        raise click.ClickException(f"--bootstrap resamples the pairs of each match: it needs at least 2 pairs "
+                                   f"(--games 4), not {pairs}")
     spec = TournamentSpec(variant=variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, pairs=pairs)
     if out is None:
         out = Path("results") / "runs" / f"tournament-{variant}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
