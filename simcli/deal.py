@@ -47,6 +47,10 @@ from simcli.view import PlayerView
 
 Emit = Callable[[str, dict[str, Any]], None]
 
+#: Where :meth:`Deal._play_turn` starts a turn: at its start, or at one of its three decisions (a rollout).
+START, DRAW, MELDS, DISCARD = 0, 1, 2, 3
+PHASE_STARTS = {"draw": DRAW, "melds": MELDS, "discard": DISCARD}
+
 #: A deal that lasts longer than this is an engine bug (play always makes progress).
 MAX_TURNS_PER_DEAL = 5000
 
@@ -410,13 +414,13 @@ class Deal:
                                    "premiado": st.pile_premiado})
         self.lay_dealt_threes()
         seat = st.first_player
-        step, p, ctx, turn = st.step, st.n_players, self.ctx, self._turn
+        step, p, ctx, turn = st.step, st.n_players, self.ctx, self._play_turn
         while st.end_reason is None:
             st.turn += 1
             ctx.turn = st.turn
             if st.turn > MAX_TURNS_PER_DEAL:
                 raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
-            turn(seat)
+            turn(seat, False, START)
             seat = (seat + step) % p
         return self._finish()
 
@@ -428,16 +432,15 @@ class Deal:
         """
         st = self.st
         seat = st.current
-        {"draw": self._from_draw, "melds": self._from_melds, "discard": self._from_discard}[phase](
-            seat, st.turn_had_melded)
-        step, p, ctx, turn = st.step, st.n_players, self.ctx, self._turn
+        self._play_turn(seat, st.turn_had_melded, PHASE_STARTS[phase])
+        step, p, ctx, turn = st.step, st.n_players, self.ctx, self._play_turn
         while st.end_reason is None:
             seat = (seat + step) % p
             st.turn += 1
             ctx.turn = st.turn
             if st.turn > MAX_TURNS_PER_DEAL:
                 raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
-            turn(seat)
+            turn(seat, False, START)
         return self._finish()
 
     def _start_of_turn(self, seat: int, team: int) -> None:
@@ -474,164 +477,149 @@ class Deal:
             seat = st.next_seat(seat)
 
     def _turn(self, seat: int) -> None:
+        """A whole turn of ``seat``: the start-of-turn steps, then draw, melds and discard."""
+        self._play_turn(seat, False, START)
+
+    def _play_turn(self, seat: int, had_melded: bool, phase: int) -> None:
+        """``seat``'s turn from ``phase`` on: START (the whole turn), DRAW, MELDS or DISCARD (a rollout resumes
+        at a decision: :meth:`resume`). ``had_melded``: whether the player had melded before this turn (set
+        here at START). One function for the three decisions, so that the turn loop makes one call a turn."""
         st = self.st
         team = st.team_of[seat]
-        st.current = seat
-        st.seat_turns[seat] += 1
-        st.drew_from_stock = False
-        st.touched_existing = False
-        st.turn_new_ranks = 0
-        st.permission = None
-        st.asked = False
-        st.last_card_red_three = False
-        had_melded = st.turn_had_melded = st.has_melded[seat]
-        st.new_canasta = False
-        if self._turn_start_hooks:
-            self._start_of_turn(seat, team)
-        self._from_draw(seat, had_melded)
-
-    def _from_draw(self, seat: int, had_melded: bool) -> None:
-        """The rest of a turn from the draw decision on (a rollout resumes here: :meth:`resume`)."""
-        st = self.st
+        if phase == START:  # reset the per-turn state, then the start-of-turn steps
+            st.current = seat
+            st.seat_turns[seat] += 1
+            st.drew_from_stock = False
+            st.touched_existing = False
+            st.turn_new_ranks = 0
+            st.permission = None
+            st.asked = False
+            st.last_card_red_three = False
+            had_melded = st.turn_had_melded = st.has_melded[seat]
+            st.new_canasta = False
+            if self._turn_start_hooks:
+                self._start_of_turn(seat, team)
         r = st.rules
         emit = self.emit
         strategy = self.strategies[seat]
         view = self.views[seat]
 
-        # DRAW
-        self.decisions += 3
-        st.phase += 1
-        try:
-            decision = strategy.choose_draw(view)
-        except Exception as exc:
-            raise self._wrap(seat, exc) from exc
-        if emit:
-            emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": _describe(decision)})
-        if decision is DRAW_STOCK:
-            if not st.stock:
-                if must_take_pile(st, seat):
-                    raise self._fail(seat, "the stock is empty and the pile matches a team meld: it must be taken")
-                st.end_reason = "stock_out"
-                if emit:
-                    emit("stock_out", {"seat": seat, "turn": st.turn})
-                return
-            if len(st.stock) < r.draw_count and not r.partial_draw_allowed:
-                st.end_reason = "stock_out"
-                if emit:
-                    emit("stock_out", {"seat": seat, "turn": st.turn})
-                return
-            drawn = []
-            stock = st.stock
-            hand = st.hands[seat]
-            for _ in range(r.draw_count):
-                if not stock:
-                    break
-                top = stock[-1]
-                if not st.is_bonus_three[top]:  # the common case, inlined: no laying, no replacement
-                    stock.pop()
-                    hand[top] += 1
-                    st.hand_sizes[seat] += 1
-                    drawn.append(top)
-                    continue
-                # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
-                replacement = self._draw_one(seat, "stock")
-                if replacement is not None:
-                    drawn.append(replacement)
-            st.drew_from_stock = True
-            if emit:
-                emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn],
-                              "stock_left": len(st.stock)})
-        elif isinstance(decision, TakePile):
-            err = None if st.validated == (st.phase, seat, decision) else take_error(st, seat, decision)
-            if err:
-                raise self._fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
-            self._take_pile(seat, decision)
-            if st.ponies_in_play:
-                self._after_melds(seat)
-        else:
-            raise self._fail(seat, f"choose_draw returned {decision!r}; expected DRAW_STOCK or TakePile")
-
-        # Asking partner "may I go out?" (an agent hook with no scoring effect).
-        if self._asks[seat]:
-            if self._call(seat, strategy.ask_to_go_out, view):
-                err = ask_error(st, seat)
-                if err:
-                    raise self._fail(seat, f"ask_to_go_out: {err}")
-                partner = st.partners(seat)[0]
-                st.asked = True
-                st.permission = bool(self._call(partner, self.strategies[partner].answer_go_out,
-                                                self.views[partner]))
-                if emit:
-                    emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
-        self._from_melds(seat, had_melded)
-
-    def _from_melds(self, seat: int, had_melded: bool) -> None:
-        """The rest of a turn from the meld decision on (a rollout resumes here: :meth:`resume`)."""
-        st = self.st
-        r = st.rules
-        emit = self.emit
-        strategy = self.strategies[seat]
-        view = self.views[seat]
-        team = st.team_of[seat]
-
-        # MELD
-        # A pony picked up while melding brings new cards: the strategy is asked again.
-        while True:
+        if phase <= DRAW:
+            # DRAW
+            self.decisions += 3
             st.phase += 1
             try:
-                melds = strategy.choose_melds(view)
+                decision = strategy.choose_draw(view)
             except Exception as exc:
                 raise self._wrap(seat, exc) from exc
-            picked = False
-            if melds and isinstance(melds[0], SpecialHand):
-                self._special_hand(seat, melds)
+            if emit:
+                emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": _describe(decision)})
+            if decision is DRAW_STOCK:
+                if not st.stock:
+                    if must_take_pile(st, seat):
+                        raise self._fail(seat, "the stock is empty and the pile matches a team meld: it must be taken")
+                    st.end_reason = "stock_out"
+                    if emit:
+                        emit("stock_out", {"seat": seat, "turn": st.turn})
+                    return
+                if len(st.stock) < r.draw_count and not r.partial_draw_allowed:
+                    st.end_reason = "stock_out"
+                    if emit:
+                        emit("stock_out", {"seat": seat, "turn": st.turn})
+                    return
+                drawn = []
+                stock = st.stock
+                hand = st.hands[seat]
+                for _ in range(r.draw_count):
+                    if not stock:
+                        break
+                    top = stock[-1]
+                    if not st.is_bonus_three[top]:  # the common case, inlined: no laying, no replacement
+                        stock.pop()
+                        hand[top] += 1
+                        st.hand_sizes[seat] += 1
+                        drawn.append(top)
+                        continue
+                    # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
+                    replacement = self._draw_one(seat, "stock")
+                    if replacement is not None:
+                        drawn.append(replacement)
+                st.drew_from_stock = True
+                if emit:
+                    emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn],
+                                  "stock_left": len(st.stock)})
+            elif isinstance(decision, TakePile):
+                err = None if st.validated == (st.phase, seat, decision) else take_error(st, seat, decision)
+                if err:
+                    raise self._fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
+                self._take_pile(seat, decision)
+                if st.ponies_in_play:
+                    self._after_melds(seat)
+            else:
+                raise self._fail(seat, f"choose_draw returned {decision!r}; expected DRAW_STOCK or TakePile")
+
+            # Asking partner "may I go out?" (an agent hook with no scoring effect).
+            if self._asks[seat]:
+                if self._call(seat, strategy.ask_to_go_out, view):
+                    err = ask_error(st, seat)
+                    if err:
+                        raise self._fail(seat, f"ask_to_go_out: {err}")
+                    partner = st.partners(seat)[0]
+                    st.asked = True
+                    st.permission = bool(self._call(partner, self.strategies[partner].answer_go_out,
+                                                    self.views[partner]))
+                    if emit:
+                        emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
+
+        if phase <= MELDS:
+            # MELD
+            # A pony picked up while melding brings new cards: the strategy is asked again.
+            while True:
+                st.phase += 1
+                try:
+                    melds = strategy.choose_melds(view)
+                except Exception as exc:
+                    raise self._wrap(seat, exc) from exc
+                picked = False
+                if melds and isinstance(melds[0], SpecialHand):
+                    self._special_hand(seat, melds)
+                    if emit:
+                        emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
+                                          "value": {"special_hand": melds[0].kind}})
+                    if st.hand_sizes[seat] == 0:
+                        self._go_out(seat, had_melded)
+                        return
+                    break
+                if melds:
+                    melds = tuple(melds)
+                    for m in melds:
+                        if not isinstance(m, Meld):
+                            raise self._fail(seat, f"choose_melds returned {m!r}; expected Meld objects")
+                    err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
+                    if err:
+                        raise self._fail(seat, f"melds {[str(m) for m in melds]}: {err}")
+                    self._apply_melds(seat, melds)
                 if emit:
                     emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
-                                      "value": {"special_hand": melds[0].kind}})
-                if st.hand_sizes[seat] == 0:
-                    self._go_out(seat, had_melded)
-                    return
-                break
-            if melds:
-                melds = tuple(melds)
-                for m in melds:
-                    if not isinstance(m, Meld):
-                        raise self._fail(seat, f"choose_melds returned {m!r}; expected Meld objects")
-                err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
-                if err:
-                    raise self._fail(seat, f"melds {[str(m) for m in melds]}: {err}")
-                self._apply_melds(seat, melds)
-            if emit:
-                emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
-                                  "value": [meld_json(m) for m in melds] if melds else []})
-            if melds and st.ponies_in_play:
-                picked = self._after_melds(seat)
-                if not picked and st.hand_sizes[seat] == 0 and self._hand_empty_pony(seat):
-                    picked = True  # HAND_EMPTY: the pony comes in and the player may meld again
-            if not picked:
-                break
+                                      "value": [meld_json(m) for m in melds] if melds else []})
+                if melds and st.ponies_in_play:
+                    picked = self._after_melds(seat)
+                    if not picked and st.hand_sizes[seat] == 0 and self._hand_empty_pony(seat):
+                        picked = True  # HAND_EMPTY: the pony comes in and the player may meld again
+                if not picked:
+                    break
 
-        if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
-            self._go_out(seat, had_melded)
-            return
-        if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
-                st.hand_sizes[seat] == 1 and go_out_error(st, seat, st.canastas[team]) is not None)):
-            # The last stock card was a three and could not be replaced: by the knob, or because the
-            # player is left with one card it may not discard, the deal ends here (stock out).
-            st.end_reason = "stock_out"
-            if emit:
-                emit("stock_out", {"seat": seat, "turn": st.turn, "last_card_red_three": True})
-            return
-        self._from_discard(seat, had_melded)
-
-    def _from_discard(self, seat: int, had_melded: bool) -> None:
-        """The rest of a turn from the discard decision on (a rollout resumes here: :meth:`resume`)."""
-        st = self.st
-        r = st.rules
-        emit = self.emit
-        strategy = self.strategies[seat]
-        view = self.views[seat]
-        team = st.team_of[seat]
+            if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
+                self._go_out(seat, had_melded)
+                return
+            if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
+                    st.hand_sizes[seat] == 1 and go_out_error(st, seat, st.canastas[team]) is not None)):
+                # The last stock card was a three and could not be replaced: by the knob, or because the
+                # player is left with one card it may not discard, the deal ends here (stock out).
+                st.end_reason = "stock_out"
+                if emit:
+                    emit("stock_out", {"seat": seat, "turn": st.turn, "last_card_red_three": True})
+                return
 
         # DISCARD
         st.phase += 1
@@ -658,7 +646,9 @@ class Deal:
             raise self._fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
         hand[card] -= 1
         st.hand_sizes[seat] -= 1
-        st.forget(seat, card, 1)
+        known = st.known[seat]
+        if known[card]:  # DealState.forget, inlined: this runs on every discard
+            known[card] -= 1
         st.pile.append(card)
         if self._discard_freezes[card]:
             st.pile_frozen = True
@@ -747,7 +737,9 @@ class Deal:
         hand[top] -= m.naturals
         hand[TWO] -= m.twos
         hand[JOKER] -= m.jokers
-        st.forget_meld(seat, top, m.naturals, m.twos, m.jokers)
+        known = st.known[seat]
+        if known[top] or known[TWO] or known[JOKER]:  # DealState.forget_meld, its test inlined
+            st.forget_meld(seat, top, m.naturals, m.twos, m.jokers)
         st.hand_sizes[seat] -= m.size
         self._add_to_meld(seat, top, m.naturals + 1, m.twos, m.jokers)
         gained = 0
@@ -783,6 +775,7 @@ class Deal:
         st = self.st
         team = st.team_of[seat]
         hand = st.hands[seat]
+        known = st.known[seat]
         team_melds = st.melds[team]
         size = st.rules.canasta_size
         # One meld per rank (merged actions), or under new_meld_after_closed_canasta the melds the actions build.
@@ -798,7 +791,8 @@ class Deal:
                 hand[rank] -= n
             hand[TWO] -= tw
             hand[JOKER] -= jk
-            st.forget_meld(seat, rank, 0 if rank == WILD_MELD else n, tw, jk)
+            if known[rank] or known[TWO] or known[JOKER]:  # DealState.forget_meld, its test inlined
+                st.forget_meld(seat, rank, 0 if rank == WILD_MELD else n, tw, jk)
             st.hand_sizes[seat] -= n + tw + jk
             # A complete canasta laid from the hand as a new meld is hidden (Spanish *oculta*).
             hidden = new and n + tw + jk >= size and self._hidden_canastas and rank >= FOUR

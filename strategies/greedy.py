@@ -16,7 +16,15 @@ from __future__ import annotations
 
 from simcli.actions import DRAW_STOCK, Meld
 from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, SEVEN, TWO, WILD_MELD
-from simcli.planning import RANKS_BY_VALUE, naturals_plan, opening_plan, opening_take, penalized_ranks, take_wilds
+from simcli.planning import (
+    RANKS_BY_VALUE,
+    closes_melds,
+    naturals_plan,
+    opening_plan,
+    opening_take,
+    penalized_ranks,
+    take_wilds,
+)
 from simcli.strategy import Draw, Strategy
 from simcli.view import PlayerView
 
@@ -75,15 +83,33 @@ class Greedy(Strategy):
         min_size = rules.meld_min_size
         plan: list[Meld] = []
         used = 0
+        several = self._several_melds  # set by self._avoid(rules) above
         for r in RANKS_BY_VALUE:
             c = hand[r]
             if not c:
                 continue
-            # Fill the meld of the rank up to the cap; under new_meld_after_closed_canasta the rest starts a new
-            # meld once it is closed. A meld that costs a penalty unless completed is started only complete.
-            for action in naturals_plan(rules, r, c, table[r], rules.canasta_size if r in avoid else min_size):
-                plan.append(action)
-                used += action.naturals
+            if several:
+                # Fill the meld of the rank up to the cap; under new_meld_after_closed_canasta the rest starts a
+                # new meld once it is closed. A meld that costs a penalty unless completed is started only
+                # complete.
+                for action in naturals_plan(rules, r, c, table[r], rules.canasta_size if r in avoid else min_size):
+                    plan.append(action)
+                    used += action.naturals
+                continue
+            # One meld per rank (the common case, inlined: this loop runs for every rank in every hand).
+            m = table[r]
+            if m is None:
+                if c < min_size or (r in avoid and c < rules.canasta_size):
+                    continue
+                n = c if c <= cap else cap
+            else:
+                n = cap - m[0] - m[1] - m[2]
+                if n > c:
+                    n = c
+                if n <= 0:
+                    continue
+            plan.append(Meld(r, n))
+            used += n
         if not (hand[TWO] or hand[JOKER] or hand[BLACK_THREE] >= 3):
             # The common case: natural cards only, within the caps. With two cards kept it is legal by
             # construction (the engine still checks); otherwise the plan is fitted.
@@ -91,14 +117,14 @@ class Greedy(Strategy):
                 return plan
             return self._fit(view, plan)
         left = list(hand)
-        for m in plan:
-            left[m.rank] -= m.naturals
+        for action in plan:
+            left[action.rank] -= action.naturals
         naturals_only = len(plan)
         if left[TWO] + left[JOKER]:
             sizes: dict[int, int] = {}
             for r in RANKS_BY_VALUE:
                 on_table = table[r]
-                size = (0 if on_table is None else sum(on_table)) + (hand[r] - left[r])
+                size = (0 if on_table is None else on_table[0] + on_table[1] + on_table[2]) + (hand[r] - left[r])
                 if size:
                     sizes[r] = size
             self._place_wilds(rules, table, sizes, left, plan, cap)
@@ -141,6 +167,8 @@ class Greedy(Strategy):
 
     _avoid_rules: object = None
     _avoid_set: frozenset[int] = frozenset()
+    #: Whether the rules allow several melds of a rank (new_meld_after_closed_canasta), cached with _avoid_set.
+    _several_melds = False
     _discard_rules: object = None
     _restricted = False
     _penalized: frozenset[int] = frozenset()
@@ -150,6 +178,7 @@ class Greedy(Strategy):
         if self._avoid_rules is not rules:
             self._avoid_rules = rules
             self._avoid_set = penalized_ranks(rules)
+            self._several_melds = closes_melds(rules) is not None
         return self._avoid_set
 
     @staticmethod
