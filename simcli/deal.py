@@ -746,9 +746,10 @@ class Deal:
         for card in pile:
             if card != RED_THREE:
                 hand[card] += 1
+                known[card] += 1  # everyone saw the face-up cards go into this hand (DealState.learn_pile)
                 gained += 1
         st.hand_sizes[seat] += gained
-        st.learn_pile(seat)  # everyone saw the face-up cards go into this hand
+        st.unlearn_facedown(seat)  # ... but not the face-down ones
         pile[:] = [RED_THREE] * (len(pile) - gained)
         st.pile_frozen = False
         # Red threes found in the pile are laid one by one once the rest of the pile is in the hand,

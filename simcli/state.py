@@ -470,6 +470,13 @@ class DealState:
         for card in self.pile:
             if card != RED_THREE:
                 k[card] += 1
+        self.unlearn_facedown(seat)
+
+    def unlearn_facedown(self, seat: int) -> None:
+        """The part of :meth:`learn_pile` for face-down cards: nobody saw those go into ``seat``'s hand."""
+        if self.first_take_done:
+            return  # only the first take of a deal can hold face-down cards (an initial pile)
+        k = self.known[seat]
         for i in self.facedown_positions():
             card = self.pile[i]
             if card != RED_THREE:

@@ -83,33 +83,34 @@ class Greedy(Strategy):
         min_size = rules.meld_min_size
         plan: list[Meld] = []
         used = 0
-        several = self._several_melds  # set by self._avoid(rules) above
-        for r in RANKS_BY_VALUE:
-            c = hand[r]
-            if not c:
-                continue
-            if several:
-                # Fill the meld of the rank up to the cap; under new_meld_after_closed_canasta the rest starts a
-                # new meld once it is closed. A meld that costs a penalty unless completed is started only
-                # complete.
-                for action in naturals_plan(rules, r, c, table[r], rules.canasta_size if r in avoid else min_size):
-                    plan.append(action)
-                    used += action.naturals
-                continue
+        if self._several_melds:  # set by self._avoid(rules) above
+            # Fill the meld of each rank up to the cap; under new_meld_after_closed_canasta the rest starts a new
+            # meld once it is closed. A meld that costs a penalty unless completed is started only complete.
+            for r in RANKS_BY_VALUE:
+                c = hand[r]
+                if c:
+                    for action in naturals_plan(rules, r, c, table[r], rules.canasta_size if r in avoid else min_size):
+                        plan.append(action)
+                        used += action.naturals
+        else:
             # One meld per rank (the common case, inlined: this loop runs for every rank in every hand).
-            m = table[r]
-            if m is None:
-                if c < min_size or (r in avoid and c < rules.canasta_size):
+            for r in RANKS_BY_VALUE:
+                c = hand[r]
+                if not c:
                     continue
-                n = c if c <= cap else cap
-            else:
-                n = cap - m[0] - m[1] - m[2]
-                if n > c:
-                    n = c
-                if n <= 0:
-                    continue
-            plan.append(Meld(r, n))
-            used += n
+                m = table[r]
+                if m is None:
+                    if c < min_size or (r in avoid and c < rules.canasta_size):
+                        continue
+                    n = c if c <= cap else cap
+                else:
+                    n = cap - m[0] - m[1] - m[2]
+                    if n > c:
+                        n = c
+                    if n <= 0:
+                        continue
+                plan.append(Meld(r, n))
+                used += n
         if not (hand[TWO] or hand[JOKER] or hand[BLACK_THREE] >= 3):
             # The common case: natural cards only, within the caps. With two cards kept it is legal by
             # construction (the engine still checks); otherwise the plan is fitted.
