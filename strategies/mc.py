@@ -7,6 +7,11 @@ and picks the candidate with the best mean of (own team's deal score minus the b
 candidate is played in the same worlds (common random numbers), and the rollout policy is deterministic,
 so the differences between candidates are not blurred by different cards.
 
+Deal margins are noisy (a few worlds, a dozen candidates), and the best of many noisy means is usually
+just the luckiest (the winner's curse): picking it outright plays no better than the heuristic
+(measured in docs/strategies.md). So the search leaves the heuristic's own choice only for a candidate
+whose mean gain over it, world by world, is at least ``confidence`` standard errors of that gain.
+
 Candidates are the heuristic's own options: the stock and each legal take of the pile (the kinds of take
 the heuristic considers); the heuristic's meld plan, nothing, its plan without wild cards and its plan
 without new melds; each distinct legal discard. The heuristic's own choice comes first and wins ties.
@@ -47,6 +52,9 @@ class MonteCarlo(Strategy):
     * ``discards`` — at most this many discards are compared (0: every distinct legal discard).
     * ``budget`` — seconds per decision (0: none). When set, a decision stops sampling once the
       time is used (after at least 2 worlds), so play then depends on the machine's speed.
+    * ``confidence`` — the heuristic's choice is kept unless the best other candidate's mean gain over
+      it (paired over the same worlds) is at least this many standard errors; 0: the best mean wins.
+      With a single world (``samples=1``, ``oracle``) the best mean wins.
     """
 
     name = "mc"
@@ -54,12 +62,13 @@ class MonteCarlo(Strategy):
     cheat = False
 
     def __init__(self, rng: np.random.Generator, *, samples: int = 16, rollout: str = "auto", melds: int = 3,
-                 discards: int = 0, budget: float = 0.0):
+                 discards: int = 0, budget: float = 0.0, confidence: float = 1.0):
         super().__init__(rng)
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
-        if melds < 1 or discards < 0 or budget < 0:
-            raise ValueError(f"melds must be >= 1, discards >= 0 and budget >= 0 (got {melds}, {discards}, {budget})")
+        if melds < 1 or discards < 0 or budget < 0 or confidence < 0:
+            raise ValueError(f"melds must be >= 1, discards, budget and confidence >= 0 "
+                             f"(got {melds}, {discards}, {budget}, {confidence})")
         if rollout != "auto":
             policy = load_strategy(str(rollout))  # a bad name fails here, naming what is allowed
             if issubclass(policy, MonteCarlo):
@@ -69,6 +78,7 @@ class MonteCarlo(Strategy):
         self.max_melds = int(melds)
         self.max_discards = int(discards)
         self.budget = float(budget)
+        self.confidence = float(confidence)
         self._rules: Any = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).
@@ -173,22 +183,44 @@ class MonteCarlo(Strategy):
             yield view.sample_world(self.rng)
 
     def _search(self, view: PlayerView, phase: str, candidates: list[Any]) -> Any:
-        """The candidate with the best mean rollout margin over the same worlds (the first wins ties)."""
+        """The candidate with the best mean rollout margin over the same worlds, if it beats the first.
+
+        The first candidate (the heuristic's choice) wins ties, and is kept unless the best other one's
+        mean gain over it is at least ``confidence`` standard errors of the per-world gain.
+        """
         if len(candidates) == 1 or view._st.special_hand is not None:  # a special hand ends the deal
             return candidates[0]
         self.searches += 1
         policies = self._policy(view)
         team = view.team
-        totals = [0] * len(candidates)
+        n = len(candidates)
+        gain = [0.0] * n  # per candidate: sum over worlds of (its margin - the first candidate's)
+        gain2 = [0.0] * n  # and of its square
+        worlds = 0
         start = time.perf_counter()
         for k, world in enumerate(self._worlds(view)):
-            for i, decision in enumerate(candidates):
-                totals[i] += margin(rollout(clone(world), phase, decision, policies), team)
-                self.rollouts += 1
+            first = margin(rollout(clone(world), phase, candidates[0], policies), team)
+            for i in range(1, n):
+                d = margin(rollout(clone(world), phase, candidates[i], policies), team) - first
+                gain[i] += d
+                gain2[i] += d * d
+            self.rollouts += n
+            worlds += 1
             if self.budget and k >= 1 and time.perf_counter() - start > self.budget:
                 break
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+        return candidates[self._pick(gain, gain2, worlds)]
+
+    def _pick(self, gain: list[float], gain2: list[float], worlds: int) -> int:
+        """The index chosen from the summed gains over the first candidate (and their squares) in ``worlds``."""
+        best = max(range(len(gain)), key=lambda i: (gain[i], -i))  # the first wins ties (its gain is 0)
+        if best == 0 or gain[best] <= 0:
+            return 0
+        if self.confidence and worlds > 1:
+            mean = gain[best] / worlds
+            var = max(gain2[best] - worlds * mean * mean, 0.0) / (worlds - 1)
+            if mean * mean * worlds < self.confidence ** 2 * var:  # mean < confidence * sd / sqrt(worlds)
+                return 0
+        return best
 
 
 class Oracle(MonteCarlo):
