@@ -36,7 +36,8 @@ GAMES = [
 
 def compiled_path() -> Path:
     """The compiled build's folder; a clear failure (not a skip) when it was not built."""
-    path = Path(os.environ.get("SIMCLI_COMPILED_PATH", ROOT / "build" / "compiled"))
+    # Absolute: the builds run from scratch directories, where a relative PYTHONPATH would find nothing.
+    path = Path(os.environ.get("SIMCLI_COMPILED_PATH", ROOT / "build" / "compiled")).resolve()
     if not (path / "simcli").is_dir():
         pytest.fail(f"no compiled build in {path}: run 'python scripts/compiled.py build' first "
                     "(or set SIMCLI_COMPILED_PATH)")
