@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import traceback
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -20,11 +19,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from cli_helpers import cli, error_line
 from pandas.testing import assert_frame_equal
 
 from simcli import results, stats
-from simcli.cli import main
 from simcli.rules import load_rules
 from simcli.runner import RunSpec, default_chunk_size, execute_run
 
@@ -44,25 +42,6 @@ def make_run(root: Path, name: str, games: int = N, seed: int = SEED, strategies
     out = root / name
     execute_run(spec, out, jobs=JOBS, rules_diff={k: str(v) for k, v in rules.items()})
     return out
-
-
-def cli(*args: Any, code: int = 0) -> Result:
-    """Invoke ``simcli ARGS``; fail with output and traceback unless it exits with ``code``."""
-    res = CliRunner().invoke(main, [str(a) for a in args])
-    if res.exit_code != code:
-        tb = "".join(traceback.format_exception(*res.exc_info)) if res.exc_info else ""
-        raise AssertionError(f"exit {res.exit_code}, wanted {code}\nstdout: {res.stdout}\nstderr: {res.stderr}\n{tb}")
-    return res
-
-
-def error_line(*args: Any) -> str:
-    """Run a command that must fail with exactly one line on stderr and no traceback; return the line."""
-    res = cli(*args, code=1)
-    assert "Traceback" not in res.output
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1, res.stderr
-    assert lines[0].startswith("Error: ")
-    return lines[0]
 
 
 def report_json(run_dir: Path, by: str = "team") -> dict[str, Any]:

@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import json
 import os
-import traceback
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from click.testing import CliRunner, Result
+from cli_helpers import cli, error_line
 
 from simcli import duplicate as dup
-from simcli.cli import main
 from simcli.game import play_game
 from simcli.match import play_match
 from simcli.rules import load_rules
@@ -28,24 +26,6 @@ JOBS = min(2, os.cpu_count() or 1)
 SHORT = ("--rule", "max_hands=1")  # one deal a game: the tests need pairs, not long games
 KEYS = {"a", "b", "games", "pairs", "score", "score_ci_low", "score_ci_high", "elo", "elo_ci_low", "elo_ci_high",
         "sprt"}
-
-
-def cli(*args: Any, code: int = 0) -> Result:
-    """Invoke ``simcli ARGS``; fail with output and traceback unless it exits with ``code``."""
-    res = CliRunner().invoke(main, [str(a) for a in args])
-    if res.exit_code != code:
-        tb = "".join(traceback.format_exception(*res.exc_info)) if res.exc_info else ""
-        raise AssertionError(f"exit {res.exit_code}, wanted {code}\nstdout: {res.stdout}\nstderr: {res.stderr}\n{tb}")
-    return res
-
-
-def error_line(*args: Any) -> str:
-    """A command that must fail with one line on stderr and no traceback; return the line."""
-    res = cli(*args, code=1)
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), res.stderr
-    assert "Traceback" not in res.output
-    return lines[0]
 
 
 # ------------------------------------------------------------------------------------------------ match

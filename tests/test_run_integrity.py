@@ -108,6 +108,16 @@ def played(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 # ------------------------------------------------------------------------------------------------ verify
+def copy_without_checksums(partial: Path, run: Path) -> Path:
+    """A copy of a run whose done-markers hold no file sizes and checksums: only rows and columns can tell damage."""
+    shutil.copytree(partial, run)
+    for marker in (run / "chunks").glob("done-*.json"):
+        info = json.loads(marker.read_text())
+        del info["files"]
+        marker.write_text(json.dumps(info))
+    return run
+
+
 def test_verify_a_clean_run(clean: Path) -> None:
     res = cli("verify", clean)
     assert res.stdout.startswith(f"ok: {clean} is a complete run of {N} games")
@@ -283,12 +293,7 @@ def test_a_chunk_table_without_its_columns_is_replayed(partial: Path, clean: Pat
     without checksums, so only the columns can tell), and its chunk alone is played again."""
     import pyarrow.parquet as pq
 
-    run = tmp_path / "run"
-    shutil.copytree(partial, run)
-    for marker in (run / "chunks").glob("done-*.json"):
-        info = json.loads(marker.read_text())
-        del info["files"]
-        marker.write_text(json.dumps(info))
+    run = copy_without_checksums(partial, tmp_path / "run")
     games = run / "chunks" / "games-00003.parquet"
     pq.write_table(pq.read_table(games).drop(["winner_team"]), games)
     assert [str(p) for p in check_run(run).problems] == [
@@ -508,12 +513,7 @@ def test_rows_are_checked_without_checksums(partial: Path, clean: Path, tmp_path
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    run = tmp_path / "run"
-    shutil.copytree(partial, run)
-    for marker in (run / "chunks").glob("done-*.json"):
-        info = json.loads(marker.read_text())
-        del info["files"]
-        marker.write_text(json.dumps(info))
+    run = copy_without_checksums(partial, tmp_path / "run")
     assert check_run(run).ok
     deals = run / "chunks" / "deals-00001.parquet"
     table = pq.read_table(deals)

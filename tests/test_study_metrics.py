@@ -10,7 +10,6 @@ metrics agree with the per-seat columns of the deals table computed by hand.
 from __future__ import annotations
 
 import json
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -18,26 +17,10 @@ import click
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from cli_helpers import cli, error_line
 
 from simcli import results, stats
-from simcli.cli import main
 from simcli.commands.balance import parse_variant_strategies
-
-
-def cli(*args: Any, code: int = 0) -> Result:
-    res = CliRunner().invoke(main, [str(a) for a in args])
-    if res.exit_code != code:
-        tb = "".join(traceback.format_exception(*res.exc_info)) if res.exc_info else ""
-        raise AssertionError(f"exit {res.exit_code}, wanted {code}\nstdout: {res.stdout}\nstderr: {res.stderr}\n{tb}")
-    return res
-
-
-def error_line(*args: Any) -> str:
-    res = cli(*args, code=1)
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), res.stderr
-    return lines[0]
 
 
 @pytest.fixture(scope="module")
