@@ -476,10 +476,6 @@ class Deal:
             self._lay_held_threes(seat, "dealt")
             seat = st.next_seat(seat)
 
-    def _turn(self, seat: int) -> None:
-        """A whole turn of ``seat``: the start-of-turn steps, then draw, melds and discard."""
-        self._play_turn(seat, False, START)
-
     def _play_turn(self, seat: int, had_melded: bool, phase: int) -> None:
         """``seat``'s turn from ``phase`` on: START (the whole turn), DRAW, MELDS or DISCARD (a rollout resumes
         at a decision: :meth:`resume`). ``had_melded``: whether the player had melded before this turn (set
@@ -746,7 +742,7 @@ class Deal:
         for card in pile:
             if card != RED_THREE:
                 hand[card] += 1
-                known[card] += 1  # everyone saw the face-up cards go into this hand (DealState.learn_pile)
+                known[card] += 1  # everyone saw the face-up cards go into this hand
                 gained += 1
         st.hand_sizes[seat] += gained
         st.unlearn_facedown(seat)  # ... but not the face-down ones

@@ -464,16 +464,10 @@ class DealState:
                 pos += r.upcard_cover_facedown
         return [i for i in down if i < len(self.pile)]
 
-    def learn_pile(self, seat: int) -> None:
-        """``seat`` takes the pile (its top card already removed): its face-up cards become known in that hand."""
-        k = self.known[seat]
-        for card in self.pile:
-            if card != RED_THREE:
-                k[card] += 1
-        self.unlearn_facedown(seat)
-
     def unlearn_facedown(self, seat: int) -> None:
-        """The part of :meth:`learn_pile` for face-down cards: nobody saw those go into ``seat``'s hand."""
+        """``seat`` takes the pile: nobody saw its face-down cards, so they are not known in that hand.
+
+        Deal._take_pile adds every card it moves into the hand to ``known``; this takes the face-down ones back."""
         if self.first_take_done:
             return  # only the first take of a deal can hold face-down cards (an initial pile)
         k = self.known[seat]

@@ -36,7 +36,7 @@ from simcli.cards import (
     deck_counts,
     parse_cards,
 )
-from simcli.deal import Deal, DealResult, new_deal
+from simcli.deal import START, Deal, DealResult, new_deal
 from simcli.errors import GameContext
 from simcli.game import GameResult, play_game
 from simcli.rules import load_rules
@@ -330,7 +330,7 @@ class Table:
                 break
             st.turn += 1
             self.deal.ctx.turn = st.turn
-            self.deal._turn(self.seat)
+            self.deal._play_turn(self.seat, False, START)
             self.seat = st.next_seat(self.seat)
         return self
 
