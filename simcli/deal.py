@@ -29,9 +29,13 @@ from simcli.errors import EngineError, GameContext, IllegalDecision, StrategyErr
 from simcli.judge import (
     ask_error,
     discard_error,
+    discard_shape_error,
+    draw_shape_error,
+    flag_error,
     go_out_error,
     meld_segments,
     melds_error,
+    melds_shape_error,
     merge_melds,
     must_take_pile,
     special_hand_error,
@@ -231,6 +235,13 @@ class Deal:
         except Exception as exc:
             raise self._wrap(seat, exc) from exc
 
+    def _flag(self, seat: int, method: str, value: Any) -> bool:
+        """A yes/no hook's answer as a bool; anything but True or False is an illegal decision."""
+        err = flag_error(method, value)
+        if err:
+            raise self._fail(seat, err)
+        return bool(value)
+
     def _lay_three(self, seat: int, rank: int, source: str) -> None:
         """Lay a bonus three (a red three; in Americana a black one too) in front of the team."""
         st = self.st
@@ -258,9 +269,10 @@ class Deal:
             return None
         strategy = self.strategies[seat]
         try:
-            return bool(strategy.hold_three(self.views[seat], rank))
+            hold = strategy.hold_three(self.views[seat], rank)
         except Exception as exc:
             raise self._wrap(seat, exc) from exc
+        return self._flag(seat, "hold_three", hold)
 
     def _hold_line(self, seat: int, rank: int, hold: bool | None) -> None:
         """Write the ``hold_three`` decision line, once the three is laid or in the hand (a consistent state)."""
@@ -505,15 +517,24 @@ class Deal:
             self.decisions += 3
             st.phase += 1
             try:
-                decision = strategy.choose_draw(view)
+                decision: Any = strategy.choose_draw(view)  # checked below, whatever the strategy returned
             except Exception as exc:
                 raise self._wrap(seat, exc) from exc
+            # Every check comes before the decision line: a refused decision is never traced as made.
+            if decision is DRAW_STOCK:
+                if not st.stock and must_take_pile(st, seat):
+                    raise self._fail(seat, "the stock is empty and the pile matches a team meld: it must be taken")
+            else:
+                err = draw_shape_error(decision)
+                if err:
+                    raise self._fail(seat, err)
+                err = None if st.validated == (st.phase, seat, decision) else take_error(st, seat, decision)
+                if err:
+                    raise self._fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
             if emit:
                 emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": _describe(decision)})
             if decision is DRAW_STOCK:
                 if not st.stock:
-                    if must_take_pile(st, seat):
-                        raise self._fail(seat, "the stock is empty and the pile matches a team meld: it must be taken")
                     st.end_reason = "stock_out"
                     if emit:
                         emit("stock_out", {"seat": seat, "turn": st.turn})
@@ -544,26 +565,21 @@ class Deal:
                 if emit:
                     emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn],
                                   "stock_left": len(st.stock)})
-            elif isinstance(decision, TakePile):
-                err = None if st.validated == (st.phase, seat, decision) else take_error(st, seat, decision)
-                if err:
-                    raise self._fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
+            else:
                 self._take_pile(seat, decision)
                 if st.ponies_in_play:
                     self._after_melds(seat)
-            else:
-                raise self._fail(seat, f"choose_draw returned {decision!r}; expected DRAW_STOCK or TakePile")
 
             # Asking partner "may I go out?" (an agent hook with no scoring effect).
             if self._asks[seat]:
-                if self._call(seat, strategy.ask_to_go_out, view):
+                if self._flag(seat, "ask_to_go_out", self._call(seat, strategy.ask_to_go_out, view)):
                     err = ask_error(st, seat)
                     if err:
                         raise self._fail(seat, f"ask_to_go_out: {err}")
                     partner = st.partners(seat)[0]
                     st.asked = True
-                    st.permission = bool(self._call(partner, self.strategies[partner].answer_go_out,
-                                                    self.views[partner]))
+                    st.permission = self._flag(partner, "answer_go_out", self._call(
+                        partner, self.strategies[partner].answer_go_out, self.views[partner]))
                     if emit:
                         emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
 
@@ -577,6 +593,10 @@ class Deal:
                 except Exception as exc:
                     raise self._wrap(seat, exc) from exc
                 picked = False
+                if melds is not None:  # None is no melds, like an empty list
+                    err = melds_shape_error(melds)
+                    if err:
+                        raise self._fail(seat, err)
                 if melds and isinstance(melds[0], SpecialHand):
                     self._special_hand(seat, melds)
                     if emit:
@@ -588,9 +608,6 @@ class Deal:
                     break
                 if melds:
                     melds = tuple(melds)
-                    for m in melds:
-                        if not isinstance(m, Meld):
-                            raise self._fail(seat, f"choose_melds returned {m!r}; expected Meld objects")
                     err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
                     if err:
                         raise self._fail(seat, f"melds {[str(m) for m in melds]}: {err}")
@@ -620,15 +637,14 @@ class Deal:
         # DISCARD
         st.phase += 1
         try:
-            card = strategy.choose_discard(view)
+            returned: Any = strategy.choose_discard(view)
         except Exception as exc:
             raise self._wrap(seat, exc) from exc
-        if emit:
-            emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard",
-                              "value": None if card is None else RANK_NAMES[card]})
         hand = st.hands[seat]
-        if not isinstance(card, int) or not 0 <= card < len(hand) or hand[card] == 0:
-            raise self._fail(seat, f"choose_discard returned {card!r}, which is not a card in hand")
+        err = discard_shape_error(returned, hand)
+        if err:
+            raise self._fail(seat, err)
+        card: int = returned
         if self._discard_rules and st.special_hand is None:
             err = discard_error(st, seat, card)
             if err:
@@ -640,6 +656,8 @@ class Deal:
                 raise self._fail(seat, f"discarding the last card: {err}")
         if st.permission is True and st.hand_sizes[seat] > 1:
             raise self._fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
+        if emit:  # after every check: a refused discard is never traced as made
+            emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard", "value": RANK_NAMES[card]})
         hand[card] -= 1
         st.hand_sizes[seat] -= 1
         known = st.known[seat]

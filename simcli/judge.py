@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from simcli.actions import Meld, TakePile
+import numpy as np
+
+from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.cards import (
     ACE,
     BLACK_THREE,
@@ -19,6 +21,7 @@ from simcli.cards import (
     IS_NATURAL,
     IS_WILD,
     JOKER,
+    NUM_RANKS,
     RANK_NAMES,
     RED_THREE,
     SEVEN,
@@ -28,6 +31,78 @@ from simcli.cards import (
 from simcli.melds import canasta_type, is_clean, meld_error, meld_value, requirement_met
 from simcli.special import find_special
 from simcli.state import DealState
+
+
+def _is_int(x: Any) -> bool:
+    """A plain int (a bool is an int to Python but never a rank or a count here)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def meld_shape_error(m: Any) -> str | None:
+    """Why ``m`` is not a well-formed :class:`Meld` (an int rank of :mod:`simcli.cards`, counts ints >= 0).
+
+    Checked before anything uses the meld (legality checks index hands with its rank, traces name it), so that
+    a malformed decision is refused with one line rather than crashing a check or a trace writer.
+    """
+    if not isinstance(m, Meld):
+        return f"{m!r} is not a Meld"
+    rank, n, tw, jk = m
+    if not _is_int(rank) or not 0 <= rank < NUM_RANKS:
+        return f"{m!r}: rank {rank!r} is not a rank index 0..{NUM_RANKS - 1} (simcli.cards)"
+    for field, value in (("naturals", n), ("twos", tw), ("jokers", jk)):
+        if not _is_int(value) or value < 0:
+            return f"{m!r}: {field} {value!r} is not an int >= 0"
+    return None
+
+
+def draw_shape_error(decision: Any) -> str | None:
+    """Why a ``choose_draw`` return is neither :data:`DRAW_STOCK` nor a well-formed :class:`TakePile`."""
+    if decision is DRAW_STOCK:
+        return None
+    expected = "expected DRAW_STOCK or TakePile(Meld, extra=(Meld, ...))"
+    if not isinstance(decision, TakePile):
+        return f"choose_draw returned {decision!r}; {expected}"
+    extra = decision.extra
+    if not isinstance(extra, (tuple, list)):
+        return f"choose_draw returned {decision!r}: extra {extra!r} is not a tuple of Meld; {expected}"
+    for m in (decision.meld, *extra):
+        err = meld_shape_error(m)
+        if err:
+            return f"choose_draw returned {decision!r}: {err}"
+    return None
+
+
+def melds_shape_error(melds: Any) -> str | None:
+    """Why a ``choose_melds`` return is not a list or tuple of well-formed :class:`Meld` (or one SpecialHand)."""
+    if not isinstance(melds, (list, tuple)):
+        return f"choose_melds returned {melds!r}; expected a list of Meld (or one SpecialHand)"
+    if melds and isinstance(melds[0], SpecialHand):
+        if not isinstance(melds[0].kind, str):
+            return f"choose_melds returned {melds!r}: the special hand's kind is not a string"
+        return None
+    for m in melds:
+        err = meld_shape_error(m)
+        if err:
+            return f"choose_melds returned {melds!r}: {err}"
+    return None
+
+
+def discard_shape_error(card: Any, hand: Sequence[int]) -> str | None:
+    """Why a ``choose_discard`` return is not a rank the hand holds."""
+    if card is None:
+        return "choose_discard returned None, but the hand is not empty: a card must be discarded"
+    if not _is_int(card) or not 0 <= card < NUM_RANKS:
+        return f"choose_discard returned {card!r}, which is not a rank index 0..{NUM_RANKS - 1} (simcli.cards)"
+    if hand[card] == 0:
+        return f"choose_discard returned {card!r} ({RANK_NAMES[card]}), which is not a card in hand"
+    return None
+
+
+def flag_error(method: str, value: Any) -> str | None:
+    """Why a yes/no hook's return (``ask_to_go_out``, ``answer_go_out``, ``hold_three``) is not a bool."""
+    if isinstance(value, (bool, np.bool_)):  # numpy's bool too (a strategy may compute it with numpy)
+        return None
+    return f"{method} returned {value!r}; expected True or False"
 
 
 def merge_melds(melds: Sequence[Meld]) -> dict[int, list[int]]:
