@@ -27,8 +27,10 @@ from simcli.cards import (
 )
 from simcli.errors import EngineError, GameContext, IllegalDecision, StrategyError
 from simcli.judge import (
+    DISCARD_LIFTS,
     ask_error,
     discard_error,
+    discard_lifts,
     discard_shape_error,
     draw_shape_error,
     flag_error,
@@ -199,6 +201,7 @@ class Deal:
             r.go_out_not_same_turn_as_required_canasta or r.dealt_threes_laid == "FIRST_TURN" or r.pony_size
             or r.wing_sizes or r.may_hold_one_three_before_opening)
         self._discard_rules = bool(r.discard_restrictions or r.empty_pile_no_dead_card)
+        self._lifts = bool(r.empty_pile_no_dead_card)  # the only bar that can leave no discard (A-AM-4d)
         self._hidden_canastas = r.hidden_canasta_bonus is not None
         # Corte rápido and terremoto are Spanish: recorded (state, results, trace) only in the Spanish game or
         # in a rule set that pays either bonus, so that no other variant shows the flags.
@@ -656,8 +659,11 @@ class Deal:
                 raise self._fail(seat, f"discarding the last card: {err}")
         if st.permission is True and st.hand_sizes[seat] > 1:
             raise self._fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
+        lifted = 0
         if emit:  # after every check: a refused discard is never traced as made
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard", "value": RANK_NAMES[card]})
+            if self._lifts and not st.pile:
+                lifted = discard_lifts(st, seat)  # read before the card leaves the hand
         hand[card] -= 1
         st.hand_sizes[seat] -= 1
         known = st.known[seat]
@@ -669,8 +675,10 @@ class Deal:
             if IS_WILD[card] and st.castigado_since is None:
                 st.castigado_since = st.turn  # the pile is crossed (castigado) until taken
         if emit:
-            emit("discard", {"seat": seat, "card": RANK_NAMES[card], "pile_size": len(st.pile),
-                             "frozen": st.pile_frozen})
+            data = {"seat": seat, "card": RANK_NAMES[card], "pile_size": len(st.pile), "frozen": st.pile_frozen}
+            if lifted:  # RULES.md A-AM-4d: no card was discardable, so bars were lifted (the last one named)
+                data["bar_lifted"] = DISCARD_LIFTS[lifted - 1]
+            emit("discard", data)
         if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
             self._go_out(seat, had_melded)
 

@@ -414,11 +414,45 @@ def must_take_pile(st: DealState, seat: int) -> bool:
     return take_error(st, seat, TakePile(Meld(top))) is None
 
 
+#: The discard bars that lift, in this order, when a player could otherwise discard nothing (RULES.md A-AM-4d):
+#: the dead-rank bar of ``empty_pile_no_dead_card``, then the A/7 bar of ``EMPTY_PILE_NO_A7_UNLESS_ONLY``.
+DISCARD_LIFTS = ("dead_rank", "ace_seven")
+
+
 def discard_error(st: DealState, seat: int, card: int) -> str | None:
-    """Why ``seat`` may not discard ``card`` now (the ``discard_restrictions`` knob), or ``None``."""
+    """Why ``seat`` may not discard ``card`` now (``discard_restrictions``, ``empty_pile_no_dead_card``), or ``None``.
+
+    Where the bars leave no card in the hand discardable, they lift as :func:`discard_lifts` says (A-AM-4d).
+    """
     restrictions = st.rules.discard_restrictions
     if not restrictions and not st.rules.empty_pile_no_dead_card:
         return None
+    err = _discard_bar(st, seat, card, 0)
+    if err is None or st.pile or not st.rules.empty_pile_no_dead_card:
+        return err  # without the dead-rank bar some card is always discardable: nothing lifts
+    return _discard_bar(st, seat, card, discard_lifts(st, seat))
+
+
+def discard_lifts(st: DealState, seat: int) -> int:
+    """How many bars of :data:`DISCARD_LIFTS` are lifted for ``seat`` now: 0 while some card in hand may be
+    discarded under every bar; else the fewest, in that order, that make one discardable (RULES.md A-AM-4d).
+
+    With the restrictions of RULES.md lifting the dead-rank bar is always enough (a hand with no discardable
+    card holds a dead natural, and once dead ranks may go, a dead natural other than A/7 may, or the naturals
+    are all A/7, which the A/7 bar then allows); the A/7 lift is there for the order the rule states.
+    """
+    if st.pile or not st.rules.empty_pile_no_dead_card:
+        return 0
+    held = [r for r, n in enumerate(st.hands[seat]) if n]
+    for lifted in range(len(DISCARD_LIFTS) + 1):
+        if any(_discard_bar(st, seat, r, lifted) is None for r in held):
+            return lifted
+    return len(DISCARD_LIFTS)
+
+
+def _discard_bar(st: DealState, seat: int, card: int, lifted: int) -> str | None:
+    """The first discard bar that stops ``card``, with the first ``lifted`` bars of DISCARD_LIFTS lifted."""
+    restrictions = st.rules.discard_restrictions
     hand = st.hands[seat]
     going_out = st.hand_sizes[seat] == 1
     if going_out:
@@ -429,9 +463,10 @@ def discard_error(st: DealState, seat: int, card: int) -> str | None:
     if IS_WILD[card] and "NO_WILD_UNLESS_OUT_OR_ONLY_WILDS" in restrictions:
         if any(hand[r] for r in range(FOUR, ACE + 1)):
             return "a wild card may be discarded only when going out or when the hand holds only wilds and threes"
-    if not st.pile and st.rules.empty_pile_no_dead_card and IS_NATURAL[card] and st.rank_has_canasta(card):
+    if (lifted < 1 and not st.pile and st.rules.empty_pile_no_dead_card and IS_NATURAL[card]
+            and st.rank_has_canasta(card)):
         return "on an empty pile a card of a dead rank may not be discarded (empty_pile_no_dead_card)"
-    if card in (ACE, SEVEN) and not st.pile and "EMPTY_PILE_NO_A7_UNLESS_ONLY" in restrictions:
+    if lifted < 2 and card in (ACE, SEVEN) and not st.pile and "EMPTY_PILE_NO_A7_UNLESS_ONLY" in restrictions:
         if any(hand[r] for r in range(FOUR, ACE + 1) if r not in (ACE, SEVEN)):
             return "on an empty pile an ace or a seven may be discarded only if no other natural card is held"
     return None

@@ -413,7 +413,8 @@ KNOBS: tuple[Knob, ...] = (
     _k("special_hand_requires_team_unopened", "bool", "special hands only while the team has not opened"),
     _k("special_hand_waives_minimum", "bool", "a special hand needs no initial-meld minimum"),
     _k("pairs_wild_pair_ranks", "ranks", "wild ranks whose pair makes PAIRS_WITH_2_7_A (S1: 2; alt. 2,JK)"),
-    _k("empty_pile_no_dead_card", "bool", "on an empty pile a card of a dead rank may not be discarded"),
+    _k("empty_pile_no_dead_card", "bool", "on an empty pile a card of a dead rank may not be discarded (when then no "
+       "card may be, this bar lifts, then the A/7 bar: RULES.md A-AM-4d)"),
     # 3.7 end of deal and game
     _k("stock_exhaustion_rule", "enum", "what happens when the stock runs out",
        allowed=("CLASSIC_CONTINUATION", "END_ON_EMPTY_DRAW")),
