@@ -30,7 +30,11 @@ MELD_TABLES: dict[str, tuple[tuple[int | None, int], ...]] = {
     "AM_MODERN_2020S": ((None, 125), (3000, 155), (5000, 180)),
     "PENNIES": ((None, 50), (500, 90), (1000, 120), (1500, 150)),
     "HF_BY_DEAL": ((None, 50), (2, 90), (3, 120), (4, 150)),
+    "BY_DEAL_NUMBER": ((None, 50), (2, 90), (3, 120), (4, 150)),  # RULES.md §1.8's name (HF, PIERSON)
 }
+
+#: The named tables keyed by deal number, the only ones ``initial_meld_basis=DEAL_NUMBER`` takes (A-X-6).
+BY_DEAL_TABLES = ("HF_BY_DEAL", "BY_DEAL_NUMBER")
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +361,8 @@ KNOBS: tuple[Knob, ...] = (
     _k("must_take_pile_after_stock_empty_if_matches", "bool",
        "with the stock empty a player must take an unfrozen pile that matches a team meld"),
     # 3.4 opening
-    _k("initial_meld_basis", "enum", "what the initial-meld table is keyed by",
+    _k("initial_meld_basis", "enum", "what the initial-meld table is keyed by (DEAL_NUMBER needs a by-deal "
+       "table: HF_BY_DEAL, BY_DEAL_NUMBER or bands from deal 1; RULES.md A-X-6)",
        allowed=("TEAM_SCORE", "DEAL_NUMBER")),
     _k("initial_meld_table", "table", "initial-meld minimum by band"),
     _k("concealed_out_waives_minimum", "bool", "concealed going out after a stock draw needs no minimum"),

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
-from simcli.knobs import KNOBS, RuleError, knob
+from simcli.knobs import BY_DEAL_TABLES, KNOBS, MELD_TABLES, RuleError, knob
 
 __all__ = [
     "RuleError", "RuleSet", "load_rules", "list_variants", "parse_overrides", "preset_values",
@@ -171,6 +171,31 @@ def _check_card_supply(rules: Any) -> None:
     )
 
 
+def _check_meld_basis(rules: Any) -> None:
+    """RULES.md A-X-6: ``initial_meld_basis=DEAL_NUMBER`` needs a table keyed by deal number.
+
+    A table banded by team score (CLASSIC, PENNIES, AM_*) looked up by deal number gives its lowest band in every
+    deal. A table of bands is keyed by deal number when every band starts at a deal (1 or more) or is the first,
+    open band.
+    """
+    if rules.initial_meld_basis != "DEAL_NUMBER":
+        return
+    table = rules.initial_meld_table
+    if all(threshold is None or threshold >= 1 for threshold, _ in table) and (
+            table in [MELD_TABLES[name] for name in BY_DEAL_TABLES] or not _named_table(table)):
+        return
+    name = _named_table(table) or knob("initial_meld_table").format(table)
+    raise RuleError(
+        f"initial_meld_basis=DEAL_NUMBER with initial_meld_table={name}, a table banded by team score (its "
+        f"bands would be read as deal numbers); allowed: initial_meld_table={' or '.join(BY_DEAL_TABLES)} or "
+        "bands by deal number like '1:50,2:90,3:120,4:150', or initial_meld_basis=TEAM_SCORE")
+
+
+def _named_table(table: Any) -> str | None:
+    """The name of a table of :data:`~simcli.knobs.MELD_TABLES`, or None for bands given by hand."""
+    return next((name for name, bands in MELD_TABLES.items() if bands == table), None)
+
+
 def validate(rules: Any) -> None:
     """Check combinations of knobs that are fine one by one but impossible together."""
     p, t = rules.num_players, rules.team_size
@@ -194,6 +219,7 @@ def validate(rules: Any) -> None:
             "new_meld_after_closed_canasta=true contradicts closed_rank_dead_for_all=true (a closed rank is dead "
             "for everyone); allowed: set one of them to false"
         )
+    _check_meld_basis(rules)
     if rules.meld_min_size > rules.canasta_size:
         raise RuleError(f"meld_min_size={rules.meld_min_size} exceeds canasta_size={rules.canasta_size}")
     needed = dict(rules.go_out_requirement)
