@@ -525,8 +525,8 @@ class Deal:
                 raise self._wrap(seat, exc) from exc
             # Every check comes before the decision line: a refused decision is never traced as made.
             if decision is DRAW_STOCK:
-                if not st.stock and must_take_pile(st, seat):
-                    raise self._fail(seat, "the stock is empty and the pile matches a team meld: it must be taken")
+                if len(st.stock) < r.draw_count and must_take_pile(st, seat):
+                    raise self._fail(seat, "the stock is exhausted and the pile matches a team meld: it must be taken")
             else:
                 err = draw_shape_error(decision)
                 if err:
@@ -543,9 +543,10 @@ class Deal:
                         emit("stock_out", {"seat": seat, "turn": st.turn})
                     return
                 if len(st.stock) < r.draw_count and not r.partial_draw_allowed:
+                    # RULES.md A-X-5: too few cards for a whole draw end the deal as an empty stock would.
                     st.end_reason = "stock_out"
                     if emit:
-                        emit("stock_out", {"seat": seat, "turn": st.turn})
+                        emit("stock_out", {"seat": seat, "turn": st.turn, "stock_left": len(st.stock)})
                     return
                 drawn = []
                 stock = st.stock

@@ -400,10 +400,18 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
     return melds_error(st, seat, (m, *take.extra), top_card=top, hand_bonus=gained)
 
 
+def stock_exhausted(st: DealState) -> bool:
+    """Whether a stock draw now ends the deal: the stock is empty, or holds fewer than ``draw_count`` cards
+    under ``partial_draw_allowed=false`` (RULES.md §1.11, A-X-5)."""
+    left = len(st.stock)
+    return left == 0 or (left < st.rules.draw_count and not st.rules.partial_draw_allowed)
+
+
 def must_take_pile(st: DealState, seat: int) -> bool:
-    """Classic continuation: with the stock empty, whether ``seat`` is forced to take the pile."""
+    """Classic continuation: with the stock exhausted (:func:`stock_exhausted`), whether ``seat`` is forced to
+    take the pile."""
     r = st.rules
-    if st.stock or r.stock_exhaustion_rule != "CLASSIC_CONTINUATION":
+    if not stock_exhausted(st) or r.stock_exhaustion_rule != "CLASSIC_CONTINUATION":
         return False
     if not r.must_take_pile_after_stock_empty_if_matches or not st.pile:
         return False

@@ -287,7 +287,8 @@ KNOBS: tuple[Knob, ...] = (
        lo=0, hi=100000),
     _k("play_direction", "enum", "direction of play", allowed=("CW", "CCW")),
     _k("draw_count", "int", "cards drawn from the stock per turn", lo=1, hi=5),
-    _k("partial_draw_allowed", "bool", "take what is left when the stock has fewer than draw_count cards"),
+    _k("partial_draw_allowed", "bool", "take what is left when the stock has fewer than draw_count cards "
+       "(false: that draw ends the deal by stock exhaustion, RULES.md A-X-5)"),
     _k("exact_cut_bonus", "int", "bonus for an exact cut (0 = none)", lo=0, hi=100000),
     _k("exact_cut_target", "int", "cards the cutter aims at (null = by exact_cut_target_formula)", lo=1,
        hi=1000, nullable=True),

@@ -192,7 +192,8 @@ class PlayerView:
 
     @property
     def must_take_pile(self) -> bool:
-        """With the stock empty (classic continuation), whether this player is forced to take the pile."""
+        """With the stock exhausted (empty, or too short for a whole draw under ``partial_draw_allowed=false``) and
+        classic continuation, whether this player is forced to take the pile."""
         return must_take_pile(self._st, self._seat)
 
     @property
