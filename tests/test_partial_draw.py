@@ -52,7 +52,8 @@ def opened_with_nines(partial: bool) -> Any:
 def test_a_short_stock_forces_the_matching_pile_take_as_an_empty_one_does() -> None:
     st = opened_with_nines(False)
     assert PlayerView(st, 1).must_take_pile
-    with pytest.raises(IllegalDecision, match=r"stock is down to 1 \(partial_draw_allowed=false\) and the pile matches a team meld"):
+    forced = r"stock is down to 1 \(partial_draw_allowed=false\) and the pile matches a team meld"
+    with pytest.raises(IllegalDecision, match=forced):
         Table(st, players()).step()
     st = opened_with_nines(False)
     Table(st, players({1: Scripted(draws=[take("9")])})).step()
