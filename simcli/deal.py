@@ -526,8 +526,8 @@ class Deal:
             # Every check comes before the decision line: a refused decision is never traced as made.
             if decision is DRAW_STOCK:
                 if len(st.stock) < r.draw_count and must_take_pile(st, seat):
-                    stock = "empty" if not st.stock else f"down to {len(st.stock)} (partial_draw_allowed=false)"
-                    raise self._fail(seat, f"the stock is {stock} and the pile matches a team meld: it must be taken")
+                    left = "empty" if not st.stock else f"down to {len(st.stock)} (partial_draw_allowed=false)"
+                    raise self._fail(seat, f"the stock is {left} and the pile matches a team meld: it must be taken")
             else:
                 err = draw_shape_error(decision)
                 if err:

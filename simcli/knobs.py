@@ -29,6 +29,7 @@ MELD_TABLES: dict[str, tuple[tuple[int | None, int], ...]] = {
     "AM_PAGAT": ((None, 15), (0, 50), (1500, 90), (3000, 120), (5000, 150)),
     "AM_MODERN_2020S": ((None, 125), (3000, 155), (5000, 180)),
     "PENNIES": ((None, 50), (500, 90), (1000, 120), (1500, 150)),
+    "CLASSIC_6P": ((None, 15), (0, 50), (1500, 90), (3000, 120), (7500, 150)),  # RULES.md A-CL-4, two teams
     "HF_BY_DEAL": ((None, 50), (2, 90), (3, 120), (4, 150)),
     "BY_DEAL_NUMBER": ((None, 50), (2, 90), (3, 120), (4, 150)),  # RULES.md §1.8's name (HF, PIERSON)
 }
@@ -378,6 +379,8 @@ KNOBS: tuple[Knob, ...] = (
     _k("red_three_value", "int", "bonus per red three", lo=0, hi=10000),
     _k("all_red_threes_total", "int", "bonus when one team has every red three (null = no special value)",
        lo=0, hi=100000, nullable=True),
+    _k("red_three_totals", "table", "total red-three bonus from a count up, e.g. '5:1000,6:1200' (null = none; "
+       "before all_red_threes_total; RULES.md A-CL-4)", nullable=True),
     _k("red_three_negative_if", "enum", "when red threes count against the team",
        allowed=("NEVER", "NO_MELD", "NO_CANASTA")),
     _k("red_three_from_pile_replaced", "bool", "a red three taken with the pile is replaced from the stock"),

@@ -72,20 +72,35 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
-def preset_values(variant: str, num_players: int | None = None) -> dict[str, Any]:
-    """The preset's parsed knob values, with the ``[players.N]`` section applied."""
+def preset_values(variant: str, num_players: int | None = None, team_size: int | None = None) -> dict[str, Any]:
+    """The preset's parsed knob values, with its ``[players.N]`` and ``[players.NxT]`` sections applied.
+
+    ``[players.N]`` holds the values for N players, ``[players.NxT]`` those for N players in teams of T (T is
+    ``team_size`` if given, else the value after ``[players.N]``), e.g. Classic's ``[players.6x2]``.
+    """
     raw = _read_preset(variant)
-    players = raw.pop("players", {})
+    raw.pop("players", None)
     raw.pop("description", None)
     flat = _flatten(raw)
     values = {knob(name).name: knob(name).parse(v) for name, v in flat.items()}
-    n = values.get("num_players") if num_players is None else num_players
-    for name, v in _flatten(players.get(str(n), {})).items():
-        values[knob(name).name] = knob(name).parse(v)
+    n: int = values["num_players"] if num_players is None else num_players
+    values.update(player_values(variant, n, team_size))
     missing = [k.name for k in KNOBS if k.name not in values]
     if missing:
         raise RuleError(f"preset '{variant}' does not set knob(s): {', '.join(missing)}")
     return values
+
+
+def player_values(variant: str, num_players: int, team_size: int | None = None) -> dict[str, Any]:
+    """The knob values a preset sets for ``num_players`` (its ``[players.N]`` section) and, for teams of
+    ``team_size`` (default: the section's or the preset's), its ``[players.NxT]`` section, parsed."""
+    raw = _read_preset(variant)
+    sections = raw.get("players", {})
+    out = {knob(name).name: knob(name).parse(v) for name, v in _flatten(sections.get(str(num_players), {})).items()}
+    size = team_size if team_size is not None else out.get("team_size", knob("team_size").parse(raw["team_size"]))
+    for name, v in _flatten(sections.get(f"{num_players}x{size}", {})).items():
+        out[knob(name).name] = knob(name).parse(v)
+    return out
 
 
 def preset_description(variant: str) -> str:
@@ -118,8 +133,7 @@ def load_rules(variant: str = "classic", overrides: Mapping[str, Any] | None = N
     for name, value in (overrides or {}).items():
         k = knob(name)
         parsed[k.name] = k.parse(value) if isinstance(value, str) else _reparse(k, value)
-    n_players = parsed.get("num_players")
-    values = preset_values(variant, n_players)
+    values = preset_values(variant, parsed.get("num_players"), parsed.get("team_size"))
     values.update(parsed)
     rules = RuleSet(variant=variant, **{knob(n).field: v for n, v in values.items()})
     validate(rules)
@@ -236,11 +250,14 @@ def diff(rules: Any, base: Any | None = None) -> dict[str, tuple[str, str]]:
 
     Returns ``{knob: (preset_value, value)}`` with values formatted as on the command line.
     """
+    table: dict[str, Any] = {}
     if base is None:
         base = load_rules(rules.variant, {"num_players": rules.num_players})
+        # A value the preset sets for this table's team size ([players.NxT]) follows from team_size: not a change.
+        table = player_values(rules.variant, rules.num_players, rules.team_size)
     out: dict[str, tuple[str, str]] = {}
     for k in KNOBS:
         a, b = getattr(base, k.field), getattr(rules, k.field)
-        if a != b:
+        if a != b and not (k.name in table and table[k.name] == b):
             out[k.name] = (k.format(a), k.format(b))
     return out

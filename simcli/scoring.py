@@ -90,6 +90,19 @@ def american_threes(rules: Any, count: int, canastas: int) -> int:
     return -value if canastas == 0 else (0 if canastas == 1 else value)
 
 
+def red_threes_value(rules: Any, count: int) -> int:
+    """The bonus for ``count`` red threes before its sign: the band of ``red_three_totals`` that ``count`` reaches
+    (Classic 6 players: 5 -> 1000, 6 -> 1200), else ``all_red_threes_total`` for every red three of the decks,
+    else ``red_three_value`` each (RULES.md §1.9, A-CL-4)."""
+    if rules.red_three_totals is not None:
+        reached = [v for threshold, v in rules.red_three_totals if threshold is not None and count >= threshold]
+        if reached:
+            return reached[-1]
+    if rules.all_red_threes_total is not None and count >= rules.decks * 2:
+        return int(rules.all_red_threes_total)
+    return count * int(rules.red_three_value)
+
+
 def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
     """Score one team: a dict of the parts in :data:`SCORE_PARTS` plus ``total``."""
     parts = dict.fromkeys(SCORE_PARTS, 0)
@@ -126,12 +139,7 @@ def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
         parts["red_threes"] = american_threes(rules, team.red_threes, n_canastas)
         parts["black_threes"] = american_threes(rules, team.black_threes, n_canastas)
     elif team.red_threes:
-        all_threes = rules.decks * 2
-        value = (
-            rules.all_red_threes_total
-            if rules.all_red_threes_total is not None and team.red_threes >= all_threes
-            else team.red_threes * rules.red_three_value
-        )
+        value = red_threes_value(rules, team.red_threes)
         negative = (
             (rules.red_three_negative_if == "NO_MELD" and not team.melds)
             or (rules.red_three_negative_if == "NO_CANASTA" and n_canastas == 0)

@@ -7,8 +7,8 @@ import json
 import click
 
 from simcli.commands.common import build_rules, json_option, rule_option
-from simcli.knobs import KNOBS, RuleError
-from simcli.rules import diff, list_variants, preset_description
+from simcli.knobs import KNOBS, RuleError, knob
+from simcli.rules import diff, list_variants, player_values, preset_description
 
 
 @click.command()
@@ -54,6 +54,11 @@ def show(variant: str, rules: tuple[str, ...], changed: bool, as_json: bool) -> 
                                "changed": sorted(changes)}, indent=2))
         return
     click.echo(f"# {variant}: {preset_description(variant)}")
+    table = {name: v for name, v in player_values(variant, rs.num_players, rs.team_size).items()
+             if getattr(rs, knob(name).field) == v}  # those in force (a --rule may override them)
+    if table:  # the preset's values for this number of players (and team size): RULES.md §2, A-CL-4
+        click.echo(f"# preset values for num_players={rs.num_players} team_size={rs.team_size}: "
+                   + ", ".join(f"{name}={knob(name).format(v)}" for name, v in table.items()))
     width = max(len(k.name) for k in KNOBS)
     for k in KNOBS:
         mark = "*" if k.name in changes else " "
