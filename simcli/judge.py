@@ -166,10 +166,17 @@ def meld_segments(st: DealState, team: int, melds: Sequence[Meld], top_card: int
             for n, tw, jk, top, existing, _ in segs]
 
 
+#: The one refusal that a "yes" from partner would lift (``ask_partner_permission=REQUIRED``): the checks return
+#: exactly this string only when the decision is otherwise legal, so a strategy can tell "legal once you ask"
+#: from every other refusal before it asks (RULES.md §1.10).
+ASK_FIRST = "cannot go out without asking partner (ask_partner_permission=REQUIRED)"
+
+
 def go_out_error(st: DealState, seat: int, canastas: dict[str, int], clean: int | None = None) -> str | None:
     """Why ``seat`` may not go out now with its team holding ``canastas`` (``clean`` of them clean), or ``None``.
 
-    ``clean`` defaults to the team's clean canastas now.
+    ``clean`` defaults to the team's clean canastas now. :data:`ASK_FIRST` when asking partner is the only
+    thing missing.
     """
     r = st.rules
     team = st.team_of[seat]
@@ -180,8 +187,6 @@ def go_out_error(st: DealState, seat: int, canastas: dict[str, int], clean: int 
         return f"cannot go out: the team needs canastas {need}"
     if st.permission is False:
         return "cannot go out: partner answered no"
-    if r.ask_partner_permission == "REQUIRED" and r.team_size > 1 and not st.asked:
-        return "cannot go out without asking partner (ask_partner_permission=REQUIRED)"
     if r.go_out_not_same_turn_as_required_canasta:
         if r.go_out_wait_event == "FIRST_CLEAN":
             first = st.first_clean_turn[team]
@@ -191,6 +196,8 @@ def go_out_error(st: DealState, seat: int, canastas: dict[str, int], clean: int 
             return "cannot go out in the turn that completed the required canastas"
     if r.must_pick_pony_before_going_out and not st.pony_picked[seat]:
         return "cannot go out before picking up the pony"
+    if r.ask_partner_permission == "REQUIRED" and r.team_size > 1 and not st.asked:
+        return ASK_FIRST  # checked last: this refusal says that nothing else stands in the way
     return None
 
 
@@ -320,15 +327,16 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
         return "black threes may be melded only by a player going out"
     if partial:
         return None
+    ask_first = None  # ASK_FIRST when asking partner is all that stands between these melds and going out
     if going_out:
         if hand_after == 0 and r.going_out_requires_discard:
             return "going out must end with a discard (going_out_requires_discard)"
         err = go_out_error(st, seat, canastas, clean)
-        if err:
+        if err == ASK_FIRST:
+            ask_first = err
+        elif err:
             return err + (" (and a player must keep a card to discard)" if hand_after == 1 else "")
     if segments and not st.opened[team] and value < st.minimum[team]:
-        if hidden and r.hidden_canasta_satisfies_opening:
-            return None
         concealed_waiver = (
             r.concealed_out_waives_minimum
             and going_out
@@ -337,9 +345,9 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
             and not st.has_melded[seat]
             and new_canasta
         )
-        if not concealed_waiver:
+        if not concealed_waiver and not (hidden and r.hidden_canasta_satisfies_opening):
             return f"opening melds count {value}, below the minimum {st.minimum[team]}"
-    return None
+    return ask_first
 
 
 def _pony_gain(st: DealState, seat: int, canastas: dict[str, int], completed: bool, hand_after: int) -> int:

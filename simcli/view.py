@@ -11,6 +11,7 @@ from typing import Any
 
 from simcli.actions import Meld, TakePile
 from simcli.judge import (
+    ASK_FIRST,
     ask_error,
     discard_error,
     go_out_error,
@@ -215,12 +216,21 @@ class PlayerView:
 
     # ---------------------------------------------------------------- checks
     def check_melds(self, melds: Sequence[Meld], partial: bool = False) -> str | None:
-        """Why laying ``melds`` now would be illegal, or ``None`` if it is legal."""
+        """Why laying ``melds`` now would be illegal, or ``None`` if it is legal.
+
+        Under ``ask_partner_permission=REQUIRED`` a plan that goes out before the player has asked returns
+        :data:`ASK_FIRST` exactly when asking is all it lacks (every other rule holds), so a strategy can ask only
+        when a "yes" would let it go out (the answer binds): ``view.check_melds(plan) == view.ASK_FIRST``. Any other
+        string is a refusal that asking would not lift.
+        """
         st = self._st
         err = melds_error(st, self._seat, melds, partial=partial)
         if err is None and not partial:
             st.validated = (st.phase, self._seat, tuple(melds))
         return err
+
+    #: The refusal of a going-out plan that asking partner (and a "yes") would lift (``simcli.judge.ASK_FIRST``).
+    ASK_FIRST = ASK_FIRST
 
     def check_take(self, take: TakePile) -> str | None:
         """Why taking the pile with ``take`` now would be illegal, or ``None`` if it is legal."""
@@ -274,5 +284,6 @@ class PlayerView:
         return sample_world(self._st, self._seat, rng)
 
     def go_out_error(self) -> str | None:
-        """Why this player's team may not go out with its current canastas, or ``None``."""
+        """Why this player's team may not go out with its current canastas, or ``None`` (:data:`ASK_FIRST`: only
+        partner's permission is missing)."""
         return go_out_error(self._st, self._seat, self._st.canastas[self._team])

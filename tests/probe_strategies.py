@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
-from simcli.cards import KING
+from simcli.cards import ACE, FOUR, KING
 from simcli.view import PlayerView
 from strategies.greedy import Greedy
 
@@ -88,6 +88,38 @@ class Probe(Greedy):
         return self.bad if self._fires(view, "hold_three") else super().hold_three(view, rank)
 
 
+class AskWhenOut(Greedy):
+    """Under ``ask_partner_permission=REQUIRED``: asks exactly when its simple going-out plan (every natural rank
+    it holds three of, or that its team has melded) is legal once asked (``view.check_melds(plan) ==
+    view.ASK_FIRST``), goes out with that plan after a "yes", always answers "yes", else plays like greedy."""
+
+    name = "ask_when_out"
+
+    @staticmethod
+    def out_plan(view: PlayerView) -> list[Meld]:
+        """The naturals this player could lay now: whole ranks of three or more, or onto a team meld."""
+        hand = view.hand
+        return [Meld(r, hand[r]) for r in range(FOUR, ACE + 1)
+                if hand[r] and (hand[r] >= 3 or view.meld(r) is not None)]
+
+    def ask_to_go_out(self, view: PlayerView) -> bool:
+        """Ask only when a "yes" would let the plan go out."""
+        plan = self.out_plan(view)
+        return bool(plan) and view.may_ask and view.check_melds(plan) == view.ASK_FIRST
+
+    def answer_go_out(self, view: PlayerView) -> bool:
+        """Always yes."""
+        return True
+
+    def choose_melds(self, view: PlayerView) -> Any:
+        """After a "yes", the going-out plan; else greedy's melds."""
+        if view.partner_permission:
+            plan = self.out_plan(view)
+            assert view.check_melds(plan) is None, view.check_melds(plan)
+            return plan
+        return super().choose_melds(view)
+
+
 def _probe_class(class_name: str, method: str, bad: Any) -> type[Probe]:
     return type(class_name, (Probe,), {"name": class_name, "method": method, "bad": bad,
                                        "__doc__": f"Probe: {method} returns {bad!r}."})
@@ -96,4 +128,4 @@ def _probe_class(class_name: str, method: str, bad: Any) -> type[Probe]:
 for _name, (_method, _bad) in PROBES.items():
     globals()[_name] = _probe_class(_name, _method, _bad)
 
-__all__ = ["DRAW_STOCK", "PROBES", "Probe", *PROBES]
+__all__ = ["DRAW_STOCK", "PROBES", "AskWhenOut", "Probe", *PROBES]
