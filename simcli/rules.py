@@ -148,6 +148,16 @@ def _reparse(k: Any, value: Any) -> Any:
     return k.parse(value)
 
 
+def scores_concealed(rules: Any) -> bool:
+    """Whether these rules define concealed going out (RULES.md §1.10, Classic only): they pay a concealed total
+    (``concealed_out_total_bonus``) or waive the opening minimum for it (``concealed_out_waives_minimum``).
+
+    The engine's ``concealed`` flag (traces, deal tables) records the §1.10 conditions in every variant; only
+    under rules like these does it change the deal, so only then do summaries call a going out concealed.
+    """
+    return rules.concealed_out_total_bonus is not None or bool(rules.concealed_out_waives_minimum)
+
+
 def cut_target(rules: Any) -> int:
     """The number of cards an exact cut must grab: ``exact_cut_target`` or its formula (RULES.md §1.14)."""
     if rules.exact_cut_target is not None:

@@ -15,11 +15,30 @@ from simcli.commands.common import (
     seed_option,
     variant_option,
 )
+from simcli.deal import DealResult
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
-from simcli.rules import diff
+from simcli.rules import diff, scores_concealed
 from simcli.strategy import StrategyLookupError, parse_strategy_list
 from simcli.trace import TraceWriter
+
+
+def deal_ending(d: DealResult, concealed_scored: bool) -> str:
+    """How a deal ended, for the summary: a special hand, going out, or the stock running out.
+
+    "concealed" is said only where the rules define concealed going out (``concealed_scored``, see
+    :func:`simcli.rules.scores_concealed`): the ``concealed`` flag itself records RULES.md §1.10's conditions in
+    every variant, e.g. for a Spanish terremoto.
+    """
+    if d.special_hand:
+        how = f"seat {d.went_out_seat}: {d.special_hand.lower()}"
+    elif d.end_reason == "went_out":
+        how = f"seat {d.went_out_seat} went out{' concealed' if d.concealed and concealed_scored else ''}"
+    else:
+        how = "stock ran out"
+    if d.black_three_canasta_team is not None:
+        how += " (black-three canasta)"
+    return how
 
 
 @click.command()
@@ -63,17 +82,11 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
     if changed:
         click.echo("rules changed from the preset: " + ", ".join(f"{k}={v[1]}" for k, v in changed.items()))
     running = [0] * teams
+    concealed_scored = scores_concealed(rs)  # "concealed" is a Classic notion (RULES.md §1.10)
     for d in result.deals:
         for t, s in enumerate(d.scores):
             running[t] += s["total"]
-        if d.special_hand:
-            how = f"seat {d.went_out_seat}: {d.special_hand.lower()}"
-        elif d.end_reason == "went_out":
-            how = f"seat {d.went_out_seat} went out{' concealed' if d.concealed else ''}"
-        else:
-            how = "stock ran out"
-        if d.black_three_canasta_team is not None:
-            how += " (black-three canasta)"
+        how = deal_ending(d, concealed_scored)
         parts = []
         for t, s in enumerate(d.scores):
             kinds = "/".join(f"{n}{k[0].lower()}" for k, n in d.canastas[t].items() if n) or "none"
