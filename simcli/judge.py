@@ -270,6 +270,7 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     new_canasta = False  # a canasta laid as a new meld in this batch (concealed going out)
     completed = False  # any meld that became a canasta in this batch (pony unlock)
     per_rank: dict[int, int] = {}  # naturals of each rank taken from the hand so far
+    over_cap = 0  # 8th cards laid on canastas (allow_8th_card_when_going_out)
     for rank, n, tw, jk, existing, with_top in segments:
         from_hand = n - (1 if with_top else 0)
         if n < 0 or tw < 0 or jk < 0 or n + tw + jk == 0:
@@ -283,8 +284,13 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
             from_hand_total = per_rank[rank] = per_rank.get(rank, 0) + from_hand
             if hand[rank] < from_hand_total:
                 return f"hand holds {hand[rank]} x {RANK_NAMES[rank]}, not {from_hand_total}"
-        if r.closed_rank_dead_for_all and rank != WILD_MELD and st.rank_has_canasta(rank):
+        # allow_8th_card_when_going_out: one card onto a team canasta at meld_max_size, if the player goes out.
+        eighth = (r.allow_8th_card_when_going_out and existing is not None and n + tw + jk == 1
+                  and sum(existing) == r.meld_max_size)
+        if (r.closed_rank_dead_for_all and rank != WILD_MELD and st.rank_has_canasta(rank)) and not eighth:
             return f"rank {RANK_NAMES[rank]} is closed (closed_rank_dead_for_all)"
+        if eighth:
+            over_cap += 1
         used_twos += tw
         used_jokers += jk
         used += from_hand + tw + jk
@@ -295,7 +301,7 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
             total = (existing[0] + n, existing[1] + tw, existing[2] + jk)
             before = canasta_type(r, rank, existing)
         err = meld_error(r, rank, total[0], total[1], total[2], new=existing is None,
-                         opening=not st.opened[team], added_wilds=tw + jk)
+                         opening=not st.opened[team], added_wilds=tw + jk, over_cap=1 if eighth else 0)
         if err:
             return err
         after = canasta_type(r, rank, total)
@@ -325,6 +331,9 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
         going_out = False  # emptying the hand picks up the pony instead (Deal._hand_empty_pony)
     if BLACK_THREE in per_rank and not going_out:
         return "black threes may be melded only by a player going out"
+    if over_cap and (not going_out or over_cap > 1):
+        return (f"one card beyond meld_max_size={r.meld_max_size} may be laid only by a player going out, on one "
+                "canasta (allow_8th_card_when_going_out)")
     if partial:
         return None
     ask_first = None  # ASK_FIRST when asking partner is all that stands between these melds and going out

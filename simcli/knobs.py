@@ -85,6 +85,8 @@ class Knob:
             return "a comma-separated list of sizes from 1 to 20 (or 'none')"
         if self.kind == "modes":
             return "a comma-separated list of PLAYERSxTEAM_SIZE like '2x1,4x2,6x3'" + null
+        if self.kind == "signs":
+            return "three signs from -1, 0, 1 for 0, 1 and 2 or more canastas, like '-1,0,1'"
         return self.kind
 
     # ------------------------------------------------------------------ parsing
@@ -149,6 +151,11 @@ class Knob:
             return tuple(sorted({parse_rank(i) for i in items}))
         if k == "table":
             return _parse_table(raw)
+        if k == "signs":
+            signs = tuple(int(x) for x in _split(raw))
+            if len(signs) != 3 or any(v not in (-1, 0, 1) for v in signs):
+                raise ValueError(raw)
+            return signs
         if k == "intlist":
             values = tuple(int(x) for x in _split(raw) if str(x).lower() != "none")
             if any(v < 1 or v > 20 for v in values):
@@ -200,6 +207,8 @@ class Knob:
             return ",".join(f"{t}:{n}" for t, n in value)
         if k == "intlist":
             return ",".join(str(v) for v in value) if value else "none"
+        if k == "signs":
+            return ",".join(str(v) for v in value)
         if k == "modes":
             return ",".join(f"{p}x{t}" for p, t in value)
         if k == "range":
@@ -307,6 +316,8 @@ KNOBS: tuple[Knob, ...] = (
     _k("meld_min_size", "int", "smallest meld", lo=2, hi=7),
     _k("meld_max_size", "int", "largest meld (null = no cap; with a cap canastas are closed)", lo=3,
        hi=30, nullable=True),
+    _k("allow_8th_card_when_going_out", "bool", "the player going out may lay one card more than meld_max_size "
+       "on a team canasta, also of a closed rank (WP-US house option)"),
     _k("wild_rule", "enum", "naturals/wilds ratio in a meld",
        allowed=("PAGAT", "WIKI", "STRICT_MAJORITY", "AMERICAN")),
     _k("max_wilds_per_meld", "int", "most wild cards in one natural-rank meld", lo=0, hi=7),
@@ -373,6 +384,7 @@ KNOBS: tuple[Knob, ...] = (
     _k("threes_mode", "enum", "how threes score: red ones as bonus cards, or both colours by table",
        allowed=("RED_BONUS", "AMERICAN_COLOUR_TABLE")),
     _k("american_threes_table", "table", "bonus by count of one colour, e.g. '1:100,2:300,3:500,4:1000'"),
+    _k("american_threes_sign", "signs", "sign of the threes table with 0, 1 and 2+ canastas (S1: -1,0,1)"),
     _k("may_hold_one_three_before_opening", "bool", "a player may keep one three until the team opens"),
     _k("dealt_threes_laid", "enum", "when dealt red threes are laid and replaced",
        allowed=("AFTER_DEAL", "FIRST_TURN")),
@@ -421,6 +433,8 @@ KNOBS: tuple[Knob, ...] = (
     _k("special_hand_value.garbage", "int", "two fours and two threes of a kind", lo=0, hi=100000),
     _k("special_hand_requires_team_unopened", "bool", "special hands only while the team has not opened"),
     _k("special_hand_waives_minimum", "bool", "a special hand needs no initial-meld minimum"),
+    _k("special_hand_overrides_team_score", "bool", "a team that went out with a special hand scores its value "
+       "only (false: the value is added to the team's normal score: going out, threes, hands)"),
     _k("pairs_wild_pair_ranks", "ranks", "wild ranks whose pair makes PAIRS_WITH_2_7_A (S1: 2; alt. 2,JK)"),
     _k("empty_pile_no_dead_card", "bool", "on an empty pile a card of a dead rank may not be discarded (when then no "
        "card may be, this bar lifts, then the A/7 bar: RULES.md A-AM-4d)"),
@@ -447,9 +461,26 @@ for _knob in KNOBS:
     KNOB_BY_NAME.setdefault(_knob.field, _knob)
 
 
+#: Knobs of RULES.md §3 that are not settable because the engine fixes the behaviour another way: name -> (the
+#: value it always has, why). ``simcli rules show`` prints these; ``--rule NAME=...`` is refused with the reason.
+FIXED_KNOBS: dict[str, tuple[str, str]] = {
+    "black_three_stop": (
+        "true", "a black three on top always stops the pile for one turn, in every variant: the pile is never "
+        "taken with a three on top (RULES.md §1.7's top-card gate), and once a card covers it nothing is left to "
+        "stop; a 'false' would contradict that gate, so there is nothing to set"),
+    "scoring_unit": (
+        "TEAM", "scores, opening minimums and the game target are kept per team; the cut-throat play that RULES.md "
+        "A-PT-10 keeps PLAYER for is individual play, team_size=1, where each player is a team and scores alone "
+        "(Classic with 2 or 3 players, Spanish individual; e.g. --rule team_size=1 --rule num_players=3)"),
+}
+
+
 def knob(name: str) -> Knob:
     """Look a knob up by its RULES.md name (``canasta_bonus.natural``) or field name."""
     found = KNOB_BY_NAME.get(name.strip())
+    if found is None and name.strip() in FIXED_KNOBS:
+        value, why = FIXED_KNOBS[name.strip()]
+        raise RuleError(f"rule knob '{name.strip()}' is fixed by the engine at {value}: {why}")
     if found is None:
         import difflib
 

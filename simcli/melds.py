@@ -41,18 +41,19 @@ def wild_ratio_ok(wild_rule: str, naturals: int, wilds: int, max_wilds: int = 3)
 
 
 def meld_error(rules: Any, rank: int, naturals: int, twos: int, jokers: int, *,
-               new: bool, opening: bool = True, added_wilds: int = 0) -> str | None:
+               new: bool, opening: bool = True, added_wilds: int = 0, over_cap: int = 0) -> str | None:
     """Why a meld of ``rank`` holding these cards is illegal under ``rules``, or ``None`` if legal.
 
     ``new`` says whether the meld is being started (then it must reach the minimum
     size); an existing meld only has to stay within the ratio and size caps.
     ``opening`` says whether the cards are laid in the team's opening and ``added_wilds``
-    how many wild cards this action adds (for ``mixed_aces_only_in_opening``).
+    how many wild cards this action adds (for ``mixed_aces_only_in_opening``). ``over_cap`` cards beyond
+    ``meld_max_size`` are allowed (the going-out 8th card of ``allow_8th_card_when_going_out``).
     """
     wilds = twos + jokers
     size = naturals + wilds
     cap = rules.meld_max_size
-    if cap is not None and size > cap:
+    if cap is not None and size > cap + over_cap:
         return f"meld of {size} cards exceeds meld_max_size={cap}"
     if rank == WILD_MELD:
         if not rules.wild_melds_allowed:

@@ -98,7 +98,9 @@ def parse_meld(rules: Any, text: Any, where: str = "meld") -> tuple[int, int, in
         if not ranks:
             raise PositionError(f"{where}: empty meld; allowed: 3 or more cards of one rank")
         rank, naturals = WILD_MELD, 0
-    error = meld_error(rules, rank, naturals, twos, jokers, new=True)
+    # A finished position may hold a canasta with the going-out 8th card (allow_8th_card_when_going_out).
+    over_cap = 1 if rules.allow_8th_card_when_going_out and naturals + twos + jokers > rules.canasta_size else 0
+    error = meld_error(rules, rank, naturals, twos, jokers, new=True, over_cap=over_cap)
     if error is not None:
         raise PositionError(f"{where} {shown!r} is illegal: {error}")
     return rank, naturals, twos, jokers

@@ -244,6 +244,12 @@ def validate(rules: Any) -> None:
             "for everyone); allowed: set one of them to false"
         )
     _check_meld_basis(rules)
+    if rules.allow_8th_card_when_going_out and (rules.meld_max_size is None or rules.new_meld_after_closed_canasta):
+        raise RuleError(
+            "allow_8th_card_when_going_out=true needs a capped meld (meld_max_size) that stays in place: with "
+            f"meld_max_size={knob('meld_max_size').format(rules.meld_max_size)} and new_meld_after_closed_canasta="
+            f"{knob('new_meld_after_closed_canasta').format(rules.new_meld_after_closed_canasta)} there is no 8th "
+            "card; allowed: a meld_max_size and new_meld_after_closed_canasta=false")
     if rules.meld_min_size > rules.canasta_size:
         raise RuleError(f"meld_min_size={rules.meld_min_size} exceeds canasta_size={rules.canasta_size}")
     needed = dict(rules.go_out_requirement)

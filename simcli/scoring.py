@@ -80,14 +80,15 @@ def hand_points(rules: Any, counts: Sequence[int]) -> int:
 
 
 def american_threes(rules: Any, count: int, canastas: int) -> int:
-    """Americana threes of one colour: the table value, negative with no canasta, ignored with one."""
+    """Americana threes of one colour: the table value times ``american_threes_sign`` for the team's canastas
+    (S1: negative with none, ignored with one, positive with two or more)."""
     if not count:
         return 0
     value = 0
     for threshold, v in rules.american_threes_table:
         if threshold is not None and count >= threshold:
             value = v
-    return -value if canastas == 0 else (0 if canastas == 1 else value)
+    return value * rules.american_threes_sign[min(canastas, 2)]  # S1: -1, 0, +1 for 0, 1, 2+ canastas
 
 
 def red_threes_value(rules: Any, count: int) -> int:
@@ -106,11 +107,13 @@ def red_threes_value(rules: Any, count: int) -> int:
 def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
     """Score one team: a dict of the parts in :data:`SCORE_PARTS` plus ``total``."""
     parts = dict.fromkeys(SCORE_PARTS, 0)
-    if team.special_hand is not None:
+    if team.special_hand is not None and rules.special_hand_overrides_team_score:
         # RULES.md §1.12 step 1: the hand's value and nothing else.
         parts["special_hand"] = getattr(rules, SPECIAL_HAND_KNOBS[team.special_hand])
         parts["total"] = parts["special_hand"]
         return parts
+    if team.special_hand is not None:  # special_hand_overrides_team_score=false: the value on top of the rest
+        parts["special_hand"] = getattr(rules, SPECIAL_HAND_KNOBS[team.special_hand])
     n_canastas = 0
     melded = 0
     size = rules.canasta_size

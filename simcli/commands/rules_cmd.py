@@ -7,7 +7,7 @@ import json
 import click
 
 from simcli.commands.common import build_rules, json_option, rule_option
-from simcli.knobs import KNOBS, RuleError, knob
+from simcli.knobs import FIXED_KNOBS, KNOBS, RuleError, knob
 from simcli.rules import diff, list_variants, player_values, preset_description
 
 
@@ -51,7 +51,9 @@ def show(variant: str, rules: tuple[str, ...], changed: bool, as_json: bool) -> 
             for k in KNOBS if k.name in changes or not changed
         }
         click.echo(json.dumps({"variant": variant, "description": preset_description(variant), "knobs": knobs,
-                               "changed": sorted(changes)}, indent=2))
+                               "changed": sorted(changes),
+                               "fixed": {name: {"value": value, "why": why}
+                                         for name, (value, why) in FIXED_KNOBS.items()}}, indent=2))
         return
     click.echo(f"# {variant}: {preset_description(variant)}")
     table = {name: v for name, v in player_values(variant, rs.num_players, rs.team_size).items()
@@ -69,3 +71,6 @@ def show(variant: str, rules: tuple[str, ...], changed: bool, as_json: bool) -> 
         click.echo(f"{mark} {k.name:{width}s} = {value:24s} {k.help}{note}")
     if changes:
         click.echo(f"# {len(changes)} knob(s) differ from the preset")
+    if not changed:
+        for name, (value, why) in FIXED_KNOBS.items():  # RULES.md §3 knobs the engine fixes another way
+            click.echo(f"# {name} = {value} is fixed by the engine (not a knob): {why}")
