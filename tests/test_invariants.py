@@ -337,7 +337,12 @@ def expected_parts(st: DealState, team: int, out_team: int | None, concealed: bo
         parts["going_out"] = r.concealed_out_total_bonus if concealed else r.going_out_bonus
     n3 = st.red_threes[team]
     if n3:
-        value = r.all_red_threes_total if n3 == 2 * r.decks else n3 * r.red_three_value
+        value = n3 * r.red_three_value
+        if r.all_red_threes_total is not None and n3 == 2 * r.decks:
+            value = r.all_red_threes_total
+        reached = [v for t, v in r.red_three_totals or () if t is not None and n3 >= t]  # A-CL-4: 5 and 6 of 6
+        if reached:
+            value = reached[-1]
         parts["red_threes"] = -value if not melds else value
     for seat in range(st.n_players):
         if st.team_of[seat] == team:
@@ -425,7 +430,10 @@ KNOB_SETS: list[dict[str, Any]] = [
     {"num_players": 2},
     {"num_players": 3},
     {"num_players": 6},
+    {"num_players": 6, "team_size": 2},
     {"draw_count": 2},
+    {"draw_count": 2, "partial_draw_allowed": False},
+    {"initial_meld_basis": "DEAL_NUMBER", "initial_meld_table": "HF_BY_DEAL"},
     {"wild_rule": "WIKI"},
     {"wild_rule": "STRICT_MAJORITY"},
     {"meld_max_size": 7},

@@ -80,6 +80,8 @@ VALUE = {"JK": 50, "2": 20, "A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 1
          "7": 5, "6": 5, "5": 5, "4": 5, "R3": 100, "B3": 100}
 CARD = [VALUE[name] for name in RANK_NAMES]
 THREES_TABLE = {1: 100, 2: 300, 3: 500, 4: 1000}
+#: The discard bars of RULES.md A-AM-4d, in the order they lift.
+LIFTS = ("dead_rank", "ace_seven")
 SPECIAL_VALUE = {"STRAIGHT": 3000, "PAIRS_NATURAL": 2500, "PAIRS_WITH_2_7_A": 2000, "GARBAGE": 2000}
 BONUS_PART = {"NATURAL": "canasta_natural", "MIXED": "canasta_mixed", "WILD": "canasta_wild",
               "SEVENS": "canasta_sevens", "ACES": "canasta_aces"}
@@ -123,14 +125,15 @@ def bonus(kind: str, m: Sequence[int]) -> int:
     return {"NATURAL": 500, "MIXED": 300, "ACES": 2500, "SEVENS": 2500}[kind]
 
 
-def meld_problem(rank: int, m: Sequence[int]) -> str | None:
-    """Why a meld on the table breaks the Americana rules (checked independently of simcli.melds)."""
+def meld_problem(rank: int, m: Sequence[int], cap: int = 7) -> str | None:
+    """Why a meld on the table breaks the Americana rules (checked independently of simcli.melds); ``cap`` is 8
+    under allow_8th_card_when_going_out (whether the 8th card went out is checked at the end of the deal)."""
     n, tw, jk = m
     size, w = n + tw + jk, tw + jk
     if min(m) < 0:
         return "a negative count"
-    if size > 7:
-        return f"{size} cards, above the cap of 7"
+    if size > cap:
+        return f"{size} cards, above the cap of {cap}"
     if rank == WILD_MELD:
         return None if n == 0 and size >= 3 else "a wild meld with naturals or fewer than 3 cards"
     if rank not in NATURAL_RANKS:
@@ -169,19 +172,23 @@ def opening_minimum(score: int) -> int:
     return 15 if score < 0 else 50 if score < 1500 else 90 if score < 3000 else 120 if score < 5000 else 150
 
 
-def threes_part(count: int, canastas: int) -> int:
-    """Threes of one colour (§2.3 table): negative with no canasta, ignored with one, positive with two or more."""
+def threes_part(count: int, canastas: int, signs: Sequence[int] = (-1, 0, 1)) -> int:
+    """Threes of one colour (§2.3 table): negative with no canasta, ignored with one, positive with two or more
+    (``signs``: american_threes_sign for 0, 1 and 2+ canastas)."""
     if not count:
         return 0
     value = THREES_TABLE[min(count, 4)]
-    return -value if canastas == 0 else 0 if canastas == 1 else value
+    return value * signs[0] if canastas == 0 else value * signs[1] if canastas == 1 else value * signs[2]
 
 
 def expected_parts(st: DealState, team: int, out_team: int | None) -> dict[str, int]:
     """The non-zero score parts of ``team``, recomputed from the end state with the §2.3 values."""
-    if st.special_hand is not None and team == out_team:
+    special = st.special_hand is not None and team == out_team
+    if special and st.rules.special_hand_overrides_team_score:
         return {"special_hand": SPECIAL_VALUE[st.special_hand]}
     parts: Counter[str] = Counter()
+    if special:  # special_hand_overrides_team_score=false: the hand's value on top of the normal score
+        parts["special_hand"] = SPECIAL_VALUE[st.special_hand]
     canastas = 0
     melded = 0
     for rank, m in enumerate(st.melds[team]):
@@ -200,8 +207,9 @@ def expected_parts(st: DealState, team: int, out_team: int | None) -> dict[str, 
     parts["melded"] = melded if canastas else -melded
     if team == out_team:
         parts["going_out"] = 100
-    parts["red_threes"] = threes_part(st.red_threes[team], canastas)
-    parts["black_threes"] = threes_part(st.black_threes[team], canastas)
+    signs = st.rules.american_threes_sign
+    parts["red_threes"] = threes_part(st.red_threes[team], canastas, signs)
+    parts["black_threes"] = threes_part(st.black_threes[team], canastas, signs)
     for seat in st.members(team):
         hand = st.hands[seat]
         parts["hand"] -= sum(n * CARD[r] for r, n in enumerate(hand))
@@ -244,6 +252,9 @@ class AmChecker:
         self.wing_teams: set[int] = set()
         #: Wings a pile opening forfeited (wing_after_pile_opening=THREE: the next opener takes the next wing).
         self.forfeited = 0
+        #: allow_8th_card_when_going_out: the cap, and each (seat, turn) that laid an 8th card (it must go out).
+        self.cap = 8 if st.rules.allow_8th_card_when_going_out else 7
+        self.eighths: list[tuple[int, int]] = []
 
     def fail(self, kind: str, message: str) -> None:
         st = self.st
@@ -334,8 +345,9 @@ class AmChecker:
         for rank, m in enumerate(key):
             if m is None:
                 continue
-            problem = meld_problem(rank, m) if rank == WILD_MELD or rank in NATURAL_RANKS else "a meld of threes/2s"
-            engine = meld_error(self.rules, rank, *m, new=True)
+            natural_or_wild = rank == WILD_MELD or rank in NATURAL_RANKS
+            problem = meld_problem(rank, m, self.cap) if natural_or_wild else "a meld of threes/2s"
+            engine = meld_error(self.rules, rank, *m, new=True, over_cap=self.cap - 7)
             if problem or engine:
                 return f"illegal meld of {_name(rank)} {m}: {problem or engine}", {}
             kind = classify(rank, m)
@@ -439,7 +451,10 @@ class AmChecker:
         if seat != st.current:
             self.fail(kind, f"seat {seat} melds during seat {st.current}'s turn")
         before = sum(m) - added["naturals"] - added["twos"] - added["jokers"]
-        if rank != WILD_MELD:
+        if self.cap == 8 and before == 7 and sum(m) == 8:
+            self.eighths.append((seat, st.turn))  # must be the going-out player's last melds (checked at the end)
+            self.stats["eighth_card"] += 1
+        elif rank != WILD_MELD:
             if before >= 7 or any(st.melds[t][rank] is not None and sum(st.melds[t][rank]) >= 7
                                   for t in range(st.n_teams) if t != team):
                 self.fail(kind, f"a meld of dead rank {RANK_NAMES[rank]} {'added to' if before else 'started'}")
@@ -538,8 +553,37 @@ class AmChecker:
             self.fail(kind, f"seat {seat} discarded a three without going out")
         if card in (TWO, JOKER) and naturals:
             self.fail(kind, f"seat {seat} discarded a wild card while holding {[RANK_NAMES[r] for r in naturals]}")
-        if card in (ACE, SEVEN) and len(st.pile) == 1 and any(r not in (ACE, SEVEN) for r in naturals):
+        lifted = LIFTS.index(data["bar_lifted"]) + 1 if "bar_lifted" in data else 0
+        if card in (ACE, SEVEN) and len(st.pile) == 1 and any(r not in (ACE, SEVEN) for r in naturals) and lifted < 2:
             self.fail(kind, f"seat {seat} discarded {RANK_NAMES[card]} on an empty pile holding other naturals")
+        if self.rules.empty_pile_no_dead_card and len(st.pile) == 1:
+            self._check_lift(seat, card, lifted)
+        elif lifted:
+            self.fail(kind, f"bar_lifted {data['bar_lifted']} without empty_pile_no_dead_card on an empty pile")
+
+    def _barred(self, before: Sequence[int], card: int, lifted: int) -> bool:
+        """Whether a discard of ``card`` from the hand ``before`` is barred on an empty pile with the first ``lifted``
+        bars of A-AM-4d lifted (dead rank, then A/7); threes and wild cards as the §2.3 restrictions say."""
+        naturals = [r for r in NATURAL_RANKS if before[r]]
+        if card in (RED_THREE, BLACK_THREE):
+            return True
+        if card in (TWO, JOKER):
+            return bool(naturals)
+        if lifted < 1 and self._canasta_of(card):
+            return True
+        return lifted < 2 and card in (ACE, SEVEN) and any(r not in (ACE, SEVEN) for r in naturals)
+
+    def _check_lift(self, seat: int, card: int, lifted: int) -> None:
+        """RULES.md A-AM-4d: bars lift, in order, only as far as needed for some card in the hand to be discardable."""
+        before = list(self.st.hands[seat])
+        before[card] += 1
+        held = [r for r in range(NUM_RANKS) if before[r]]
+        needed = next((k for k in range(len(LIFTS) + 1) if any(not self._barred(before, r, k) for r in held)), None)
+        if needed != lifted or self._barred(before, card, lifted):
+            self.fail("discard", f"seat {seat} discarded {RANK_NAMES[card]} with {lifted} bars lifted; the hand "
+                                 f"{[RANK_NAMES[r] for r in held]} needed {needed}")
+        if lifted:
+            self.stats[f"lifted_{LIFTS[lifted - 1]}"] += 1
 
     def _on_going_out(self, data: dict[str, Any]) -> None:
         st = self.st
@@ -557,6 +601,9 @@ class AmChecker:
             return
         if sum(st.canastas[team].values()) < 2:
             self.fail(kind, f"team {team} went out with canastas {st.canastas[team]}")
+        if any(e != (seat, st.turn) for e in self.eighths):
+            self.fail(kind, f"8th cards laid by {self.eighths}, but seat {seat} went out in turn {st.turn}")
+        self.eighths = []
         if discarded:
             self.stats["out_with_discard"] += 1
         else:
@@ -570,6 +617,8 @@ class AmChecker:
         st = self.st
         kind = "finish"
         stats = self.stats
+        if self.eighths:
+            self.fail(kind, f"8th cards laid by {self.eighths} without going out")
         stats["deals"] += 1
         stats["events"] += self.events
         if not self.events:
@@ -605,7 +654,8 @@ class AmChecker:
             got = {p: v for p, v in score.items() if p != "total" and v}
             if got != expected:
                 self.fail(kind, f"team {team}: score parts {got} != recomputed {expected}")
-            if st.special_hand is not None and team == out_team and score["total"] != SPECIAL_VALUE[st.special_hand]:
+            if (st.special_hand is not None and team == out_team and self.rules.special_hand_overrides_team_score
+                    and score["total"] != SPECIAL_VALUE[st.special_hand]):
                 self.fail(kind, f"team {team}: special hand {st.special_hand} scored {score['total']}")
             stats["points"] += score["total"]
 

@@ -312,8 +312,10 @@ class PonyChecker:
             if self.rules.must_pick_pony_before_going_out and not st.pony_picked[seat]:
                 self.fail(kind, f"seat {seat} went out without picking up its pony")
             self.stats[OUT_WITH_FOUR] += 1
+        elif len(st.stock) >= (1 if self.rules.partial_draw_allowed else self.rules.draw_count):
+            self.fail(kind, f"stock_out with {len(st.stock)} cards left")  # A-X-5: fewer than a draw may be left
         elif st.stock:
-            self.fail(kind, f"stock_out with {len(st.stock)} cards left")
+            self.stats["stock_out_short"] += 1
         for s, t in self.b3_melds:
             if s != result.went_out_seat or t != st.turn:
                 self.fail(kind, f"black threes melded by seat {s} on turn {t}, not by the player going out")
