@@ -598,8 +598,8 @@ class Deal:
                 except Exception as exc:
                     raise self._wrap(seat, exc) from exc
                 picked = False
-                if melds is not None:  # None is no melds, like an empty list
-                    err = melds_shape_error(melds)
+                if melds or (melds is not None and type(melds) is not list and type(melds) is not tuple):
+                    err = melds_shape_error(melds)  # None and an empty list or tuple are no melds
                     if err:
                         raise self._fail(seat, err)
                 if melds and isinstance(melds[0], SpecialHand):
@@ -646,9 +646,10 @@ class Deal:
         except Exception as exc:
             raise self._wrap(seat, exc) from exc
         hand = st.hands[seat]
-        err = discard_shape_error(returned, hand)
-        if err:
-            raise self._fail(seat, err)
+        if type(returned) is not int or not 0 <= returned < len(hand) or not hand[returned]:  # the rare case
+            err = discard_shape_error(returned, hand)
+            if err:
+                raise self._fail(seat, err)
         card: int = returned
         if self._discard_rules and st.special_hand is None:
             err = discard_error(st, seat, card)

@@ -44,6 +44,11 @@ def meld_shape_error(m: Any) -> str | None:
     Checked before anything uses the meld (legality checks index hands with its rank, traces name it), so that
     a malformed decision is refused with one line rather than crashing a check or a trace writer.
     """
+    if type(m) is Meld:  # the common case, decided with exact type tests (no bool, no float)
+        rank, n, tw, jk = m
+        if (type(rank) is int and type(n) is int and type(tw) is int and type(jk) is int
+                and 0 <= rank < NUM_RANKS and n >= 0 and tw >= 0 and jk >= 0):
+            return None
     if not isinstance(m, Meld):
         return f"{m!r} is not a Meld"
     rank, n, tw, jk = m
@@ -89,6 +94,8 @@ def melds_shape_error(melds: Any) -> str | None:
 
 def discard_shape_error(card: Any, hand: Sequence[int]) -> str | None:
     """Why a ``choose_discard`` return is not a rank the hand holds."""
+    if type(card) is int and 0 <= card < NUM_RANKS and hand[card]:
+        return None  # the common case first
     if card is None:
         return "choose_discard returned None, but the hand is not empty: a card must be discarded"
     if not _is_int(card) or not 0 <= card < NUM_RANKS:
