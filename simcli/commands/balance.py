@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,10 +22,9 @@ from simcli.commands.sweep import (
     command_line,
     default_out,
     make_rules,
-    play_or_reuse,
+    play_all,
     provenance,
     render_summary,
-    safe_name,
     save_outputs,
 )
 
@@ -199,8 +197,7 @@ def balance(variants: str, games: int, strategy: str, seed: int, jobs: int | Non
     jobs = jobs or os.cpu_count() or 1
     cmd = command_line("balance", [("--variants", ",".join(names)), ("--games", games), ("--strategy", strategy),
                                    ("--seed", seed), ("--out", out), ("--save", save)])
-    runs = [(v, play_or_reuse(rs, seats, seed, games, out / safe_name(v), jobs, v, shlex.split(cmd)))
-            for v, rs, seats in settings]
+    runs = play_all(settings, seed, games, out, jobs, cmd, names)
     try:
         table = stats.balance_table(runs)
     except stats.StatsError as exc:

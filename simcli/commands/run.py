@@ -24,6 +24,7 @@ from simcli.commands.common import (
     rule_option,
     seed_option,
 )
+from simcli.commands.hints import build_hint, prog
 from simcli.integrity import manifest_error
 from simcli.knobs import RuleError, knob
 from simcli.rules import diff, load_rules, parse_overrides
@@ -179,8 +180,9 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     total = games * (2 if rotate_seats else 1)
     from tqdm import tqdm
 
-    bar = tqdm(total=total, unit="game", desc=f"{variant}", disable=quiet or not sys.stderr.isatty(),
-               dynamic_ncols=True, smoothing=0.1)
+    shown = not quiet and sys.stderr.isatty()
+    bar = tqdm(total=total, unit="game", desc=f"{variant}", disable=not shown, dynamic_ncols=True, smoothing=0.1)
+    build_hint(total, names, shown=shown)
     try:
         outcome = execute_run(spec, out, jobs=jobs, backend=backend, scheduler=scheduler, fmt=fmt, resume=resume,
                               command=["simcli", *sys.argv[1:]], progress=bar.update,
@@ -195,7 +197,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         signum = int(getattr(exc, "signum", signal.SIGINT))
         what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
         click.echo(f"\n{what}: finished chunks are saved in {out}; finish the run with:\n"
-                   f"  simcli run --resume --out {out}", err=True)
+                   f"  {prog()} run --resume --out {out}", err=True)
         sys.exit(128 + signum)
     bar.close()
     files = [out / f for f in (f"games.{fmt}", f"deals.{fmt}", f"errors.{fmt}", "run.json") if (out / f).exists()]
@@ -214,12 +216,13 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
             "files": [str(f) for f in files],
         }, indent=2))
         return
-    hands_per_s = f"{outcome.hands_per_s:,.0f} hands/s" if outcome.hands_per_s else "nothing left to play"
+    hands_per_s = (f"{outcome.hands_per_s:,.0f} hands/s" if outcome.hands_per_s
+                   else "nothing left to play, the finished run was reused")
     click.echo(
         f"Played {outcome.games:,} games ({outcome.hands:,} deals) of {variant} with {', '.join(dict.fromkeys(names))}"
         f" on {jobs} {backend} job(s): {hands_per_s}"
         + (f", {outcome.errors} failed game(s) in errors.{fmt}" if outcome.errors else "")
         + f".\nResults: {', '.join(str(f) for f in files)} (schemas in docs/results-format.md).\n"
-        f"Report on them with: simcli report {out}   (or in Python: simcli.results.load('{out}'))"
+        f"Report on them with: {prog()} report {out}   (or in Python: simcli.results.load('{out}'))"
     )
 

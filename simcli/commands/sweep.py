@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import signal
 import sys
 from collections.abc import Sequence
 from datetime import datetime
@@ -18,6 +19,7 @@ import click
 
 from simcli import __version__
 from simcli.commands.common import seed_option
+from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.plot import save_figure, sweep_figure
 from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, fmt_value, open_run, records, text_table
 from simcli.commands.run import refuse_useless_rotation
@@ -50,9 +52,9 @@ def play_or_reuse(rs: Any, names: Sequence[str], seed: int, games: int, run_dir:
     """Play a run into ``run_dir``, or reuse/finish the one there when its settings match exactly."""
     spec = RunSpec(variant=rs.variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, games=games,
                    rotate_seats=rotate_seats, chunk_size=default_chunk_size(games))
-    from tqdm import tqdm
-
-    bar = tqdm(total=games, unit="game", desc=label, disable=not sys.stderr.isatty(), dynamic_ncols=True)
+    total = games * (2 if rotate_seats else 1)
+    bar = progress_bar(total, label, quiet=False)
+    build_hint(total, names, shown=on_terminal(False))
     try:
         outcome = execute_run(spec, run_dir, jobs=jobs, resume=(run_dir / MANIFEST).exists(), command=command,
                               progress=bar.update, rules_diff={k: v[1] for k, v in diff(rs).items()})
@@ -61,9 +63,27 @@ def play_or_reuse(rs: Any, names: Sequence[str], seed: int, games: int, run_dir:
     finally:
         bar.close()
     what = (f"played {outcome.games:,} games in {outcome.wall_seconds:.1f} s" if outcome.hands_per_s
-            else "reused the finished run")
+            else "reused the finished run (nothing played)")
     click.echo(f"{label}: {what} -> {run_dir}", err=True)
     return open_run(run_dir)
+
+
+def play_all(settings: Sequence[tuple[str, Any, Sequence[str]]], seed: int, games: int, out: Path, jobs: int,
+             cmd: str, labels: Sequence[str], rotate_seats: bool = False) -> list[tuple[str, Run]]:
+    """Play (or reuse) one run per setting ``(key, rules, seats)`` into ``out/<label>``. Ctrl-C (or SIGTERM) keeps
+    every finished run and chunk and exits 130 (143) with the exact command that continues, as ``run`` does."""
+    runs: list[tuple[str, Run]] = []
+    try:
+        for (key, rs, names), label in zip(settings, labels, strict=True):
+            runs.append((key, play_or_reuse(rs, names, seed, games, out / safe_name(label), jobs, label,
+                                            shlex.split(cmd), rotate_seats)))
+    except KeyboardInterrupt as exc:
+        signum = int(getattr(exc, "signum", signal.SIGINT))
+        what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+        click.echo(f"\n{what}: {len(runs)} finished run(s) and the finished chunks of the next are kept in {out}; "
+                   f"continue with the same command:\n  {again(shlex.split(cmd)[1:])}", err=True)
+        sys.exit(128 + signum)
+    return runs
 
 
 def safe_name(text: str) -> str:
@@ -229,11 +249,7 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], games: int, seed: int
                                  ("--seed", seed), ("--strategies", strategies), ("--rotate-seats", rotate_seats),
                                  ("--metric", ",".join(m.name for m in chosen)), ("--out", out),
                                  ("--save", save)])
-    runs = []
-    for v, rs, names in settings:
-        label = f"{k.name}={v}"
-        runs.append((v, play_or_reuse(rs, names, seed, games, out / safe_name(label), jobs, label, shlex.split(cmd),
-                                      rotate_seats)))
+    runs = play_all(settings, seed, games, out, jobs, cmd, [f"{k.name}={v}" for v, _, _ in settings], rotate_seats)
     try:
         table = stats.summary_table(runs, chosen, key=k.name)
         diffs = stats.baseline_differences(runs, chosen, key=k.name)

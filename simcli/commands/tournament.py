@@ -7,6 +7,7 @@ import io
 import json
 import os
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -15,9 +16,10 @@ import click
 from click.core import ParameterSource
 
 from simcli.commands.common import build_rules, rule_option
+from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.match import DEFAULT_GAMES, fmt_elo, pairs_from_games, strategy_spec
 from simcli.duplicate import elo_from_score
-from simcli.match import MatchError, play_match, seat_strategies
+from simcli.match import MatchError, MatchState, play_match, seat_strategies
 from simcli.rules import load_rules
 from simcli.runner import atomic_write_bytes
 from simcli.tournament import (
@@ -97,6 +99,13 @@ def text_report(data: dict[str, Any], folder: Path) -> str:
     return "\n".join(lines)
 
 
+def advance(bar: Any, start: int) -> Callable[[MatchState, Any], None]:
+    """A match's progress callback moving the tournament's bar to ``start`` plus the match's games so far."""
+    def update(state: MatchState, _status: Any) -> None:
+        bar.update(start + 2 * len(state.half_points) - bar.n)
+    return update
+
+
 @click.command()
 @click.argument("strategies", required=False)
 @click.option("--variant", default="classic", show_default=True, help="rule preset")
@@ -155,18 +164,24 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
         out = Path("results") / "runs" / f"tournament-{variant}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
     jobs = jobs or os.cpu_count() or 1
     say = (lambda line: click.echo(line, err=True)) if fmt == "json" else click.echo
+    schedule = spec.schedule()
+    bar = progress_bar(2 * pairs * len(schedule), f"{variant} round robin", quiet=quiet)
+    build_hint(2 * pairs * len(schedule), names, shown=on_terminal(quiet))
+    if not bar.disable:
+        say = bar.write  # lines above the bar, not through it
     try:
         open_folder(out, spec, resume, command=["simcli", *sys.argv[1:]])
-        schedule = spec.schedule()
         finished: list[StoredMatch] = []
         for n, (i, j) in enumerate(schedule, 1):
             a, b = names[i], names[j]
             if match_path(out, i, j).exists():
                 finished.append(read_match(out, spec, i, j))
+                bar.update(2 * pairs)
                 if not quiet:
-                    say(f"match {n}/{len(schedule)}: {a} vs {b}: stored, verified")
+                    say(f"match {n}/{len(schedule)}: {a} vs {b}: stored, verified (reused)")
                 continue
-            outcome = play_match(variant, rs, a, b, seed, pairs, jobs=jobs, batch=min(pairs, 100))
+            outcome = play_match(variant, rs, a, b, seed, pairs, jobs=jobs, batch=min(pairs, 100),
+                                 progress=advance(bar, bar.n))
             m = StoredMatch(i=i, j=j, half_points=outcome.state.half_points, wins=outcome.state.wins,
                             ties=outcome.state.ties, losses=outcome.state.losses)
             write_match(out, spec, m)
@@ -179,9 +194,11 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
     except OSError as exc:
         raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
     except KeyboardInterrupt:
+        bar.close()
         click.echo(f"\ninterrupted: finished matches are saved in {out}; finish with:\n"
-                   f"  simcli tournament --resume --out {out}", err=True)
+                   f"  {again(['tournament', '--resume', '--out', str(out)])}", err=True)
         sys.exit(130)
+    bar.close()
     data = results(spec, finished, bootstrap=bootstrap, bootstrap_seed=bootstrap_seed)
     data["command"] = ["simcli", *sys.argv[1:]]
     try:
