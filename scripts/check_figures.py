@@ -17,6 +17,7 @@ its quote). ``tests/test_figures.py`` runs the cheap checks in the default test 
 from __future__ import annotations
 
 import argparse
+import csv
 import os
 import re
 import shlex
@@ -109,13 +110,13 @@ def study_commands(page: str) -> list[str]:
 def study_checks(root: Path = ROOT) -> list[Check]:
     """One slow check per ``results/studies/NAME.csv``: the commands of ``NAME.md`` must write it again."""
     checks = []
-    for csv in sorted((root / STUDIES).glob("*.csv")):
-        page = csv.with_suffix(".md")
+    for table in sorted((root / STUDIES).glob("*.csv")):
+        page = table.with_suffix(".md")
         commands = study_commands(page.read_text(encoding="utf-8")) if page.exists() else []
         if not commands:
-            raise DeclarationError(f"{page.relative_to(root)}: no 'Regenerate' command for {csv.name}")
-        checks.append(Check(id=f"study:{csv.stem}", command=" && ".join(commands), slow=True,
-                            csv=str(csv.relative_to(root))))
+            raise DeclarationError(f"{page.relative_to(root)}: no 'Regenerate' command for {table.name}")
+        checks.append(Check(id=f"study:{table.stem}", command=" && ".join(commands), slow=True,
+                            csv=str(table.relative_to(root))))
     return checks
 
 
@@ -176,19 +177,39 @@ def compare_output(check: Check, output: str, root: Path) -> list[Mismatch]:
     return problems
 
 
+def _rows(path: Path) -> tuple[list[str], dict[tuple[str, ...], tuple[int, dict[str, str]]]]:
+    """A study CSV's columns and its rows by key (the value of the swept knob or the variant, and the metric), each
+    with its line number."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        columns = list(reader.fieldnames or [])
+        keys = [columns[0], *(["metric"] if "metric" in columns[1:] else [])]
+        rows = {tuple(row[k] for k in keys): (n, row) for n, row in enumerate(reader, 2)}
+    return columns, rows
+
+
 def compare_csv(check: Check, workdir: Path, root: Path) -> list[Mismatch]:
-    """Lines of the study's committed CSV that the regenerated one does not reproduce (file, line, both)."""
+    """Values of the study's committed CSV that the regenerated one does not reproduce: one mismatch per row and
+    column (columns added since are not compared), and one per row missing on either side."""
     assert check.csv is not None
-    old = (root / check.csv).read_text(encoding="utf-8").splitlines()
     new_path = workdir / check.csv
     if not new_path.exists():
         return [Mismatch(check.csv, 1, "table", "(committed)", f"the command wrote no {check.csv}", check.command)]
-    new = new_path.read_text(encoding="utf-8").splitlines()
-    problems = [Mismatch(check.csv, n, "row", a, b, check.command)
-                for n, (a, b) in enumerate(zip(old, new, strict=False), 1) if a != b]
-    if len(old) != len(new):
-        problems.append(Mismatch(check.csv, min(len(old), len(new)) + 1, "rows", str(len(old)), str(len(new)),
-                                 check.command))
+    old_columns, old = _rows(root / check.csv)
+    _, new = _rows(new_path)
+    problems = []
+    for key, (line, row) in old.items():
+        if key not in new:
+            problems.append(Mismatch(check.csv, line, "/".join(key), "(row)", "(no such row)", check.command))
+            continue
+        fresh = new[key][1]
+        for column in old_columns:
+            if column in fresh and row[column] != fresh[column]:
+                problems.append(Mismatch(check.csv, line, f"{'/'.join(key)} {column}", row[column], fresh[column],
+                                         check.command))
+    for key in new:
+        if key not in old:
+            problems.append(Mismatch(check.csv, len(old) + 2, "/".join(key), "(no such row)", "(row)", check.command))
     return problems
 
 

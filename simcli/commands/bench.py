@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import click
 
-from simcli.commands.common import build_rules, cli_errors, rule_option, seed_option, variant_option
+from simcli.commands.common import (
+    build_rules,
+    cli_errors,
+    json_option,
+    rule_option,
+    rules_file_option,
+    seed_option,
+    variant_option,
+)
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
 from simcli.strategy import StrategyLookupError, parse_strategy_list
@@ -49,14 +58,16 @@ def bench_games(rules: Any, names: list[str], hands: int, seed: int = 0) -> dict
 
 @click.command()
 @variant_option
-@click.option("--strategy", "strategy", default="greedy", show_default=True,
+@click.option("--strategy", "--strategies", "strategy", default="greedy", show_default=True,
               help="strategy for every seat, or one per seat comma-separated")
 @click.option("--hands", type=click.IntRange(min=1), default=2000, show_default=True,
               help="play whole games until at least this many deals are played")
 @seed_option("master seed (games 0, 1, 2, ... of it)")
 @rule_option
-@click.option("--json", "as_json", is_flag=True, help="print a JSON object")
-def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, ...], as_json: bool) -> None:
+@rules_file_option
+@json_option
+def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, ...], rules_file: Path | None,
+          as_json: bool) -> None:
     """Play whole seeded games in one process and print hands/s and decisions/s.
 
     Plays games 0, 1, 2, ... of --seed (the games `simcli run --seed S --jobs 1` plays) until at least
@@ -65,7 +76,7 @@ def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, 
     into table rows and writing files. A hand is one deal; hands/s is deals per second. The line names the
     build that ran: pure (Python) or compiled (mypyc, docs/performance.md).
     """
-    rs = build_rules(variant, rules)
+    rs = build_rules(variant, rules, rules_file)
     try:
         names = parse_strategy_list(strategy, rs.num_players)
         out = bench_games(rs, names, hands, seed)

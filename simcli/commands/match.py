@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 import click
 from click.core import ParameterSource
 
-from simcli.commands.common import build_rules, rule_option, variant_option
+from simcli.commands.common import build_rules, json_flag, rule_option, rules_file_option, variant_option
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.duplicate import DuplicateError, PairSummary, parse_sprt
 from simcli.match import BatchCounts, MatchError, MatchOutcome, MatchState, SprtSettings, play_match, seat_strategies
@@ -173,10 +173,12 @@ def open_store(out: Path | None, spec: MatchSpec, resume: bool) -> dict[int, Bat
 
 
 @click.command()
+@json_flag
 @click.argument("a", required=False)
 @click.argument("b", required=False)
 @variant_option
 @rule_option
+@rules_file_option
 @click.option("--seed", type=int, default=0, show_default=True, help="master seed (pair i is game index i)")
 @click.option("--games", "-n", type=int, default=None, help=f"games to play, even [default: {DEFAULT_GAMES}]")
 @click.option("--max-games", type=int, default=None,
@@ -195,7 +197,8 @@ def open_store(out: Path | None, spec: MatchSpec, resume: bool) -> dict[int, Bat
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar or lines")
 @click.pass_context
-def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules: tuple[str, ...], seed: int,
+def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules: tuple[str, ...],
+          rules_file: Path | None, seed: int,
           games: int | None, max_games: int | None, sprt_text: str | None, alpha: float, beta: float,
           elo_model: str, batch: int, jobs: int | None, out: Path | None, resume: bool, fmt: str,
           quiet: bool) -> None:
@@ -209,14 +212,14 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
         p = resumed_settings(ctx, out, {"a": a, "b": b, "variant": variant, "seed": seed, "batch": batch,
                                         "sprt_text": sprt_text, "alpha": alpha, "beta": beta,
                                         "elo_model": elo_model, "games": games, "max_games": max_games,
-                                        "rules": rules})
+                                        "rules": rules or rules_file})
         a, b, variant, seed, batch = p["a"], p["b"], p["variant"], p["seed"], p["batch"]
         sprt_text, alpha, beta, elo_model = p["sprt_text"], p["alpha"], p["beta"], p["elo_model"]
         games, max_games, stored_rules = p["games"], p["max_games"], p["stored_rules"]
     if a is None or b is None:
         raise click.ClickException("give the two strategies A and B (one strategy per side, e.g. "
                                    "`simcli match ponytail greedy`), or --resume --out DIR")
-    rs = load_rules(variant, stored_rules) if stored_rules is not None else build_rules(variant, rules)
+    rs = load_rules(variant, stored_rules) if stored_rules is not None else build_rules(variant, rules, rules_file)
     a, b = strategy_spec(a, "A"), strategy_spec(b, "B")
     try:
         seat_strategies(a, b, rs.num_players, rs.n_teams, variant)
@@ -228,7 +231,8 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
                      sprt=None if settings is None else asdict(settings))
     stored = open_store(out, spec, resume)
     jobs = jobs or os.cpu_count() or 1
-    rule_text = " ".join(rules) if stored_rules is None else " ".join(f"{k}={v[1]}" for k, v in diff(rs).items())
+    rule_text = (" ".join(rules) if stored_rules is None and rules_file is None
+                 else " ".join(f"{k}={v[1]}" for k, v in diff(rs).items()))
     header = (f"match {a} vs {b}: {variant}, seed {seed}" + (f", rules {rule_text}" if rule_text else "")
               + f", {a} on team 0 in the first game of each pair")
     # Progress goes to stdout with the text report and to stderr with JSON (stdout then holds one object).

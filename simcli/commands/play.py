@@ -12,6 +12,7 @@ from simcli.commands.common import (
     build_rules,
     cli_errors,
     rule_option,
+    rules_file_option,
     seed_option,
     variant_option,
 )
@@ -26,14 +27,15 @@ from simcli.trace import TraceWriter
 @variant_option
 @seed_option()
 @click.option("--game-index", type=SEED, default=0, show_default=True, help="which game of that seed")
-@click.option("--strategies", default="greedy", show_default=True, help=STRATEGIES_HELP)
+@click.option("--strategies", "--strategy", "strategies", default="greedy", show_default=True, help=STRATEGIES_HELP)
 @rule_option
+@rules_file_option
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, path_type=Path),
               help="write every decision and event as JSON lines")
 def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple[str, ...],
-         trace_path: Path | None) -> None:
+         rules_file: Path | None, trace_path: Path | None) -> None:
     """Play one game and print a deal-by-deal summary."""
-    rs = build_rules(variant, rules)
+    rs = build_rules(variant, rules, rules_file)
     try:
         names = parse_strategy_list(strategies, rs.num_players)
     except StrategyLookupError as exc:

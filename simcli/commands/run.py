@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import sys
-import tomllib
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -18,37 +17,18 @@ from simcli.commands.common import (
     STRATEGIES_HELP,
     check_scheduler,
     first_error_message,
-    json_option,
-    read_text_file,
+    read_rules_file,
     refuse_unused,
     rule_option,
+    rules_file_option,
     seed_option,
 )
 from simcli.commands.hints import build_hint, prog
 from simcli.integrity import manifest_error
-from simcli.knobs import RuleError, knob
+from simcli.knobs import RuleError
 from simcli.rules import diff, load_rules, parse_overrides
 from simcli.runner import RunError, RunSpec, default_chunk_size, execute_run, read_manifest
 from simcli.strategy import StrategyLookupError, parse_strategy_list
-
-
-def _rules_file(path: Path) -> dict[str, Any]:
-    text = read_text_file(path, "rules file")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise click.ClickException(f"cannot read rules file {path}: {exc}") from None
-    flat: dict[str, Any] = {}
-    for key, value in data.items():
-        if isinstance(value, dict):
-            for sub, v in value.items():
-                flat[f"{key}.{sub}"] = v
-        else:
-            flat[key] = value
-    try:
-        return {knob(k).name: knob(k).parse(v) for k, v in flat.items()}
-    except RuleError as exc:
-        raise click.ClickException(f"{path}: {exc}") from None
 
 
 def _stored_settings(out: Path) -> tuple[dict[str, Any], str]:
@@ -103,10 +83,9 @@ def _default_out(variant: str, name: str | None) -> tuple[Path, bool]:
 @click.option("--variant", default="classic", show_default=True, help="rule preset")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
 @seed_option()
-@click.option("--strategies", default="greedy", show_default=True, help=STRATEGIES_HELP)
+@click.option("--strategies", "--strategy", "strategies", default="greedy", show_default=True, help=STRATEGIES_HELP)
 @rule_option
-@click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="TOML file of knob overrides (applied before --rule)")
+@rules_file_option
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="run directory [default: results/runs/<variant>-<name or time>]")
@@ -126,7 +105,8 @@ def _default_out(variant: str, name: str | None) -> tuple[Path, bool]:
 @click.option("--scheduler-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="seconds to wait for --scheduler to answer")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None, help="games per chunk [default: from N]")
-@json_option
+# Not json_option: --format is the table format here (parquet or csv).
+@click.option("--json", "as_json", is_flag=True, help="print the summary as JSON instead of text")
 @click.pass_context
 def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str, rules: tuple[str, ...],
         rules_file: Path | None, jobs: int | None, out: Path | None, name: str | None, rotate_seats: bool,
@@ -157,7 +137,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         chunk_size = chunk_size if given("chunk_size") else stored["chunk_size"]
         fmt = fmt if given("fmt") else stored_format
     try:
-        overrides: dict[str, Any] = _rules_file(rules_file) if rules_file else {}
+        overrides: dict[str, Any] = read_rules_file(rules_file) if rules_file else {}
         overrides.update(parse_overrides(rules))
         if stored is not None and not overrides:
             rs = load_rules(variant, stored["rules"])

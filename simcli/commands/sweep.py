@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from simcli import __version__
-from simcli.commands.common import seed_option
+from simcli.commands.common import json_flag, read_rules_file, rules_file_option, seed_option
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.plot import save_figure, sweep_figure
 from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, fmt_value, open_run, records, text_table
@@ -84,6 +84,21 @@ def play_all(settings: Sequence[tuple[str, Any, Sequence[str]]], seed: int, game
                    f"continue with the same command:\n  {again(shlex.split(cmd)[1:])}", err=True)
         sys.exit(128 + signum)
     return runs
+
+
+def check_out(out: Path, labels: Sequence[str], kind: str) -> None:
+    """Refuse an ``--out`` that holds anything but this command's own runs and tables (a folder of other files),
+    before anything is played or written, as ``run`` refuses a non-empty folder that is not a run."""
+    if not out.is_dir():
+        if out.exists():
+            raise click.ClickException(f"--out {out} is a file; give a folder for the runs")
+        return
+    own = {safe_name(label) for label in labels} | {f"{kind}{ext}" for ext in (".md", ".csv", ".json", ".png")}
+    strangers = sorted(p.name for p in out.iterdir() if p.name not in own)
+    if strangers:
+        shown = ", ".join(strangers[:3]) + (", ..." if len(strangers) > 3 else "")
+        raise click.ClickException(f"--out {out} holds files that are not this {kind}'s runs ({shown}); choose an "
+                                   f"empty or new folder")
 
 
 def safe_name(text: str) -> str:
@@ -193,13 +208,16 @@ def command_line(name: str, args: Sequence[tuple[str, Any]]) -> str:
 
 # ------------------------------------------------------------------------------------------- command
 @click.command()
+@json_flag
 @click.option("--variant", default="classic", show_default=True, help="rule preset")
 @click.option("--rule", "rule", required=True, metavar="KNOB=V1,V2,...",
               help="the knob to sweep and its values (separate with ';' when values contain commas)")
 @click.option("--set", "fixed", multiple=True, metavar="KNOB=VALUE", help="fixed rule override for every run")
+@rules_file_option
 @click.option("--games", "-n", type=click.IntRange(min=2), default=1000, show_default=True, help="games per value")
 @seed_option("master seed (the same for every value)")
-@click.option("--strategies", default="greedy", show_default=True, help="one name for every seat, or one per seat")
+@click.option("--strategies", "--strategy", "strategies", default="greedy", show_default=True,
+              help="one name for every seat, or one per seat")
 @click.option("--rotate-seats", is_flag=True,
               help="play every game again with the partnerships swapped (duplicate pairs; needs two strategies)")
 @click.option("--metric", "metrics", multiple=True, metavar="NAME[,NAME...]",
@@ -211,9 +229,9 @@ def command_line(name: str, args: Sequence[tuple[str, Any]]) -> str:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="format of the table printed on stdout")
-def sweep(variant: str, rule: str, fixed: tuple[str, ...], games: int, seed: int, strategies: str,
-          rotate_seats: bool, metrics: tuple[str, ...], out: Path | None, save: Path | None, jobs: int | None,
-          fmt: str) -> None:
+def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | None, games: int, seed: int,
+          strategies: str, rotate_seats: bool, metrics: tuple[str, ...], out: Path | None, save: Path | None,
+          jobs: int | None, fmt: str) -> None:
     """Play one run per value of a rule knob (same master seed and N, so runs are paired game by game) and
     tabulate and plot the chosen metrics against the value, each with its 95% interval, and each value's
     paired difference from the first (the baseline) with its interval and Holm-adjusted p."""
@@ -224,7 +242,7 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], games: int, seed: int
         raise click.ClickException(f"bad --rule '{rule}': expected KNOB=V1,V2,...")
     try:
         k = knob(name.strip())
-        base = parse_overrides(fixed)
+        base = {**(read_rules_file(rules_file) if rules_file is not None else {}), **parse_overrides(fixed)}
         chosen = stats.parse_metrics(metrics, DEFAULT_SWEEP)
     except (RuleError, stats.StatsError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -244,8 +262,10 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], games: int, seed: int
     except stats.StatsError as exc:
         raise click.ClickException(str(exc)) from None
     out = out or default_out("sweep", k.name)
+    check_out(out, [f"{k.name}={v}" for v, _, _ in settings], "sweep")
     jobs = jobs or os.cpu_count() or 1
-    cmd = command_line("sweep", [("--variant", variant), ("--rule", rule), ("--set", fixed), ("--games", games),
+    cmd = command_line("sweep", [("--variant", variant), ("--rule", rule), ("--set", fixed),
+                                 ("--rules", rules_file), ("--games", games),
                                  ("--seed", seed), ("--strategies", strategies), ("--rotate-seats", rotate_seats),
                                  ("--metric", ",".join(m.name for m in chosen)), ("--out", out),
                                  ("--save", save)])

@@ -15,7 +15,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from simcli.commands.common import build_rules, rule_option
+from simcli.commands.common import build_rules, json_flag, rule_option, rules_file_option
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.match import DEFAULT_GAMES, fmt_elo, pairs_from_games, strategy_spec
 from simcli.duplicate import elo_from_score
@@ -107,9 +107,11 @@ def advance(bar: Any, start: int) -> Callable[[MatchState, Any], None]:
 
 
 @click.command()
+@json_flag
 @click.argument("strategies", required=False)
 @click.option("--variant", default="classic", show_default=True, help="rule preset")
 @rule_option
+@rules_file_option
 @click.option("--seed", type=int, default=0, show_default=True, help="master seed (the same deals in every match)")
 @click.option("--games", "-n", type=int, default=DEFAULT_GAMES, show_default=True,
               help="games per match (even: pairs of two)")
@@ -123,7 +125,8 @@ def advance(bar: Any, start: int) -> Callable[[MatchState, Any], None]:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines")
 @click.pass_context
-def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: tuple[str, ...], seed: int,
+def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: tuple[str, ...],
+               rules_file: Path | None, seed: int,
                games: int, jobs: int | None, out: Path | None, resume: bool, bootstrap: int, bootstrap_seed: int,
                fmt: str, quiet: bool) -> None:
     """Round robin of duplicate matches between the strategies S1,S2,...; Elo ratings with intervals."""
@@ -139,11 +142,12 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
             seed = seed if given("seed") else stored["seed"]
             games = games if given("games") else 2 * int(stored["pairs"])
             strategies = strategies if strategies else ",".join(stored["strategies"])
-            rs = build_rules(variant, rules) if rules else load_rules(variant, stored["rules"])
+            rs = (build_rules(variant, rules, rules_file) if rules or rules_file
+                  else load_rules(variant, stored["rules"]))
         else:
             if not strategies:
                 raise click.ClickException("give the strategies as S1,S2,... (at least two)")
-            rs = build_rules(variant, rules)
+            rs = build_rules(variant, rules, rules_file)
     except (TournamentError, KeyError, TypeError, ValueError) as exc:
         raise click.ClickException(str(exc).splitlines()[0] if str(exc) else "unreadable tournament") from None
     names = [strategy_spec(s) for s in split_strategies(strategies)]
@@ -155,6 +159,9 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
         seat_strategies(names[0], names[1], rs.num_players, rs.n_teams, variant)
     except MatchError as exc:
         raise click.ClickException(str(exc)) from None
+    if bootstrap == 0 and ctx.get_parameter_source("bootstrap_seed") == ParameterSource.COMMANDLINE:
+        raise click.ClickException("--bootstrap-seed does nothing here: it seeds the resampling of --bootstrap B, "
+                                   "which is not given")
     pairs = pairs_from_games(games, "--games")
     if bootstrap and pairs < 2:
         raise click.ClickException(f"--bootstrap resamples the pairs of each match: it needs at least 2 pairs "
