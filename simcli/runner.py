@@ -598,6 +598,9 @@ class RunOutcome:
     status: str
     counts: dict[str, int] = field(default_factory=dict)
     replayed: list[str] = field(default_factory=list)
+    #: Games (and failed games) of chunks that an earlier, interrupted run had finished: kept, not played now
+    #: (``hands_per_s`` measures only what was played now).
+    kept: int = 0
 
 
 def _stderr(message: str) -> None:
@@ -788,8 +791,9 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
     finished = done_chunks(run_dir)
     todo = [k for k in range(n_chunks) if k not in finished]
     per_game = 2 if spec.rotate_seats else 1
+    kept = sum(min(spec.chunk_size, spec.games - k * spec.chunk_size) for k in finished) * per_game
     if progress is not None and finished:
-        progress(sum(min(spec.chunk_size, spec.games - k * spec.chunk_size) for k in finished) * per_game)
+        progress(kept)
     # The objects alive now (modules, click, pyarrow, pandas: some 60,000) outlive the run; frozen, they are
     # left out of the collector's full passes during it (and forked workers do not touch their pages).
     gc.freeze()
@@ -855,4 +859,4 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
             part.unlink()
     return RunOutcome(run_dir=run_dir, games=counts.get("games", 0), hands=total_hands, errors=total_errors,
                       wall_seconds=wall, hands_per_s=hands / wall if wall > 0 else 0.0, status="complete",
-                      counts=counts, replayed=replayed)
+                      counts=counts, replayed=replayed, kept=sum(int(finished[k].get("games", 0)) for k in finished))

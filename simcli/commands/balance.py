@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simcli.commands.common import json_flag, overrides_of, rule_option, rules_file_option, seed_option
+from simcli.commands.common import (
+    complete_variants,
+    json_flag,
+    overrides_of,
+    rule_option,
+    rules_file_option,
+    seed_option,
+)
 from simcli.commands.plot import forest_figure
 from simcli.commands.report import FORMATS, emit, fmt_ci, fmt_count, fmt_value, text_table
 from simcli.commands.sweep import (
@@ -168,7 +175,8 @@ def study_markdown(table: pd.DataFrame, runs: list[tuple[str, Run]], cmd: str, s
 
 @click.command()
 @json_flag
-@click.option("--variants", default="classic", show_default=True, help="comma-separated variant presets")
+@click.option("--variants", default="classic", show_default=True, help="comma-separated variant presets",
+              shell_complete=complete_variants)
 @click.option("--games", "-n", type=click.IntRange(min=2), default=2000, show_default=True, help="games per variant")
 @click.option("--strategy", "--strategies", "strategy", default="greedy", show_default=True,
               help="the strategy in every seat, or one per variant: VARIANT=NAME,VARIANT=NAME,...")

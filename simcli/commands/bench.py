@@ -12,6 +12,7 @@ import click
 from simcli.commands.common import (
     build_rules,
     cli_errors,
+    complete_strategy,
     json_option,
     rule_option,
     rules_file_option,
@@ -59,7 +60,7 @@ def bench_games(rules: Any, names: list[str], hands: int, seed: int = 0) -> dict
 @click.command()
 @variant_option
 @click.option("--strategy", "--strategies", "strategy", default="greedy", show_default=True,
-              help="strategy for every seat, or one per seat comma-separated")
+              shell_complete=complete_strategy, help="strategy for every seat, or one per seat comma-separated")
 @click.option("--hands", type=click.IntRange(min=1), default=2000, show_default=True,
               help="play whole games until at least this many deals are played")
 @seed_option("master seed (games 0, 1, 2, ... of it)")

@@ -112,14 +112,52 @@ def refuse_unused(ctx: click.Context, pairs: list[tuple[str, bool, str]]) -> Non
             raise click.ClickException(f"{opt} does nothing here: {why}")
 
 
+def complete_variant(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of a variant name (``--variant po<TAB>``)."""
+    from simcli.rules import list_variants
+
+    return [v for v in list_variants() if v.startswith(incomplete)]
+
+
+def complete_variants(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of the last name of a comma-separated variant list (``--variants classic,po<TAB>``)."""
+    head, _, last = incomplete.rpartition(",")
+    prefix = f"{head}," if head else ""
+    return [prefix + v for v in complete_variant(ctx, param, last)]
+
+
+def complete_knob(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of ``--rule KNOB=VALUE``: knob names (``pony<TAB>``), then the values of a choice knob."""
+    from simcli.knobs import KNOBS
+
+    name, sep, value = incomplete.partition("=")
+    if not sep:
+        return [f"{k.name}=" for k in KNOBS if k.name.startswith(name)]
+    k = next((k for k in KNOBS if k.name == name), None)
+    if k is None:
+        return []
+    choices = ["true", "false"] if k.kind == "bool" else list(k.allowed) if k.kind == "enum" else []
+    return [f"{name}={c}" for c in choices if c.startswith(value)]
+
+
+def complete_strategy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of the last spec of a comma-separated strategy list (``greedy,ra<TAB>``)."""
+    from simcli.strategy import available_strategies
+
+    head, _, last = incomplete.rpartition(",")
+    prefix = f"{head}," if head else ""
+    return [prefix + s for s in available_strategies() if s.startswith(last)]
+
+
 def variant_option(f: Callable[..., Any]) -> Callable[..., Any]:
     """``--variant`` (default classic)."""
-    return click.option("--variant", default="classic", show_default=True, help="rule preset")(f)
+    return click.option("--variant", default="classic", show_default=True, help="rule preset",
+                        shell_complete=complete_variant)(f)
 
 
 def rule_option(f: Callable[..., Any]) -> Callable[..., Any]:
     """``--rule KNOB=VALUE`` (repeatable)."""
-    return click.option("--rule", "rules", multiple=True, metavar="KNOB=VALUE",
+    return click.option("--rule", "rules", multiple=True, metavar="KNOB=VALUE", shell_complete=complete_knob,
                         help="override a rule knob (repeatable); see `simcli rules show`")(f)
 
 

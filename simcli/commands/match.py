@@ -13,7 +13,14 @@ from typing import Any, NoReturn
 import click
 from click.core import ParameterSource
 
-from simcli.commands.common import build_rules, json_flag, rule_option, rules_file_option, variant_option
+from simcli.commands.common import (
+    build_rules,
+    complete_strategy,
+    json_flag,
+    rule_option,
+    rules_file_option,
+    variant_option,
+)
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.duplicate import DuplicateError, PairSummary, parse_sprt
 from simcli.match import BatchCounts, MatchError, MatchOutcome, MatchState, SprtSettings, play_match, seat_strategies
@@ -174,8 +181,8 @@ def open_store(out: Path | None, spec: MatchSpec, resume: bool) -> dict[int, Bat
 
 @click.command()
 @json_flag
-@click.argument("a", required=False)
-@click.argument("b", required=False)
+@click.argument("a", required=False, shell_complete=complete_strategy)
+@click.argument("b", required=False, shell_complete=complete_strategy)
 @variant_option
 @rule_option
 @rules_file_option

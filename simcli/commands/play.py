@@ -11,6 +11,7 @@ from simcli.commands.common import (
     STRATEGIES_HELP,
     build_rules,
     cli_errors,
+    complete_strategy,
     rule_option,
     rules_file_option,
     seed_option,
@@ -27,7 +28,8 @@ from simcli.trace import TraceWriter
 @variant_option
 @seed_option()
 @click.option("--game-index", type=SEED, default=0, show_default=True, help="which game of that seed")
-@click.option("--strategies", "--strategy", "strategies", default="greedy", show_default=True, help=STRATEGIES_HELP)
+@click.option("--strategies", "--strategy", "strategies", default="greedy", show_default=True, help=STRATEGIES_HELP,
+              shell_complete=complete_strategy)
 @rule_option
 @rules_file_option
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -44,6 +46,7 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
     handle = None
     if trace_path is not None:
         try:
+            trace_path.parent.mkdir(parents=True, exist_ok=True)  # as plot --out and report --out do
             handle = trace_path.open("w", encoding="utf-8", newline="\n")
         except OSError as exc:
             raise click.ClickException(f"cannot write trace file {trace_path}: {exc.strerror}") from None

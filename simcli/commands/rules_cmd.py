@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from simcli.commands.common import build_rules, json_option, rule_option, rules_file_option
+from simcli.commands.common import build_rules, complete_variant, json_option, rule_option, rules_file_option
 from simcli.knobs import KNOBS, RuleError
 from simcli.rules import diff, list_variants, preset_description
 
@@ -29,7 +29,7 @@ def rules() -> None:
 
 
 @rules.command("show")
-@click.argument("variant")
+@click.argument("variant", shell_complete=complete_variant)
 @rule_option
 @rules_file_option
 @click.option("--changed", is_flag=True, help="show only the knobs that differ from the preset")

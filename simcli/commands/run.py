@@ -16,12 +16,14 @@ from click.core import ParameterSource
 from simcli.commands.common import (
     STRATEGIES_HELP,
     check_scheduler,
+    complete_strategy,
     first_error_message,
     read_rules_file,
     refuse_unused,
     rule_option,
     rules_file_option,
     seed_option,
+    variant_option,
 )
 from simcli.commands.hints import build_hint, prog
 from simcli.integrity import manifest_error
@@ -80,10 +82,11 @@ def _default_out(variant: str, name: str | None) -> tuple[Path, bool]:
 
 
 @click.command()
-@click.option("--variant", default="classic", show_default=True, help="rule preset")
+@variant_option
 @click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
 @seed_option()
-@click.option("--strategies", "--strategy", "strategies", default="greedy", show_default=True, help=STRATEGIES_HELP)
+@click.option("--strategies", "--strategy", "strategies", default="greedy", show_default=True, help=STRATEGIES_HELP,
+              shell_complete=complete_strategy)
 @rule_option
 @rules_file_option
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
@@ -198,8 +201,11 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         return
     hands_per_s = (f"{outcome.hands_per_s:,.0f} hands/s" if outcome.hands_per_s
                    else "nothing left to play, the finished run was reused")
+    played = (f"Played {outcome.games:,} games" if not outcome.kept else
+              f"Kept {outcome.kept:,} games an earlier run had finished and played {outcome.games - outcome.kept:,}"
+              f" more, {outcome.games:,} games in all")
     click.echo(
-        f"Played {outcome.games:,} games ({outcome.hands:,} deals) of {variant} with {', '.join(dict.fromkeys(names))}"
+        f"{played} ({outcome.hands:,} deals) of {variant} with {', '.join(dict.fromkeys(names))}"
         f" on {jobs} {backend} job(s): {hands_per_s}"
         + (f", {outcome.errors} failed game(s) in errors.{fmt}" if outcome.errors else "")
         + f".\nResults: {', '.join(str(f) for f in files)} (schemas in docs/results-format.md).\n"

@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from simcli import __version__
-from simcli.commands.common import json_flag, read_rules_file, rules_file_option, seed_option
+from simcli.commands.common import (
+    complete_knob,
+    complete_strategy,
+    json_flag,
+    read_rules_file,
+    rules_file_option,
+    seed_option,
+    variant_option,
+)
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.plot import save_figure, sweep_figure
 from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, fmt_value, open_run, records, text_table
@@ -62,8 +70,9 @@ def play_or_reuse(rs: Any, names: Sequence[str], seed: int, games: int, run_dir:
         raise click.ClickException(f"{label}: {exc}") from None
     finally:
         bar.close()
-    what = (f"played {outcome.games:,} games in {outcome.wall_seconds:.1f} s" if outcome.hands_per_s
-            else "reused the finished run (nothing played)")
+    kept = f" (and kept {outcome.kept:,} an earlier run had finished)" if outcome.kept else ""
+    what = (f"played {outcome.games - outcome.kept:,} games{kept} in {outcome.wall_seconds:.1f} s"
+            if outcome.hands_per_s else "reused the finished run (nothing played)")
     click.echo(f"{label}: {what} -> {run_dir}", err=True)
     return open_run(run_dir)
 
@@ -209,14 +218,16 @@ def command_line(name: str, args: Sequence[tuple[str, Any]]) -> str:
 # ------------------------------------------------------------------------------------------- command
 @click.command()
 @json_flag
-@click.option("--variant", default="classic", show_default=True, help="rule preset")
-@click.option("--rule", "rule", required=True, metavar="KNOB=V1,V2,...",
+@variant_option
+@click.option("--rule", "rule", required=True, metavar="KNOB=V1,V2,...", shell_complete=complete_knob,
               help="the knob to sweep and its values (separate with ';' when values contain commas)")
-@click.option("--set", "fixed", multiple=True, metavar="KNOB=VALUE", help="fixed rule override for every run")
+@click.option("--set", "fixed", multiple=True, metavar="KNOB=VALUE", shell_complete=complete_knob,
+              help="fixed rule override for every run")
 @rules_file_option
 @click.option("--games", "-n", type=click.IntRange(min=2), default=1000, show_default=True, help="games per value")
 @seed_option("master seed (the same for every value)")
 @click.option("--strategies", "--strategy", "strategies", default="greedy", show_default=True,
+              shell_complete=complete_strategy,
               help="one name for every seat, or one per seat")
 @click.option("--rotate-seats", is_flag=True,
               help="play every game again with the partnerships swapped (duplicate pairs; needs two strategies)")

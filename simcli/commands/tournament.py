@@ -15,7 +15,14 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from simcli.commands.common import build_rules, json_flag, rule_option, rules_file_option
+from simcli.commands.common import (
+    build_rules,
+    complete_strategy,
+    json_flag,
+    rule_option,
+    rules_file_option,
+    variant_option,
+)
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.match import DEFAULT_GAMES, fmt_elo, pairs_from_games, strategy_spec
 from simcli.duplicate import elo_from_score
@@ -108,8 +115,8 @@ def advance(bar: Any, start: int) -> Callable[[MatchState, Any], None]:
 
 @click.command()
 @json_flag
-@click.argument("strategies", required=False)
-@click.option("--variant", default="classic", show_default=True, help="rule preset")
+@click.argument("strategies", required=False, shell_complete=complete_strategy)
+@variant_option
 @rule_option
 @rules_file_option
 @click.option("--seed", type=int, default=0, show_default=True, help="master seed (the same deals in every match)")
