@@ -21,7 +21,11 @@ from simcli.runner import ChunkResult, RunSpec, play_chunk
 
 
 class MatchError(RuntimeError):
-    """A match that cannot be played: a mode without two sides, a failed game."""
+    """A match that cannot be played: a mode without two sides, a failed game (with its strategy's traceback)."""
+
+    def __init__(self, message: str, traceback: str = "") -> None:
+        super().__init__(message)
+        self.traceback = traceback
 
 
 def seat_strategies(a: str, b: str, num_players: int, n_teams: int, variant: str) -> tuple[str, ...]:
@@ -183,7 +187,8 @@ def play_match(variant: str, rules: Any, a: str, b: str, seed: int, pairs: int, 
             if chunk.fatal is not None:
                 err = chunk.errors[-1]
                 raise MatchError(f"game {err['game_index']} (seed {seed}, rotation {err['rotation']}) failed at "
-                                 f"seat {err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}")
+                                 f"seat {err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}",
+                                 traceback=str(err.get("traceback") or ""))
             counts = batch_counts(chunk)
             if on_batch is not None:
                 on_batch(k, counts)

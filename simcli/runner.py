@@ -135,7 +135,7 @@ def play_chunk(spec: RunSpec, index: int) -> ChunkResult:
                     "game_index": game_index, "rotation": rotation, "seed": spec.seed,
                     "deal_index": getattr(exc, "deal_index", -1), "seat": getattr(exc, "seat", -1),
                     "strategy": getattr(exc, "strategy", ""), "turn": getattr(exc, "turn", -1),
-                    "error": type(exc).__name__, "message": str(exc),
+                    "error": type(exc).__name__, "message": str(exc), "traceback": cause_traceback(exc),
                 }
                 out.errors.append(err)
                 if spec.on_error != "skip":
@@ -150,6 +150,14 @@ def play_chunk(spec: RunSpec, index: int) -> ChunkResult:
                 out.traces[f"game-{game_index:06d}-r{rotation}.jsonl"] = buffer.getvalue()
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def cause_traceback(exc: BaseException) -> str:
+    """The traceback of what a strategy raised (the error's cause: the file and line in the strategy), or of the
+    error itself for an illegal decision or an engine error; kept in the errors table and shown by --debug."""
+    import traceback
+
+    return "".join(traceback.format_exception(exc.__cause__ or exc)).rstrip("\n")
 
 
 def _worker_init(parent: int, pdeathsig: bool) -> None:
@@ -199,6 +207,11 @@ class Interrupted(KeyboardInterrupt):
 
 class GameFailed(RunError):
     """A game failed with ``--on-error stop``: the run is marked failed and its finished chunks are kept."""
+
+    def __init__(self, message: str, traceback: str = "") -> None:
+        super().__init__(message)
+        #: The failing strategy's traceback (shown with --debug).
+        self.traceback = traceback
 
 
 class RunInUse(RunError):
@@ -813,7 +826,8 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
                     raise GameFailed(
                         f"game {err['game_index']} (seed {spec.seed}, rotation {err['rotation']}) failed at seat "
                         f"{err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}. "
-                        f"Finished chunks are kept in {run_dir}; rerun with --on-error skip to record and go on"
+                        f"Finished chunks are kept in {run_dir}; rerun with --on-error skip to record and go on",
+                        traceback=str(err.get("traceback") or ""),
                     )
                 try:
                     with stop.held():

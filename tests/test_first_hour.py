@@ -72,3 +72,55 @@ def test_shell_completion_of_variants_knobs_and_strategies(tmp_path: Path) -> No
     assert complete("match po", tmp_path) == ["ponytail"]
     assert complete("rules show sp", tmp_path) == ["spanish"]
     assert complete("balance --variants classic,am", tmp_path) == ["classic,americana"]
+
+
+# ------------------------------------------------------------------------------------------- --debug
+TESTS_DIR = Path(__file__).resolve().parent
+FAILING = "failing_strategy:FailOnTurnFive"  # raises in choose_discard on turn 5 when seat 0 deals first
+
+
+def first_failing_game(seed: int) -> int:
+    from simcli.seeding import first_dealer
+
+    return next(g for g in range(100) if first_dealer(seed, g, 4) == 0)
+
+
+def test_errors_table_keeps_the_strategy_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(TESTS_DIR))
+    out = tmp_path / "r"
+    games = first_failing_game(1) + 1
+    cli("run", "--games", games, "--seed", 1, "--jobs", 1, "--strategies", FAILING, "--on-error", "skip",
+        "--out", out, "-q")
+    from simcli import results
+
+    errors = results.load(out).errors
+    tb = errors["traceback"].iloc[0]
+    assert "failing_strategy.py" in tb and "in choose_discard" in tb
+    assert tb.rstrip().endswith("RuntimeError: boom on turn 5")
+    assert "\n" not in errors["message"].iloc[0]  # the message stays one line
+
+
+@pytest.mark.parametrize("how", ["flag", "env"])
+def test_debug_prints_the_strategy_traceback_before_the_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             how: str) -> None:
+    monkeypatch.syspath_prepend(str(TESTS_DIR))
+    monkeypatch.setenv("SIMCLI_DEBUG", "1" if how == "env" else "0")  # restored after the test
+    games = first_failing_game(1) + 1
+    args = ["run", "--games", games, "--seed", 1, "--jobs", 1, "--strategies", FAILING, "--out", tmp_path / "r"]
+    res = cli(*(["--debug"] if how == "flag" else []), *args, code=1)
+    lines = res.stderr.strip().splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert any("failing_strategy.py" in line and "line" in line for line in lines)
+    assert lines[-2] == "RuntimeError: boom on turn 5" and lines[-1].startswith("Error: game ")
+    play = cli(*(["--debug"] if how == "flag" else []), "play", "--seed", 1, "--game-index", games - 1,
+               "--strategies", FAILING, code=1)
+    assert "in choose_discard" in play.stderr and play.stderr.strip().splitlines()[-1].startswith("Error: ")
+
+
+def test_without_debug_a_failing_strategy_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(TESTS_DIR))
+    monkeypatch.delenv("SIMCLI_DEBUG", raising=False)
+    games = first_failing_game(1) + 1
+    line = error_line("run", "--games", games, "--seed", 1, "--jobs", 1, "--strategies", FAILING, "--out",
+                      tmp_path / "r")
+    assert "boom on turn 5" in line

@@ -211,8 +211,29 @@ def build_rules(variant: str, rules: tuple[str, ...], rules_file: Path | None = 
         raise click.ClickException(str(exc)) from None
 
 
+#: ``SIMCLI_DEBUG=1`` (or ``simcli --debug``): a failing strategy's traceback is printed before its one-line error.
+DEBUG_ENV = "SIMCLI_DEBUG"
+
+
+def debug_enabled() -> bool:
+    """Whether tracebacks are wanted (``simcli --debug`` or ``SIMCLI_DEBUG=1``)."""
+    import os
+
+    return os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def show_traceback(text: str | None) -> None:
+    """With --debug, print a failing strategy's traceback on stderr (before the one-line error)."""
+    if text and debug_enabled():
+        click.echo(text.rstrip("\n"), err=True)
+
+
 def cli_errors(exc: Exception) -> click.ClickException:
-    """A one-line CLI error for the errors a user can cause."""
+    """A one-line CLI error for the errors a user can cause (after the traceback, with --debug)."""
+    if isinstance(exc, (StrategyError, EngineError)):
+        from simcli.runner import cause_traceback
+
+        show_traceback(cause_traceback(exc))
     if isinstance(exc, (RuleError, StrategyLookupError, StrategyError, EngineError)):
         return click.ClickException(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     raise exc

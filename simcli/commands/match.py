@@ -19,6 +19,7 @@ from simcli.commands.common import (
     json_flag,
     rule_option,
     rules_file_option,
+    show_traceback,
     variant_option,
 )
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
@@ -275,6 +276,7 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
                              progress=progress, stored=stored, on_batch=keep)
     except MatchError as exc:
         bar.close()
+        show_traceback(exc.traceback)
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
         bar.close()

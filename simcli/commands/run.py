@@ -23,6 +23,7 @@ from simcli.commands.common import (
     rule_option,
     rules_file_option,
     seed_option,
+    show_traceback,
     variant_option,
 )
 from simcli.commands.hints import build_hint, prog
@@ -173,6 +174,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
                               notify=lambda message: bar.write(message, file=sys.stderr), made_dir=made_dir)
     except RunError as exc:
         bar.close()
+        show_traceback(getattr(exc, "traceback", ""))
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt as exc:
         # Ctrl-C, SIGTERM or SIGHUP: finished chunks are kept, run.json says interrupted, exit 128 + signal.

@@ -25,6 +25,7 @@ from simcli.commands.common import (
     read_rules_file,
     rules_file_option,
     seed_option,
+    show_traceback,
     variant_option,
 )
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
@@ -67,6 +68,7 @@ def play_or_reuse(rs: Any, names: Sequence[str], seed: int, games: int, run_dir:
         outcome = execute_run(spec, run_dir, jobs=jobs, resume=(run_dir / MANIFEST).exists(), command=command,
                               progress=bar.update, rules_diff={k: v[1] for k, v in diff(rs).items()})
     except RunError as exc:
+        show_traceback(getattr(exc, "traceback", ""))
         raise click.ClickException(f"{label}: {exc}") from None
     finally:
         bar.close()

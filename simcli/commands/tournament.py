@@ -21,6 +21,7 @@ from simcli.commands.common import (
     json_flag,
     rule_option,
     rules_file_option,
+    show_traceback,
     variant_option,
 )
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
@@ -204,6 +205,8 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
                 say(f"match {n}/{len(schedule)}: {a} vs {b}: score of {a} {outcome.summary.score:.3f} "
                     f"over {outcome.summary.games:,} games")
     except (TournamentError, MatchError) as exc:
+        bar.close()
+        show_traceback(getattr(exc, "traceback", ""))
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
         raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
