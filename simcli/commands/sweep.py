@@ -29,7 +29,7 @@ from simcli.commands.common import (
     variant_option,
 )
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
-from simcli.commands.plot import save_figure, sweep_figure
+from simcli.commands.plot import save_figure, seats_text, sweep_figure
 from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, fmt_value, open_run, records, text_table
 from simcli.commands.run import refuse_useless_rotation
 from simcli.knobs import RuleError, knob
@@ -47,6 +47,16 @@ DEFAULT_SWEEP = ("first_player_win", "margin", "deals", "deal_score")
 
 
 # ------------------------------------------------------------------------------------------ helpers
+def default_metrics(variant: str, overrides: dict[str, Any]) -> tuple[str, ...]:
+    """The default sweep metrics for the variant: with a deal cap (Ponytail plays 4 deals, ``max_hands``) the
+    number of deals is nearly constant, so turns per deal take its panel."""
+    try:
+        capped = load_rules(variant, overrides).max_hands is not None
+    except RuleError:
+        return DEFAULT_SWEEP  # the rules are refused with their own message when the runs are set up
+    return tuple("deal_turns" if m == "deals" and capped else m for m in DEFAULT_SWEEP)
+
+
 def make_rules(variant: str, overrides: dict[str, Any], strategies: str) -> tuple[Any, list[str]]:
     """A rule set and the seat strategies, with rule and strategy errors as one-line CLI errors."""
     try:
@@ -234,7 +244,8 @@ def command_line(name: str, args: Sequence[tuple[str, Any]]) -> str:
 @click.option("--rotate-seats", is_flag=True,
               help="play every game again with the partnerships swapped (duplicate pairs; needs two strategies)")
 @click.option("--metric", "metrics", multiple=True, metavar="NAME[,NAME...]",
-              help=f"metric(s) to tabulate and plot, e.g. strategy_win:NAME [default: {','.join(DEFAULT_SWEEP)}]")
+              help=f"metric(s) to tabulate and plot, e.g. strategy_win:NAME [default: {','.join(DEFAULT_SWEEP)}; "
+                   "deal_turns for deals when games have a deal cap, as in Ponytail]")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="folder for the runs (one per value) [default: results/runs/sweep-<knob>-<time>]")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
@@ -256,7 +267,7 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | No
     try:
         k = knob(name.strip())
         base = {**(read_rules_file(rules_file) if rules_file is not None else {}), **parse_overrides(fixed)}
-        chosen = stats.parse_metrics(metrics, DEFAULT_SWEEP)
+        chosen = stats.parse_metrics(metrics, default_metrics(variant, base))
     except (RuleError, stats.StatsError) as exc:
         raise click.ClickException(str(exc)) from None
     if k.name in base:
@@ -288,15 +299,15 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | No
         diffs = stats.baseline_differences(runs, chosen, key=k.name)
     except stats.StatsError as exc:
         raise click.ClickException(str(exc)) from None
-    strat = ",".join(dict.fromkeys(settings[0][2]))
+    strat = seats_text(settings[0][2])
     per_value = f"{games:,} games{' x 2 seatings' if rotate_seats else ''} per value"
-    title = (f"{variant}: sweep of {k.name} ({strat}, {per_value}, seed {seed})"
+    title = (f"variant {variant}: sweep of {k.name} (strategies {strat}; {per_value}, seed {seed})"
              + (f"\nfixed: {', '.join(fixed)}" if fixed else ""))
     meta = {"variant": variant, "knob": k.name, "values": values, "baseline": values[0], "fixed": list(fixed),
             "games": games, "seed": seed, "strategies": settings[0][2], "rotate_seats": rotate_seats,
             "command": cmd, "runs": {v: str(r.path) for v, r in runs}}
-    header = [f"Sweep of {k.name} over {', '.join(values)}: {variant}, {strat}, {per_value}, "
-              f"seed {seed}" + (f", fixed {', '.join(fixed)}" if fixed else ""),
+    header = [f"Sweep of {k.name} over {', '.join(values)}: variant {variant}; strategies {strat}; {per_value}, "
+              f"seed {seed}" + (f"; fixed {', '.join(fixed)}" if fixed else ""),
               "Runs share the master seed, so game i is dealt the same cards in every run (until the rules make "
               "play differ). n = observations (games or deals); units = independent units (game indices); "
               "95% intervals."]
