@@ -229,3 +229,30 @@ def test_build_hint_once_for_long_pure_runs_on_a_terminal(monkeypatch: pytest.Mo
     hints.build_hint(5000, ["greedy"], shown=True)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "compiled build plays the same games about 3x faster" in err
+
+
+# ------------------------------------------------------------------------------------------- clean sweeps
+def test_a_clean_sweep_has_an_honest_interval() -> None:
+    from simcli.duplicate import summarize_pairs
+
+    won = summarize_pairs([4] * 100)
+    assert won.score == 1.0 and won.score_ci_high == 1.0
+    assert won.score_ci_low == pytest.approx(0.025 ** (1 / 100))  # Clopper-Pearson: all 100 pairs won
+    assert 560 < won.elo_ci_low < 580 and won.elo_ci_high == float("inf")
+    lost = summarize_pairs([0] * 400)
+    assert lost.score_ci_low == 0.0 and lost.score_ci_high == pytest.approx(1 - 0.025 ** (1 / 400))
+    assert summarize_pairs([4] * 400).score_ci_low > won.score_ci_low  # narrower with more pairs
+    even = summarize_pairs([2] * 30)  # every pair split: no spread, the documented zero-width interval
+    assert (even.score_ci_low, even.score_ci_high) == (0.5, 0.5)
+
+
+def test_tournament_prints_the_head_to_head_matrix(tmp_path: Path) -> None:
+    res = cli("tournament", "greedy,random", "--games", 20, "--seed", 1, "--jobs", 1, "--out", tmp_path / "t",
+              *SHORT)
+    data = json.loads((tmp_path / "t" / "ratings.json").read_text())
+    m = data["matches"][0]
+    lines = res.stdout.splitlines()
+    at = lines.index("head to head (score of the row against the column over their match, 95% interval):")
+    rows = {line.split()[0]: line for line in lines[at + 2: at + 4]}
+    assert f"{m['score']:.3f} [{m['score_ci_low']:.3f}, {m['score_ci_high']:.3f}]" in rows["greedy"]
+    assert f"{1 - m['score']:.3f} [{1 - m['score_ci_high']:.3f}, {1 - m['score_ci_low']:.3f}]" in rows["random"]

@@ -56,14 +56,42 @@ def split_strategies(text: str) -> list[str]:
     return out
 
 
+def head_to_head(data: dict[str, Any]) -> tuple[list[str], dict[tuple[str, str], tuple[float, float, float]]]:
+    """The strategies best first and, for every two of them, the row's score against the column with its 95%
+    interval (from the match between them: B's score is 1 - A's, its interval the mirror image)."""
+    order = [row["strategy"] for row in data["ratings"]]
+    cells: dict[tuple[str, str], tuple[float, float, float]] = {}
+    for m in data["matches"]:
+        cells[(m["a"], m["b"])] = (m["score"], m["score_ci_low"], m["score_ci_high"])
+        cells[(m["b"], m["a"])] = (1 - m["score"], 1 - m["score_ci_high"], 1 - m["score_ci_low"])
+    return order, cells
+
+
+def head_to_head_lines(data: dict[str, Any]) -> list[str]:
+    """The head-to-head matrix as text: each row strategy's score against each column strategy, with intervals.
+    Ratings can overlap where a match's own interval excludes 0.5: this is the direct evidence."""
+    order, cells = head_to_head(data)
+    width = max(22, *(len(s) for s in order))
+    lines = ["head to head (score of the row against the column over their match, 95% interval):",
+             " " * (width + 2) + "".join(f"{s[:22]:<24}" for s in order)]
+    for r in order:
+        row = "".join("-".ljust(24) if r == c else
+                      f"{cells[(r, c)][0]:.3f} [{cells[(r, c)][1]:.3f}, {cells[(r, c)][2]:.3f}]".ljust(24)
+                      for c in order)
+        lines.append(f"  {r:<{width}}{row}".rstrip())
+    lines[1] = lines[1].rstrip()
+    return lines
+
+
 def ratings_figure(data: dict[str, Any], out: Path) -> None:
-    """A horizontal interval plot of the ratings (best on top), saved as PNG or SVG."""
+    """The ratings as a horizontal interval plot (best on top) beside the head-to-head matrix (the row's score
+    against the column, with its interval), saved as PNG or SVG."""
     from simcli.commands.plot import new_figure, save_figure
 
     rows = data["ratings"]
     spec = data["spec"]
-    fig = new_figure(7.5, 1.2 + 0.45 * len(rows))
-    ax = fig.add_subplot()
+    fig = new_figure(7.5 + 1.6 * len(rows), 1.6 + 0.6 * len(rows))
+    ax = fig.add_subplot(1, 2, 1)
     y = list(range(len(rows)))[::-1]
     r = [row["rating"] for row in rows]
     low = [row["rating"] - row["ci_low"] for row in rows]
@@ -73,10 +101,35 @@ def ratings_figure(data: dict[str, Any], out: Path) -> None:
     ax.set_yticks(y, [row["strategy"] for row in rows])
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_xlabel("Elo rating (logistic scale, mean 0), 95% interval")
-    ax.set_title(f"{spec['variant']}: round robin of duplicate matches, {2 * spec['pairs']:,} games per match, "
-                 f"seed {spec['seed']} ({data['method']})", fontsize=9)
+    ax.set_title("Elo ratings, 95% interval", fontsize=9)
     ax.grid(axis="x", alpha=0.3)
+    matrix_panel(fig.add_subplot(1, 2, 2), data)
+    fig.suptitle(f"variant {spec['variant']}: round robin of duplicate matches, {2 * spec['pairs']:,} games per "
+                 f"match, seed {spec['seed']} ({data['method']})", fontsize=10)
     save_figure(fig, out)
+
+
+def matrix_panel(ax: Any, data: dict[str, Any]) -> None:
+    """The head-to-head matrix as a colour map of scores, each cell annotated with its score and interval."""
+    import numpy as np
+
+    order, cells = head_to_head(data)
+    k = len(order)
+    grid = np.full((k, k), np.nan)
+    for i, r in enumerate(order):
+        for j, c in enumerate(order):
+            if r != c:
+                grid[i, j] = cells[(r, c)][0]
+    ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
+    for i, r in enumerate(order):
+        for j, c in enumerate(order):
+            if r != c:
+                score, low, high = cells[(r, c)]
+                ax.text(j, i, f"{score:.3f}\n[{low:.3f}, {high:.3f}]", ha="center", va="center", fontsize=7,
+                        color="white" if abs(score - 0.5) > 0.3 else "black")  # readable on the dark ends
+    ax.set_xticks(range(k), order, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(k), order, fontsize=8)
+    ax.set_title("head to head: score of the row against the column", fontsize=9)
 
 
 def _csv(rows: list[dict[str, Any]]) -> bytes:
@@ -103,6 +156,7 @@ def text_report(data: dict[str, Any], folder: Path) -> str:
         lines.append(f"  {m['a']} vs {m['b']}: {m['score']:.3f} [{m['score_ci_low']:.3f}, {m['score_ci_high']:.3f}]"
                      f"  Elo {fmt_elo(elo)} [{fmt_elo(lo)}, {fmt_elo(hi)}]  pairs "
                      + "/".join(str(c) for c in m["pentanomial"]))
+    lines += ["", *head_to_head_lines(data)]
     lines += ["", f"Saved: {folder}/ratings.json, ratings.csv, matches.csv, ratings.png"]
     return "\n".join(lines)
 
