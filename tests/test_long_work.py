@@ -256,3 +256,17 @@ def test_tournament_prints_the_head_to_head_matrix(tmp_path: Path) -> None:
     rows = {line.split()[0]: line for line in lines[at + 2: at + 4]}
     assert f"{m['score']:.3f} [{m['score_ci_low']:.3f}, {m['score_ci_high']:.3f}]" in rows["greedy"]
     assert f"{1 - m['score']:.3f} [{1 - m['score_ci_high']:.3f}, {1 - m['score_ci_low']:.3f}]" in rows["random"]
+
+
+@pytest.mark.parametrize("command", [["play", "--seed", 4], ["bench", "--hands", 5]])
+def test_play_and_bench_exit_130_on_ctrl_c(monkeypatch: pytest.MonkeyPatch, command: list[Any]) -> None:
+    from simcli.commands import bench as bench_cmd
+    from simcli.commands import play as play_cmd
+
+    def stop(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play_cmd, "play_game", stop)
+    monkeypatch.setattr(bench_cmd, "play_game", stop)
+    res = cli(*command, code=130)
+    assert "keeps nothing; do it again with:" in res.stderr

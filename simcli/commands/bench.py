@@ -19,6 +19,7 @@ from simcli.commands.common import (
     seed_option,
     variant_option,
 )
+from simcli.commands.hints import interrupted_nothing_kept
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
 from simcli.strategy import StrategyLookupError, parse_strategy_list
@@ -85,6 +86,8 @@ def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, 
         raise click.ClickException(str(exc)) from None
     except (StrategyError, EngineError) as exc:
         raise cli_errors(exc) from None
+    except KeyboardInterrupt:
+        interrupted_nothing_kept("a benchmark")
     if as_json:
         keys = ("hands", "games", "seconds", "hands_per_s", "decisions_per_s", "turns_per_hand", "build")
         click.echo(json.dumps({k: out[k] for k in keys}))

@@ -11,7 +11,7 @@ import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 #: A run that plays at least this many games (or any game of a search player) is "long": worth the build hint.
 LONG_RUN_GAMES = 1000
@@ -44,6 +44,13 @@ def prog() -> str:
 def again(args: Sequence[str]) -> str:
     """The command line ``simcli ARGS`` as the user can type it (with :func:`prog` for the program)."""
     return " ".join([prog(), *(shlex.quote(str(a)) for a in args)])
+
+
+def interrupted_nothing_kept(what: str) -> NoReturn:
+    """Ctrl-C in a command whose work is one piece (``play``'s game, ``bench``'s timing): nothing is kept, so say
+    so and give the command that does it again; exit 130 as every command that plays games does."""
+    print(f"\ninterrupted: {what} keeps nothing; do it again with:\n  {again(sys.argv[1:])}", file=sys.stderr)
+    sys.exit(130)
 
 
 def pure_build() -> bool:

@@ -17,6 +17,7 @@ from simcli.commands.common import (
     seed_option,
     variant_option,
 )
+from simcli.commands.hints import interrupted_nothing_kept
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
 from simcli.rules import diff
@@ -58,6 +59,8 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
         result = play_game(rs, names, seed, game_index, emit=writer)
     except (StrategyError, EngineError) as exc:
         raise cli_errors(exc) from None
+    except KeyboardInterrupt:
+        interrupted_nothing_kept("a single game" + (f" (its trace {trace_path} is cut short)" if trace_path else ""))
     finally:
         if handle is not None:
             handle.close()
