@@ -82,8 +82,13 @@ def test_a_changed_study_table_names_the_csv_line(tmp_path: Path) -> None:
     committed = copy_page(tmp_path / "root", study.csv)
     regenerated = copy_page(tmp_path / "work", study.csv)
     lines = regenerated.read_text(encoding="utf-8").splitlines()
-    lines[1] = lines[1].replace(",", ";", 1)
+    line = next(n for n, text in enumerate(lines) if ",margin," in text)
+    old_value = lines[line].split(",")[lines[0].split(",").index("value")]
+    lines[line] = lines[line].replace(f",{old_value},", ",1234.5,")
     regenerated.write_text("\n".join(lines) + "\n", encoding="utf-8")
     problems = cf.compare_csv(study, tmp_path / "work", tmp_path / "root")
-    assert [(p.file, p.line, p.quoted, p.now) for p in problems] == [
-        (study.csv, 2, committed.read_text(encoding="utf-8").splitlines()[1], lines[1])]
+    assert [str(p) for p in problems] == [
+        f"{study.csv}:{line + 1}: classic/margin value quoted '{old_value}', the command gives '1234.5' "
+        f"({study.command})"]
+    assert cf.compare_csv(study, tmp_path / "root", tmp_path / "root") == []
+    assert committed.exists()
