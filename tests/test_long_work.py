@@ -270,3 +270,9 @@ def test_play_and_bench_exit_130_on_ctrl_c(monkeypatch: pytest.MonkeyPatch, comm
     monkeypatch.setattr(bench_cmd, "play_game", stop)
     res = cli(*command, code=130)
     assert "keeps nothing; do it again with:" in res.stderr
+
+
+def test_match_names_the_clean_sweep_interval() -> None:
+    res = cli("match", "greedy", "random", "--games", 4, "--seed", 3, "--jobs", 1, *SHORT)  # 2 pairs, both won
+    line = next(x for x in res.stdout.splitlines() if x.startswith("score of greedy"))
+    assert line.startswith("score of greedy: 1.000 [0.158, 1.000] (95% Clopper-Pearson bound over pairs")

@@ -94,7 +94,8 @@ def match_text(outcome: MatchOutcome, header: str | None, sprt: SprtSettings | N
     lines = [] if header is None else [header]
     lines += [f"{s.games:,} games in {s.pairs:,} pairs: {outcome.a} won {s.wins}, tied {s.ties}, lost {s.losses}",
              f"score of {outcome.a}: {s.score:.3f} [{s.score_ci_low:.3f}, {s.score_ci_high:.3f}] "
-             f"(95% t-interval over pairs)",
+             + ("(95% Clopper-Pearson bound over pairs: a clean sweep)" if s.score in (0.0, 1.0)
+                else "(95% t-interval over pairs)"),
              f"Elo difference: {fmt_elo(s.elo)} [{fmt_elo(s.elo_ci_low)}, {fmt_elo(s.elo_ci_high)}]",
              *pentanomial_lines(s, outcome.a)]
     if sprt is not None and outcome.sprt is not None:
