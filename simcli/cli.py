@@ -9,12 +9,19 @@ from simcli import __version__
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="simcli")
-def main() -> None:
+@click.option("--debug", is_flag=True,
+              help="print a failing strategy's traceback (file and line) before its one-line error; also "
+                   "SIMCLI_DEBUG=1")
+def main(debug: bool) -> None:
     """Canasta simulation lab: play seeded games between scripted strategies and score them.
 
     The rules, and every "RULES.md §N" cited in the help texts, are in docs/rules.md. Shell completion:
     eval "$(_SIMCLI_COMPLETE=bash_source simcli)" in ~/.bashrc (zsh_source, fish_source for zsh and fish).
     """
+    if debug:  # in the environment, so that worker processes (forked or spawned later) see it too
+        import os
+
+        os.environ["SIMCLI_DEBUG"] = "1"
 
 
 def _register() -> None:

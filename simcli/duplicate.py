@@ -107,20 +107,36 @@ class PairSummary:
     losses: int = 0
 
 
+def clean_sweep_interval(score: float, pairs: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The interval of a clean sweep (every pair won, score 1, or every pair lost, score 0), where the t-interval
+    has no spread and would claim certainty.
+
+    The per-game score is at least the chance ``p`` that a pair is won outright (scores are never negative), and
+    ``pairs`` pairs all won bound ``p`` from below by the Clopper-Pearson limit ``((1 - confidence) / 2) **
+    (1 / pairs)``: so ``[that, 1]`` (about [0.964, 1] for 100 pairs), and the mirror image for a score of 0. It
+    narrows as the pairs grow, as an interval should, and its Elo end is finite.
+    """
+    bound = ((1.0 - confidence) / 2.0) ** (1.0 / pairs)
+    return (bound, 1.0) if score == 1.0 else (0.0, 1.0 - bound)
+
+
 def summarize_pairs(half_points: Sequence[int], confidence: float = CONFIDENCE,
                     wins: int = 0, ties: int = 0, losses: int = 0) -> PairSummary:
     """A's score (wins + half ties over all games) with a t-interval over pairs, and its Elo difference.
 
     ``half_points[i]`` is A's points over pair ``i`` in half-points (0..4), so the pair's per-game score is
     ``half_points[i] / 4``. The interval is Student's t over the pairs (``scipy.stats.ttest_1samp``), clipped to
-    [0, 1]; the Elo interval maps its end points through :func:`elo_from_score` (the curve is monotone).
+    [0, 1], except for a clean sweep (:func:`clean_sweep_interval`); the Elo interval maps its end points through
+    :func:`elo_from_score` (the curve is monotone).
     """
     x = np.asarray(half_points, dtype=float) / 4.0
     n = int(x.size)
     if n == 0:
         raise DuplicateError("no pairs played")
     score = float(x.mean())
-    if n < 2 or float(x.std()) == 0.0:
+    if score in (0.0, 1.0):
+        low, high = clean_sweep_interval(score, n, confidence)
+    elif n < 2 or float(x.std()) == 0.0:
         # One pair, or every pair alike: no spread to estimate (a constant score gives a zero-width interval).
         low, high = (score, score) if n >= 2 else (math.nan, math.nan)
     else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +21,11 @@ from simcli.runner import ChunkResult, RunSpec, play_chunk
 
 
 class MatchError(RuntimeError):
-    """A match that cannot be played: a mode without two sides, a failed game."""
+    """A match that cannot be played: a mode without two sides, a failed game (with its strategy's traceback)."""
+
+    def __init__(self, message: str, traceback: str = "") -> None:
+        super().__init__(message)
+        self.traceback = traceback
 
 
 def seat_strategies(a: str, b: str, num_players: int, n_teams: int, variant: str) -> tuple[str, ...]:
@@ -36,6 +40,42 @@ def seat_strategies(a: str, b: str, num_players: int, n_teams: int, variant: str
     return tuple(a if s % 2 == 0 else b for s in range(num_players))
 
 
+@dataclass(frozen=True)
+class BatchCounts:
+    """One batch of pairs (a chunk of the match): A's half-points per pair in game-index order, and its games won,
+    tied and lost (over both games of each pair)."""
+
+    half_points: tuple[int, ...]
+    wins: int
+    ties: int
+    losses: int
+
+
+def batch_counts(chunk: ChunkResult) -> BatchCounts:
+    """A finished chunk's pairs (both rotations of each game index) as A's half-points and game counts."""
+    by_index: dict[int, dict[int, int]] = {}
+    for row in chunk.games:
+        by_index.setdefault(int(row["game_index"]), {})[int(row["rotation"])] = int(row["winner_team"])
+    half_points: list[int] = []
+    wins = ties = losses = 0
+    for index in sorted(by_index):
+        twins = by_index[index]
+        half = 0
+        for rotation in (0, 1):
+            # A sits on team 0 in rotation 0 and on team 1 in rotation 1.
+            winner = twins[rotation]
+            if winner == rotation:
+                half += 2
+                wins += 1
+            elif winner == -1:
+                half += 1
+                ties += 1
+            else:
+                losses += 1
+        half_points.append(half)
+    return BatchCounts(tuple(half_points), wins, ties, losses)
+
+
 @dataclass
 class MatchState:
     """Pairs played so far: A's half-points per pair (in game-index order) and its wins, ties and losses."""
@@ -45,26 +85,16 @@ class MatchState:
     ties: int = 0
     losses: int = 0
 
+    def add(self, counts: BatchCounts) -> None:
+        """Add a batch's pairs (batches in index order)."""
+        self.half_points.extend(counts.half_points)
+        self.wins += counts.wins
+        self.ties += counts.ties
+        self.losses += counts.losses
+
     def add_chunk(self, chunk: ChunkResult) -> None:
         """Add a finished chunk's games (both rotations of each game index, in order)."""
-        by_index: dict[int, dict[int, int]] = {}
-        for row in chunk.games:
-            by_index.setdefault(int(row["game_index"]), {})[int(row["rotation"])] = int(row["winner_team"])
-        for index in sorted(by_index):
-            twins = by_index[index]
-            half = 0
-            for rotation in (0, 1):
-                # A sits on team 0 in rotation 0 and on team 1 in rotation 1.
-                winner = twins[rotation]
-                if winner == rotation:
-                    half += 2
-                    self.wins += 1
-                elif winner == -1:
-                    half += 1
-                    self.ties += 1
-                else:
-                    self.losses += 1
-            self.half_points.append(half)
+        self.add(batch_counts(chunk))
 
     def summary(self) -> PairSummary:
         """Score, Elo and pentanomial over the pairs so far."""
@@ -76,23 +106,29 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _chunks(spec: RunSpec, jobs: int) -> Iterator[ChunkResult]:
-    """Every chunk of ``spec`` in index order, played ``jobs`` at a time (a few chunks ahead)."""
+def _chunks(spec: RunSpec, jobs: int, skip: Collection[int] = ()) -> Iterator[tuple[int, ChunkResult | None]]:
+    """``(k, chunk)`` for every chunk of ``spec`` in index order, played ``jobs`` at a time (a few chunks ahead);
+    the chunks in ``skip`` (stored by an earlier, interrupted match) are not played and come as ``None``."""
     n_chunks = -(-spec.games // spec.chunk_size)
+    todo = [k for k in range(n_chunks) if k not in skip]
     if jobs <= 1:
         for k in range(n_chunks):
-            yield play_chunk(spec, k)
+            yield k, None if k in skip else play_chunk(spec, k)
         return
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint)
     try:
         ahead = jobs * 2
         futures: dict[int, Future[ChunkResult]] = {}
+        position = 0  # todo[:position] are submitted
         for k in range(n_chunks):
-            for j in range(k, min(n_chunks, k + ahead)):
-                if j not in futures:
-                    futures[j] = pool.submit(play_chunk, spec, j)
-            yield futures.pop(k).result()
+            if k in skip:
+                yield k, None
+                continue
+            while position < len(todo) and len(futures) < ahead:
+                futures[todo[position]] = pool.submit(play_chunk, spec, todo[position])
+                position += 1
+            yield k, futures.pop(k).result()
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -125,30 +161,41 @@ class MatchOutcome:
 
 def play_match(variant: str, rules: Any, a: str, b: str, seed: int, pairs: int, *, jobs: int = 1, batch: int = 50,
                sprt: SprtSettings | None = None,
-               progress: Callable[[MatchState, dict[str, Any] | None], None] | None = None) -> MatchOutcome:
+               progress: Callable[[MatchState, dict[str, Any] | None], None] | None = None,
+               stored: Mapping[int, BatchCounts] | None = None,
+               on_batch: Callable[[int, BatchCounts], None] | None = None) -> MatchOutcome:
     """Play A against B in up to ``pairs`` duplicate pairs (game indices 0..pairs-1 of ``seed``).
 
     ``rules`` is a loaded rule set. Games are played in batches of ``batch`` pairs; after each batch
     ``progress(state, sprt_status)`` is called, and with ``sprt`` the match stops as soon as the LLR of the
-    pairs so far leaves the bounds (H0 or H1) or ``pairs`` are played (inconclusive). Raises
-    :class:`MatchError` for a failed game.
+    pairs so far leaves the bounds (H0 or H1) or ``pairs`` are played (inconclusive). Batches in ``stored`` (by
+    batch index, from an interrupted match with the same settings) are taken as they are instead of played, and
+    ``on_batch(k, counts)`` is called for each batch played here (to store it), so a resumed match stops where
+    an uninterrupted one would. Raises :class:`MatchError` for a failed game.
     """
     seats = seat_strategies(a, b, rules.num_players, rules.n_teams, variant)
     spec = RunSpec(variant=variant, rules=rules.formatted(), strategies=seats, seed=seed, games=pairs,
                    rotate_seats=True, chunk_size=batch, on_error="stop")
+    stored = stored or {}
     bounds = sprt.bounds() if sprt is not None else None
     state = MatchState()
     status: dict[str, Any] | None = None
-    for chunk in _chunks(spec, jobs):
-        if chunk.fatal is not None:
-            err = chunk.errors[-1]
-            raise MatchError(f"game {err['game_index']} (seed {seed}, rotation {err['rotation']}) failed at seat "
-                             f"{err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}")
-        state.add_chunk(chunk)
+    for k, chunk in _chunks(spec, jobs, skip=set(stored)):
+        if chunk is None:
+            counts = stored[k]
+        else:
+            if chunk.fatal is not None:
+                err = chunk.errors[-1]
+                raise MatchError(f"game {err['game_index']} (seed {seed}, rotation {err['rotation']}) failed at "
+                                 f"seat {err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}",
+                                 traceback=str(err.get("traceback") or ""))
+            counts = batch_counts(chunk)
+            if on_batch is not None:
+                on_batch(k, counts)
+        state.add(counts)
         if sprt is not None and bounds is not None:
-            counts = state.summary().pentanomial
             try:
-                llr = sprt_llr(counts, sprt.elo0, sprt.elo1, sprt.model)
+                llr = sprt_llr(state.summary().pentanomial, sprt.elo0, sprt.elo1, sprt.model)
             except DuplicateError as exc:
                 raise MatchError(str(exc)) from None
             status = {"llr": llr, "lower": bounds[0], "upper": bounds[1],

@@ -135,7 +135,7 @@ def play_chunk(spec: RunSpec, index: int) -> ChunkResult:
                     "game_index": game_index, "rotation": rotation, "seed": spec.seed,
                     "deal_index": getattr(exc, "deal_index", -1), "seat": getattr(exc, "seat", -1),
                     "strategy": getattr(exc, "strategy", ""), "turn": getattr(exc, "turn", -1),
-                    "error": type(exc).__name__, "message": str(exc),
+                    "error": type(exc).__name__, "message": str(exc), "traceback": cause_traceback(exc),
                 }
                 out.errors.append(err)
                 if spec.on_error != "skip":
@@ -150,6 +150,14 @@ def play_chunk(spec: RunSpec, index: int) -> ChunkResult:
                 out.traces[f"game-{game_index:06d}-r{rotation}.jsonl"] = buffer.getvalue()
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def cause_traceback(exc: BaseException) -> str:
+    """The traceback of what a strategy raised (the error's cause: the file and line in the strategy), or of the
+    error itself for an illegal decision or an engine error; kept in the errors table and shown by --debug."""
+    import traceback
+
+    return "".join(traceback.format_exception(exc.__cause__ or exc)).rstrip("\n")
 
 
 def _worker_init(parent: int, pdeathsig: bool) -> None:
@@ -199,6 +207,11 @@ class Interrupted(KeyboardInterrupt):
 
 class GameFailed(RunError):
     """A game failed with ``--on-error stop``: the run is marked failed and its finished chunks are kept."""
+
+    def __init__(self, message: str, traceback: str = "") -> None:
+        super().__init__(message)
+        #: The failing strategy's traceback (shown with --debug).
+        self.traceback = traceback
 
 
 class RunInUse(RunError):
@@ -598,6 +611,9 @@ class RunOutcome:
     status: str
     counts: dict[str, int] = field(default_factory=dict)
     replayed: list[str] = field(default_factory=list)
+    #: Games (and failed games) of chunks that an earlier, interrupted run had finished: kept, not played now
+    #: (``hands_per_s`` measures only what was played now).
+    kept: int = 0
 
 
 def _stderr(message: str) -> None:
@@ -788,8 +804,9 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
     finished = done_chunks(run_dir)
     todo = [k for k in range(n_chunks) if k not in finished]
     per_game = 2 if spec.rotate_seats else 1
+    kept = sum(min(spec.chunk_size, spec.games - k * spec.chunk_size) for k in finished) * per_game
     if progress is not None and finished:
-        progress(sum(min(spec.chunk_size, spec.games - k * spec.chunk_size) for k in finished) * per_game)
+        progress(kept)
     # The objects alive now (modules, click, pyarrow, pandas: some 60,000) outlive the run; frozen, they are
     # left out of the collector's full passes during it (and forked workers do not touch their pages).
     gc.freeze()
@@ -809,7 +826,8 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
                     raise GameFailed(
                         f"game {err['game_index']} (seed {spec.seed}, rotation {err['rotation']}) failed at seat "
                         f"{err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}. "
-                        f"Finished chunks are kept in {run_dir}; rerun with --on-error skip to record and go on"
+                        f"Finished chunks are kept in {run_dir}; rerun with --on-error skip to record and go on",
+                        traceback=str(err.get("traceback") or ""),
                     )
                 try:
                     with stop.held():
@@ -855,4 +873,4 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
             part.unlink()
     return RunOutcome(run_dir=run_dir, games=counts.get("games", 0), hands=total_hands, errors=total_errors,
                       wall_seconds=wall, hands_per_s=hands / wall if wall > 0 else 0.0, status="complete",
-                      counts=counts, replayed=replayed)
+                      counts=counts, replayed=replayed, kept=sum(int(finished[k].get("games", 0)) for k in finished))

@@ -430,5 +430,17 @@ def parse_strategy_list(text: str, num_players: int) -> list[str]:
             f"got {len(names)} strategies for {num_players} seats; give one name or one per seat"
         )
     for n in dict.fromkeys(names):
-        strategy_factory(n)
+        _check_nested(n, strategy_factory(n))
     return names
+
+
+def _check_nested(spec: str, build: StrategyFactory) -> None:
+    """Build the strategy once on a throwaway stream, so that a strategy its ``__init__`` looks up by name from an
+    option (``mc:rollout=gredy``) fails here, before any game, as one line naming the spec. Any other error of
+    ``__init__`` is left to the game, whose message names the seat, game and seed it depends on."""
+    try:
+        build(np.random.default_rng(0))
+    except StrategyLookupError as exc:
+        raise StrategyLookupError(f"strategy '{spec}': {str(exc).splitlines()[0]}") from None
+    except Exception:  # noqa: BLE001 - reported with its seat, game and seed when the game builds it
+        pass

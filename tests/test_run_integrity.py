@@ -130,8 +130,10 @@ def test_verify_a_clean_run(clean: Path) -> None:
 
 def test_verify_an_interrupted_run(partial: Path) -> None:
     res = cli("verify", partial, code=3)
-    assert "intact but not finished: status interrupted, 25 of 40 games in 5 finished chunk(s)" in res.stderr
-    assert f"simcli run --resume --out {partial}" in res.stderr
+    # One line, on stdout like verify's "ok": the state of the run, and the command that finishes it.
+    assert res.stderr == "" and len(res.stdout.strip().splitlines()) == 1
+    assert "intact but not finished: status interrupted, 25 of 40 games in 5 finished chunk(s)" in res.stdout
+    assert f"simcli run --resume --out {partial}" in res.stdout
 
 
 def test_verify_needs_a_run(tmp_path: Path) -> None:
@@ -505,7 +507,7 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
     with runner.run_lock(out):  # the dead process's lock file is stale: taken over (a resume works)
         pass
     res = cli("verify", out, code=3)
-    assert "status running (killed while running)" in res.stderr
+    assert "status running (killed while running)" in res.stdout
 
 
 def test_rows_are_checked_without_checksums(partial: Path, clean: Path, tmp_path: Path, played: list[int]) -> None:

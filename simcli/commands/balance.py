@@ -10,23 +10,29 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from simcli.commands.common import seed_option
+from simcli.commands.common import (
+    complete_variants,
+    json_flag,
+    overrides_of,
+    rule_option,
+    rules_file_option,
+    seed_option,
+)
 from simcli.commands.plot import forest_figure
 from simcli.commands.report import FORMATS, emit, fmt_ci, fmt_count, fmt_value, text_table
 from simcli.commands.sweep import (
+    check_out,
     command_line,
     default_out,
     make_rules,
-    play_or_reuse,
+    play_all,
     provenance,
     render_summary,
-    safe_name,
     save_outputs,
 )
 
@@ -168,11 +174,15 @@ def study_markdown(table: pd.DataFrame, runs: list[tuple[str, Run]], cmd: str, s
 
 
 @click.command()
-@click.option("--variants", default="classic", show_default=True, help="comma-separated variant presets")
+@json_flag
+@click.option("--variants", default="classic", show_default=True, help="comma-separated variant presets",
+              shell_complete=complete_variants)
 @click.option("--games", "-n", type=click.IntRange(min=2), default=2000, show_default=True, help="games per variant")
-@click.option("--strategy", default="greedy", show_default=True,
+@click.option("--strategy", "--strategies", "strategy", default="greedy", show_default=True,
               help="the strategy in every seat, or one per variant: VARIANT=NAME,VARIANT=NAME,...")
 @seed_option("master seed (the same for every variant)")
+@rule_option
+@rules_file_option
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="folder for the runs (one per variant) [default: results/runs/balance-<variants>-<time>]")
@@ -180,7 +190,8 @@ def study_markdown(table: pd.DataFrame, runs: list[tuple[str, Run]], cmd: str, s
               help="write PREFIX.md/.csv/.json/.png [default: OUT/balance]")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="format of the table printed on stdout")
-def balance(variants: str, games: int, strategy: str, seed: int, jobs: int | None, out: Path | None,
+def balance(variants: str, games: int, strategy: str, seed: int, rules: tuple[str, ...], rules_file: Path | None,
+            jobs: int | None, out: Path | None,
             save: Path | None, fmt: str) -> None:
     """Seat balance per variant with the same strategy in every seat: first-player and dealer team win rates,
     mean margin, deals per game and stock-out and going-out shares, each with its 95% interval.
@@ -194,13 +205,15 @@ def balance(variants: str, games: int, strategy: str, seed: int, jobs: int | Non
     if len(set(names)) != len(names):
         raise click.ClickException(f"--variants repeats a variant: {variants}")
     strategies = parse_variant_strategies(strategy, names)
-    settings = [(v, *make_rules(v, {}, strategies[v])) for v in names]
+    overrides = overrides_of(rules, rules_file)
+    settings = [(v, *make_rules(v, overrides, strategies[v])) for v in names]
     out = out or default_out("balance", "-".join(names))
+    check_out(out, names, "balance")
     jobs = jobs or os.cpu_count() or 1
     cmd = command_line("balance", [("--variants", ",".join(names)), ("--games", games), ("--strategy", strategy),
-                                   ("--seed", seed), ("--out", out), ("--save", save)])
-    runs = [(v, play_or_reuse(rs, seats, seed, games, out / safe_name(v), jobs, v, shlex.split(cmd)))
-            for v, rs, seats in settings]
+                                   ("--seed", seed), ("--rule", rules), ("--rules", rules_file), ("--out", out),
+                                   ("--save", save)])
+    runs = play_all(settings, seed, games, out, jobs, cmd, names)
     try:
         table = stats.balance_table(runs)
     except stats.StatsError as exc:

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import click
 
-from simcli.commands.common import build_rules, cli_errors, rule_option, seed_option, variant_option
+from simcli.commands.common import (
+    build_rules,
+    cli_errors,
+    complete_strategy,
+    json_option,
+    rule_option,
+    rules_file_option,
+    seed_option,
+    variant_option,
+)
+from simcli.commands.hints import interrupted_nothing_kept
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
 from simcli.strategy import StrategyLookupError, parse_strategy_list
@@ -49,14 +60,16 @@ def bench_games(rules: Any, names: list[str], hands: int, seed: int = 0) -> dict
 
 @click.command()
 @variant_option
-@click.option("--strategy", "strategy", default="greedy", show_default=True,
-              help="strategy for every seat, or one per seat comma-separated")
+@click.option("--strategy", "--strategies", "strategy", default="greedy", show_default=True,
+              shell_complete=complete_strategy, help="strategy for every seat, or one per seat comma-separated")
 @click.option("--hands", type=click.IntRange(min=1), default=2000, show_default=True,
               help="play whole games until at least this many deals are played")
 @seed_option("master seed (games 0, 1, 2, ... of it)")
 @rule_option
-@click.option("--json", "as_json", is_flag=True, help="print a JSON object")
-def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, ...], as_json: bool) -> None:
+@rules_file_option
+@json_option
+def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, ...], rules_file: Path | None,
+          as_json: bool) -> None:
     """Play whole seeded games in one process and print hands/s and decisions/s.
 
     Plays games 0, 1, 2, ... of --seed (the games `simcli run --seed S --jobs 1` plays) until at least
@@ -65,7 +78,7 @@ def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, 
     into table rows and writing files. A hand is one deal; hands/s is deals per second. The line names the
     build that ran: pure (Python) or compiled (mypyc, docs/performance.md).
     """
-    rs = build_rules(variant, rules)
+    rs = build_rules(variant, rules, rules_file)
     try:
         names = parse_strategy_list(strategy, rs.num_players)
         out = bench_games(rs, names, hands, seed)
@@ -73,6 +86,8 @@ def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, 
         raise click.ClickException(str(exc)) from None
     except (StrategyError, EngineError) as exc:
         raise cli_errors(exc) from None
+    except KeyboardInterrupt:
+        interrupted_nothing_kept("a benchmark")
     if as_json:
         keys = ("hands", "games", "seconds", "hands_per_s", "decisions_per_s", "turns_per_hand", "build")
         click.echo(json.dumps({k: out[k] for k in keys}))

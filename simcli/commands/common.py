@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -59,8 +60,33 @@ def seed_option(help_text: str = "master seed") -> Callable[[Callable[..., Any]]
 
 
 def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``--json``: print a JSON document instead of text."""
-    return click.option("--json", "as_json", is_flag=True, help="print JSON instead of text")(f)
+    """``--json`` (and its synonym ``--format json``): print a JSON document instead of text."""
+    @functools.wraps(f)
+    def command(*args: Any, format_alias: str | None = None, **kwargs: Any) -> Any:
+        if format_alias == "json":
+            kwargs["as_json"] = True
+        return f(*args, **kwargs)
+
+    command = click.option("--format", "format_alias", type=click.Choice(["text", "json"]), default=None,
+                           help="--format json is the same as --json [default: text]")(command)
+    return click.option("--json", "as_json", is_flag=True, help="print JSON instead of text")(command)
+
+
+def json_flag(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--json``, the synonym of ``--format json`` for a command whose ``--format`` (parameter ``fmt``) has it;
+    refused beside another ``--format``."""
+    @functools.wraps(f)
+    def command(*args: Any, json_alias: bool = False, **kwargs: Any) -> Any:
+        if json_alias:
+            ctx = click.get_current_context()
+            from click.core import ParameterSource
+
+            if ctx.get_parameter_source("fmt") == ParameterSource.COMMANDLINE and kwargs["fmt"] != "json":
+                raise click.ClickException(f"--json is --format json; it contradicts --format {kwargs['fmt']}")
+            kwargs["fmt"] = "json"
+        return f(*args, **kwargs)
+
+    return click.option("--json", "json_alias", is_flag=True, help="the same as --format json")(command)
 
 
 def read_text_file(path: Path, what: str) -> str:
@@ -86,27 +112,128 @@ def refuse_unused(ctx: click.Context, pairs: list[tuple[str, bool, str]]) -> Non
             raise click.ClickException(f"{opt} does nothing here: {why}")
 
 
+def complete_variant(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of a variant name (``--variant po<TAB>``)."""
+    from simcli.rules import list_variants
+
+    return [v for v in list_variants() if v.startswith(incomplete)]
+
+
+def complete_variants(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of the last name of a comma-separated variant list (``--variants classic,po<TAB>``)."""
+    head, _, last = incomplete.rpartition(",")
+    prefix = f"{head}," if head else ""
+    return [prefix + v for v in complete_variant(ctx, param, last)]
+
+
+def complete_knob(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of ``--rule KNOB=VALUE``: knob names (``pony<TAB>``), then the values of a choice knob."""
+    from simcli.knobs import KNOBS
+
+    name, sep, value = incomplete.partition("=")
+    if not sep:
+        return [f"{k.name}=" for k in KNOBS if k.name.startswith(name)]
+    k = next((k for k in KNOBS if k.name == name), None)
+    if k is None:
+        return []
+    choices = ["true", "false"] if k.kind == "bool" else list(k.allowed) if k.kind == "enum" else []
+    return [f"{name}={c}" for c in choices if c.startswith(value)]
+
+
+def complete_strategy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of the last spec of a comma-separated strategy list (``greedy,ra<TAB>``)."""
+    from simcli.strategy import available_strategies
+
+    head, _, last = incomplete.rpartition(",")
+    prefix = f"{head}," if head else ""
+    return [prefix + s for s in available_strategies() if s.startswith(last)]
+
+
 def variant_option(f: Callable[..., Any]) -> Callable[..., Any]:
     """``--variant`` (default classic)."""
-    return click.option("--variant", default="classic", show_default=True, help="rule preset")(f)
+    return click.option("--variant", default="classic", show_default=True, help="rule preset",
+                        shell_complete=complete_variant)(f)
 
 
 def rule_option(f: Callable[..., Any]) -> Callable[..., Any]:
     """``--rule KNOB=VALUE`` (repeatable)."""
-    return click.option("--rule", "rules", multiple=True, metavar="KNOB=VALUE",
+    return click.option("--rule", "rules", multiple=True, metavar="KNOB=VALUE", shell_complete=complete_knob,
                         help="override a rule knob (repeatable); see `simcli rules show`")(f)
 
 
-def build_rules(variant: str, rules: tuple[str, ...]) -> Any:
-    """Load a preset with command-line overrides, turning rule errors into one-line CLI errors."""
+def rules_file_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--rules FILE.toml``: knob overrides from a file, applied before any ``--rule``."""
+    return click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                        help="TOML file of knob overrides (applied before --rule)")(f)
+
+
+def read_rules_file(path: Path) -> dict[str, Any]:
+    """The knob overrides of a ``--rules`` TOML file (tables flatten to ``table.key``), each knob and value
+    checked; a bad file, knob or value is a one-line CLI error naming the file."""
+    import tomllib
+
+    from simcli.knobs import knob
+
+    text = read_text_file(path, "rules file")
     try:
-        return load_rules(variant, parse_overrides(rules))
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise click.ClickException(f"cannot read rules file {path}: {exc}") from None
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            for sub, v in value.items():
+                flat[f"{key}.{sub}"] = v
+        else:
+            flat[key] = value
+    try:
+        return {knob(k).name: knob(k).parse(v) for k, v in flat.items()}
+    except RuleError as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+
+
+def overrides_of(rules: tuple[str, ...], rules_file: Path | None = None) -> dict[str, Any]:
+    """The knob overrides of ``--rules FILE`` then ``--rule k=v ...`` (a ``--rule`` wins over the file)."""
+    overrides = read_rules_file(rules_file) if rules_file is not None else {}
+    try:
+        overrides.update(parse_overrides(rules))
+    except RuleError as exc:
+        raise click.ClickException(str(exc)) from None
+    return overrides
+
+
+def build_rules(variant: str, rules: tuple[str, ...], rules_file: Path | None = None) -> Any:
+    """Load a preset with ``--rules FILE`` and ``--rule`` overrides, turning rule errors into one-line CLI errors."""
+    overrides = overrides_of(rules, rules_file)
+    try:
+        return load_rules(variant, overrides)
     except RuleError as exc:
         raise click.ClickException(str(exc)) from None
 
 
+#: ``SIMCLI_DEBUG=1`` (or ``simcli --debug``): a failing strategy's traceback is printed before its one-line error.
+DEBUG_ENV = "SIMCLI_DEBUG"
+
+
+def debug_enabled() -> bool:
+    """Whether tracebacks are wanted (``simcli --debug`` or ``SIMCLI_DEBUG=1``)."""
+    import os
+
+    return os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def show_traceback(text: str | None) -> None:
+    """With --debug, print a failing strategy's traceback on stderr (before the one-line error)."""
+    if text and debug_enabled():
+        click.echo(text.rstrip("\n"), err=True)
+
+
 def cli_errors(exc: Exception) -> click.ClickException:
-    """A one-line CLI error for the errors a user can cause."""
+    """A one-line CLI error for the errors a user can cause (after the traceback, with --debug)."""
+    if isinstance(exc, (StrategyError, EngineError)):
+        from simcli.runner import cause_traceback
+
+        show_traceback(cause_traceback(exc))
     if isinstance(exc, (RuleError, StrategyLookupError, StrategyError, EngineError)):
         return click.ClickException(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     raise exc

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simcli.commands.common import SEED, refuse_unused
+from simcli.commands.common import SEED, json_flag, refuse_unused
 from simcli.commands.report import (
     FORMATS,
     describe_run,
@@ -99,6 +99,7 @@ def render_compare(a: Run, b: Run, table: pd.DataFrame, paired: bool, fmt: str) 
 
 
 @click.command()
+@json_flag
 @click.argument("run_a", type=click.Path(path_type=Path))
 @click.argument("run_b", type=click.Path(path_type=Path))
 @click.option("--metric", "metrics", multiple=True, metavar="NAME[,NAME...]",

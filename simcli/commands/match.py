@@ -6,24 +6,42 @@ import json
 import math
 import os
 import sys
-from typing import Any
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, NoReturn
 
 import click
+from click.core import ParameterSource
 
-from simcli.commands.common import build_rules, rule_option, variant_option
+from simcli.commands.common import (
+    build_rules,
+    complete_strategy,
+    json_flag,
+    rule_option,
+    rules_file_option,
+    show_traceback,
+    variant_option,
+)
+from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.duplicate import DuplicateError, PairSummary, parse_sprt
-from simcli.match import MatchError, MatchOutcome, MatchState, SprtSettings, play_match, seat_strategies
+from simcli.match import BatchCounts, MatchError, MatchOutcome, MatchState, SprtSettings, play_match, seat_strategies
+from simcli.match_store import MatchSpec, MatchStoreError, write_batch, write_result
 from simcli.strategy import StrategyLookupError, parse_strategy_list
 
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_GAMES = 20000
 
 
-def strategy_spec(text: str) -> str:
-    """One strategy spec, validated (a one-line error naming it when it is unknown)."""
+def strategy_spec(text: str, side: str | None = None) -> str:
+    """One strategy spec, validated (a one-line error naming it when it is unknown). ``side`` (A or B) names the
+    argument of ``match``, which takes exactly one strategy per side."""
     try:
         names = parse_strategy_list(text, 1)
     except StrategyLookupError as exc:
+        if side is not None and "strategies for 1 seats" in str(exc):
+            raise click.ClickException(
+                f"match takes one strategy per side (A against B): {side} is {text!r}; to rate several "
+                f"strategies against each other use `simcli tournament {text},...`") from None
         raise click.ClickException(str(exc)) from None
     return names[0]
 
@@ -76,7 +94,8 @@ def match_text(outcome: MatchOutcome, header: str | None, sprt: SprtSettings | N
     lines = [] if header is None else [header]
     lines += [f"{s.games:,} games in {s.pairs:,} pairs: {outcome.a} won {s.wins}, tied {s.ties}, lost {s.losses}",
              f"score of {outcome.a}: {s.score:.3f} [{s.score_ci_low:.3f}, {s.score_ci_high:.3f}] "
-             f"(95% t-interval over pairs)",
+             + ("(95% Clopper-Pearson bound over pairs: a clean sweep)" if s.score in (0.0, 1.0)
+                else "(95% t-interval over pairs)"),
              f"Elo difference: {fmt_elo(s.elo)} [{fmt_elo(s.elo_ci_low)}, {fmt_elo(s.elo_ci_high)}]",
              *pentanomial_lines(s, outcome.a)]
     if sprt is not None and outcome.sprt is not None:
@@ -89,11 +108,86 @@ def match_text(outcome: MatchOutcome, header: str | None, sprt: SprtSettings | N
     return "\n".join(lines)
 
 
+def sprt_settings(sprt_text: str, alpha: float, beta: float, elo_model: str) -> SprtSettings:
+    """The ``--sprt elo0=E0,elo1=E1`` test, checked (a one-line error for a bad one)."""
+    try:
+        elo0, elo1 = parse_sprt(sprt_text)
+        settings = SprtSettings(elo0, elo1, alpha, beta, elo_model)
+        settings.bounds()
+    except DuplicateError as exc:
+        raise click.ClickException(str(exc)) from None
+    return settings
+
+
+def pairs_to_play(games: int | None, max_games: int | None, sprt: bool) -> int:
+    """Pairs of a fixed-N match (``--games``) or the most a sequential one may play (``--max-games``)."""
+    if sprt:
+        if games is not None:
+            raise click.ClickException("--games plays a fixed number of games; with --sprt use --max-games")
+        return pairs_from_games(max_games if max_games is not None else DEFAULT_MAX_GAMES, "--max-games")
+    if max_games is not None:
+        raise click.ClickException("--max-games goes with --sprt; without it use --games")
+    return pairs_from_games(games if games is not None else DEFAULT_GAMES, "--games")
+
+
+def resumed_settings(ctx: click.Context, out: Path, params: dict[str, Any]) -> dict[str, Any]:
+    """The command's parameters with every one not given on this command line taken from ``out/match.json``."""
+    from simcli.match_store import stored_spec
+
+    try:
+        stored = stored_spec(out)
+    except MatchStoreError as exc:
+        raise click.ClickException(str(exc)) from None
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE
+
+    merged = dict(params)
+    for name in ("variant", "seed", "batch"):
+        if not given(name):
+            merged[name] = stored[name]
+    merged["a"] = params["a"] or stored["a"]
+    merged["b"] = params["b"] or stored["b"]
+    sprt = stored.get("sprt")
+    if not given("sprt_text") and sprt is not None:
+        merged["sprt_text"] = f"elo0={sprt['elo0']:g},elo1={sprt['elo1']:g}"
+        for name in ("alpha", "beta"):
+            merged[name] = params[name] if given(name) else sprt[name]
+        merged["elo_model"] = params["elo_model"] if given("elo_model") else sprt["model"]
+    key = "max_games" if merged["sprt_text"] is not None else "games"
+    if not given("games") and not given("max_games"):
+        merged[key] = 2 * int(stored["pairs"])
+    merged["stored_rules"] = None if params["rules"] else stored["rules"]
+    return merged
+
+
+def open_store(out: Path | None, spec: MatchSpec, resume: bool) -> dict[int, BatchCounts]:
+    """Make or check the ``--out`` folder; the batches a resume keeps (naming those it must play again)."""
+    from simcli.match_store import open_folder, read_batches
+
+    if out is None:
+        return {}
+    try:
+        open_folder(out, spec, resume, command=["simcli", *sys.argv[1:]])
+    except MatchStoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
+    if not resume:
+        return {}
+    good, bad = read_batches(out, spec)
+    for line in bad:
+        click.echo(line, err=True)
+    return good
+
+
 @click.command()
-@click.argument("a")
-@click.argument("b")
+@json_flag
+@click.argument("a", required=False, shell_complete=complete_strategy)
+@click.argument("b", required=False, shell_complete=complete_strategy)
 @variant_option
 @rule_option
+@rules_file_option
 @click.option("--seed", type=int, default=0, show_default=True, help="master seed (pair i is game index i)")
 @click.option("--games", "-n", type=int, default=None, help=f"games to play, even [default: {DEFAULT_GAMES}]")
 @click.option("--max-games", type=int, default=None,
@@ -106,58 +200,119 @@ def match_text(outcome: MatchOutcome, header: str | None, sprt: SprtSettings | N
 @click.option("--batch", type=click.IntRange(min=1), default=50, show_default=True,
               help="pairs per batch (the SPRT is checked after each)")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="match folder: every finished batch is kept there, so that --resume can finish the match")
+@click.option("--resume", is_flag=True, help="finish the match in --out (its settings; verified batches kept)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--quiet", "-q", is_flag=True, help="no progress lines")
-def match(a: str, b: str, variant: str, rules: tuple[str, ...], seed: int, games: int | None,
-          max_games: int | None, sprt_text: str | None, alpha: float, beta: float, elo_model: str, batch: int,
-          jobs: int | None, fmt: str, quiet: bool) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar or lines")
+@click.pass_context
+def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules: tuple[str, ...],
+          rules_file: Path | None, seed: int,
+          games: int | None, max_games: int | None, sprt_text: str | None, alpha: float, beta: float,
+          elo_model: str, batch: int, jobs: int | None, out: Path | None, resume: bool, fmt: str,
+          quiet: bool) -> None:
     """Play strategy A against B in duplicate pairs and report A's score, Elo difference and pair counts."""
-    rs = build_rules(variant, rules)
-    a, b = strategy_spec(a), strategy_spec(b)
+    from simcli.rules import diff, load_rules
+
+    stored_rules: dict[str, str] | None = None
+    if resume:
+        if out is None:
+            raise click.ClickException("--resume needs --out DIR")
+        p = resumed_settings(ctx, out, {"a": a, "b": b, "variant": variant, "seed": seed, "batch": batch,
+                                        "sprt_text": sprt_text, "alpha": alpha, "beta": beta,
+                                        "elo_model": elo_model, "games": games, "max_games": max_games,
+                                        "rules": rules or rules_file})
+        a, b, variant, seed, batch = p["a"], p["b"], p["variant"], p["seed"], p["batch"]
+        sprt_text, alpha, beta, elo_model = p["sprt_text"], p["alpha"], p["beta"], p["elo_model"]
+        games, max_games, stored_rules = p["games"], p["max_games"], p["stored_rules"]
+    if a is None or b is None:
+        raise click.ClickException("give the two strategies A and B (one strategy per side, e.g. "
+                                   "`simcli match ponytail greedy`), or --resume --out DIR")
+    rs = load_rules(variant, stored_rules) if stored_rules is not None else build_rules(variant, rules, rules_file)
+    a, b = strategy_spec(a, "A"), strategy_spec(b, "B")
     try:
         seat_strategies(a, b, rs.num_players, rs.n_teams, variant)
     except MatchError as exc:
         raise click.ClickException(str(exc)) from None
-    settings: SprtSettings | None = None
-    if sprt_text is not None:
-        if games is not None:
-            raise click.ClickException("--games plays a fixed number of games; with --sprt use --max-games")
-        try:
-            elo0, elo1 = parse_sprt(sprt_text)
-            settings = SprtSettings(elo0, elo1, alpha, beta, elo_model)
-            settings.bounds()
-        except DuplicateError as exc:
-            raise click.ClickException(str(exc)) from None
-        pairs = pairs_from_games(max_games if max_games is not None else DEFAULT_MAX_GAMES, "--max-games")
-    else:
-        if max_games is not None:
-            raise click.ClickException("--max-games goes with --sprt; without it use --games")
-        pairs = pairs_from_games(games if games is not None else DEFAULT_GAMES, "--games")
+    settings = sprt_settings(sprt_text, alpha, beta, elo_model) if sprt_text is not None else None
+    pairs = pairs_to_play(games, max_games, settings is not None)
+    spec = MatchSpec(variant=variant, rules=rs.formatted(), a=a, b=b, seed=seed, pairs=pairs, batch=batch,
+                     sprt=None if settings is None else asdict(settings))
+    stored = open_store(out, spec, resume)
     jobs = jobs or os.cpu_count() or 1
-    header = (f"match {a} vs {b}: {variant}, seed {seed}" + (f", rules {' '.join(rules)}" if rules else "")
+    rule_text = (" ".join(rules) if stored_rules is None and rules_file is None
+                 else " ".join(f"{k}={v[1]}" for k, v in diff(rs).items()))
+    header = (f"match {a} vs {b}: {variant}, seed {seed}" + (f", rules {rule_text}" if rule_text else "")
               + f", {a} on team 0 in the first game of each pair")
     # Progress goes to stdout with the text report and to stderr with JSON (stdout then holds one object).
     say = (lambda line: click.echo(line, err=True)) if fmt == "json" else click.echo
     show = settings is not None and not quiet  # progress lines: the LLR as it goes
     if show and fmt == "text":
         say(header)
+    bar = progress_bar(2 * pairs, f"{a} vs {b}", quiet=quiet)
+    build_hint(2 * pairs, [a, b], shown=on_terminal(quiet))
 
     def progress(state: MatchState, status: dict[str, Any] | None) -> None:
         s = state.summary()
+        bar.update(2 * s.pairs - bar.n)
+        if not show:
+            return
         line = f"  pairs {s.pairs:>6,}  score {s.score:.3f}  Elo {fmt_elo(s.elo):>5}"
         if status is not None:
             line += f"  LLR {status['llr']:+.3f} [{status['lower']:.3f}, {status['upper']:.3f}]"
-        say(line)
+        if bar.disable:
+            say(line)
+        else:
+            bar.write(line, file=sys.stderr if fmt == "json" else sys.stdout)
+
+    played: list[int] = []
+
+    def keep(k: int, counts: BatchCounts) -> None:
+        played.append(k)
+        if out is not None:
+            write_batch(out, spec, k, counts)
 
     try:
         outcome = play_match(variant, rs, a, b, seed, pairs, jobs=jobs, batch=batch, sprt=settings,
-                             progress=progress if show else None)
+                             progress=progress, stored=stored, on_batch=keep)
     except MatchError as exc:
+        bar.close()
+        show_traceback(exc.traceback)
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
-        click.echo("\ninterrupted", err=True)
-        sys.exit(130)
+        bar.close()
+        interrupted(out, a, b)
+    bar.close()
+    if stored and not played:
+        click.echo(f"the match in {out} was finished: its {outcome.summary.pairs:,} stored pairs are reused, "
+                   "none played", err=True)
+    elif stored:
+        kept = sum(len(stored[k].half_points) for k in stored if k * batch < outcome.summary.pairs)
+        click.echo(f"resumed {out}: {kept:,} stored pairs reused, "
+                   f"{outcome.summary.pairs - kept:,} played", err=True)
+    result = match_json(outcome)
+    if out is not None:
+        write_result(out, result)
     if fmt == "json":
-        click.echo(json.dumps(match_json(outcome), indent=2))
+        click.echo(json.dumps(result, indent=2))
     else:
         click.echo(match_text(outcome, None if show else header, settings))
+
+
+def interrupted(out: Path | None, a: str, b: str) -> NoReturn:
+    """Ctrl-C: say what is kept and the exact command that continues, then exit 130 (as ``run`` does)."""
+    if out is not None:
+        click.echo(f"\ninterrupted: finished batches are saved in {out}; finish the match with:\n"
+                   f"  {again(['match', '--resume', '--out', str(out)])}", err=True)
+    else:
+        args = [*sys.argv[1:]] if Path(sys.argv[0]).name in ("simcli", "__main__.py") else ["match", a, b, "..."]
+        click.echo("\ninterrupted: without --out the pairs played are not kept; to keep them, play it with:\n"
+                   f"  {again([*args, '--out', 'results/runs/match-' + safe_folder(a, b)])}", err=True)
+    sys.exit(130)
+
+
+def safe_folder(a: str, b: str) -> str:
+    """A folder name for a match of A and B."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._=,+-]", "_", f"{a}-vs-{b}")

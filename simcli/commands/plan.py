@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from simcli.commands.common import json_flag
 from simcli.duplicate import DuplicateError, discordance, games_unpaired, pairs_paired, twin_differences
 
 METRICS = ("strategy_win",)
@@ -59,6 +60,7 @@ def pilot_discordance(folder: Path, who: str | None) -> dict[str, Any]:
 
 
 @click.command()
+@json_flag
 @click.option("--metric", default="strategy_win", show_default=True, help="strategy_win or strategy_win:NAME")
 @click.option("--effect", type=float, required=True, help="change of the win share to detect (0.02 = 2 points)")
 @click.option("--paired", is_flag=True, help="also plan a duplicate match (pairs of twin games)")

@@ -11,10 +11,13 @@ from simcli.commands.common import (
     STRATEGIES_HELP,
     build_rules,
     cli_errors,
+    complete_strategy,
     rule_option,
+    rules_file_option,
     seed_option,
     variant_option,
 )
+from simcli.commands.hints import interrupted_nothing_kept
 from simcli.deal import DealResult
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
@@ -45,14 +48,16 @@ def deal_ending(d: DealResult, concealed_scored: bool) -> str:
 @variant_option
 @seed_option()
 @click.option("--game-index", type=SEED, default=0, show_default=True, help="which game of that seed")
-@click.option("--strategies", default="greedy", show_default=True, help=STRATEGIES_HELP)
+@click.option("--strategies", "--strategy", "strategies", default="greedy", show_default=True, help=STRATEGIES_HELP,
+              shell_complete=complete_strategy)
 @rule_option
+@rules_file_option
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, path_type=Path),
               help="write every decision and event as JSON lines")
 def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple[str, ...],
-         trace_path: Path | None) -> None:
+         rules_file: Path | None, trace_path: Path | None) -> None:
     """Play one game and print a deal-by-deal summary."""
-    rs = build_rules(variant, rules)
+    rs = build_rules(variant, rules, rules_file)
     try:
         names = parse_strategy_list(strategies, rs.num_players)
     except StrategyLookupError as exc:
@@ -61,6 +66,7 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
     handle = None
     if trace_path is not None:
         try:
+            trace_path.parent.mkdir(parents=True, exist_ok=True)  # as plot --out and report --out do
             handle = trace_path.open("w", encoding="utf-8", newline="\n")
         except OSError as exc:
             raise click.ClickException(f"cannot write trace file {trace_path}: {exc.strerror}") from None
@@ -72,6 +78,8 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
         result = play_game(rs, names, seed, game_index, emit=writer)
     except (StrategyError, EngineError) as exc:
         raise cli_errors(exc) from None
+    except KeyboardInterrupt:
+        interrupted_nothing_kept("a single game" + (f" (its trace {trace_path} is cut short)" if trace_path else ""))
     finally:
         if handle is not None:
             handle.close()

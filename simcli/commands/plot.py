@@ -57,9 +57,19 @@ def save_figure(fig: Figure, out: Path) -> None:
 
 
 def axis_label(m: stats.Metric, summary: bool = False) -> str:
-    """``label (unit)`` for an axis; with ``summary`` a mean metric reads ``mean label (unit)``."""
+    """``label (unit)`` for an axis; with ``summary`` a mean metric reads ``mean label (unit)``. A label that ends
+    in a parenthesis already gets the unit inside it (``pony pickup turn (when picked up; turn)``)."""
     label = f"mean {m.label}" if summary and m.kind == "mean" else m.label
-    return f"{label} ({m.unit})" if m.unit != "share" else f"{label} (%)"
+    unit = "%" if m.unit == "share" else m.unit
+    return f"{label[:-1]}; {unit})" if label.endswith(")") else f"{label} ({unit})"
+
+
+def seats_text(names: Sequence[str]) -> str:
+    """The seats' strategies for a title: ``ponytail x4`` when one strategy plays every seat, else the seats in
+    order."""
+    if len(set(names)) == 1:
+        return f"{names[0]} x{len(names)}"
+    return ", ".join(names)
 
 
 def _bins(values: np.ndarray) -> np.ndarray | int:
@@ -225,7 +235,7 @@ def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metric
 
 
 def forest_figure(table: pd.DataFrame, group: str, metrics: Sequence[stats.Metric], title: str,
-                  panel_width: float = 4.2, rotated: bool = False) -> Figure:
+                  panel_width: float = 4.2, rotated: bool = False, panel_labels: bool = True) -> Figure:
     """One panel per metric: each group's value with its 95% interval as a horizontal bar (``rotated``: the runs
     hold seat-swapped twins, so the per-strategy metrics count pairs of twins)."""
     import numpy as np
@@ -251,7 +261,9 @@ def forest_figure(table: pd.DataFrame, group: str, metrics: Sequence[stats.Metri
         ax.set_ylim(-0.8, len(groups) - 0.2)
         ax.invert_yaxis()
         ax.set_xlabel(axis_label(m, summary=True))
-        ax.set_title(f"{m.label}\n(95% CI; n = {observation_name(m, rotated)})", fontsize="medium")
+        # Without panel_labels the figure title names the one metric already: say only what the bars are.
+        head = f"{m.label}\n" if panel_labels else ""
+        ax.set_title(f"{head}(95% CI; n = {observation_name(m, rotated)})", fontsize="medium")
         ax.grid(alpha=0.3, axis="x")
     fig.suptitle(title)
     return fig
@@ -288,10 +300,9 @@ def default_title(runs: Sequence[Run], m: stats.Metric) -> str:
     if len(runs) == 1:
         mf = runs[0].manifest
         strategies: list[Any] = mf.get("strategies") or []
-        strat = strategies[0] if len(set(strategies)) == 1 else ",".join(strategies)
         rules = ", ".join(f"{k}={v}" for k, v in (mf.get("rules_diff") or {}).items())
-        return (f"{m.label}: {mf.get('variant')}, {strat}, {len(runs[0].games):,} games, seed {mf.get('seed')}"
-                + (f"\n{rules}" if rules else ""))
+        return (f"{m.label}: variant {mf.get('variant')}; strategies {seats_text([str(s) for s in strategies])}; "
+                f"{len(runs[0].games):,} games, seed {mf.get('seed')}" + (f"\n{rules}" if rules else ""))
     return f"{m.label}: {len(runs)} runs"
 
 
@@ -328,7 +339,7 @@ def plot(run_dirs: tuple[Path, ...], metric_name: str, kind: str | None, out: Pa
         except stats.StatsError as exc:
             raise click.ClickException(str(exc)) from None
         fig = forest_figure(table, "run", [m], title or default_title(runs, m), panel_width=8.0,
-                            rotated=obs == "pairs of twins")
+                            rotated=obs == "pairs of twins", panel_labels=False)
         save_figure(fig, out)
         click.echo(f"wrote {out} ({m.name}, ci, " + ", ".join(
             f"{lbl}: n={int(n):,} {obs}" for lbl, n in zip(table["run"], table["n"], strict=True)) + ")")

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from simcli.commands.common import json_flag
+
 if TYPE_CHECKING:  # heavy modules are imported when a command runs, so `simcli --help` stays fast
     import pandas as pd
 
@@ -236,6 +238,7 @@ def render_report(run: Run, rep: pd.DataFrame, by: str, fmt: str) -> str:
 
 
 @click.command()
+@json_flag
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @click.option("--by", type=click.Choice(["strategy", "seat", "team"]), default="team", show_default=True,
               help="group win rates (and per-team deal figures) by team, seat or strategy")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
-from simcli.commands.common import build_rules, json_option, rule_option
+from simcli.commands.common import build_rules, complete_variant, json_option, rule_option, rules_file_option
 from simcli.knobs import FIXED_KNOBS, KNOBS, RuleError, knob
 from simcli.rules import diff, list_variants, player_values, preset_description
 
@@ -28,12 +29,13 @@ def rules() -> None:
 
 
 @rules.command("show")
-@click.argument("variant")
+@click.argument("variant", shell_complete=complete_variant)
 @rule_option
+@rules_file_option
 @click.option("--changed", is_flag=True, help="show only the knobs that differ from the preset")
 @json_option
-def show(variant: str, rules: tuple[str, ...], changed: bool, as_json: bool) -> None:
-    """Print every knob of VARIANT and its value; '*' marks values changed by --rule.
+def show(variant: str, rules: tuple[str, ...], rules_file: Path | None, changed: bool, as_json: bool) -> None:
+    """Print every knob of VARIANT and its value; '*' marks values changed by --rules or --rule.
 
     The knobs are those of RULES.md §3 (docs/rules.md in the repository).
     """
@@ -42,7 +44,7 @@ def show(variant: str, rules: tuple[str, ...], changed: bool, as_json: bool) -> 
             raise RuleError(f"unknown variant '{variant}'; allowed: {', '.join(list_variants())}")
     except RuleError as exc:
         raise click.ClickException(str(exc)) from None
-    rs = build_rules(variant, rules)
+    rs = build_rules(variant, rules, rules_file)
     changes = diff(rs)
     if as_json:
         knobs = {

@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import sys
-import tomllib
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -17,37 +16,22 @@ from click.core import ParameterSource
 from simcli.commands.common import (
     STRATEGIES_HELP,
     check_scheduler,
+    complete_strategy,
     first_error_message,
-    json_option,
-    read_text_file,
+    read_rules_file,
     refuse_unused,
     rule_option,
+    rules_file_option,
     seed_option,
+    show_traceback,
+    variant_option,
 )
+from simcli.commands.hints import build_hint, prog
 from simcli.integrity import manifest_error
-from simcli.knobs import RuleError, knob
+from simcli.knobs import RuleError
 from simcli.rules import diff, load_rules, parse_overrides
 from simcli.runner import RunError, RunSpec, default_chunk_size, execute_run, read_manifest
 from simcli.strategy import StrategyLookupError, parse_strategy_list
-
-
-def _rules_file(path: Path) -> dict[str, Any]:
-    text = read_text_file(path, "rules file")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise click.ClickException(f"cannot read rules file {path}: {exc}") from None
-    flat: dict[str, Any] = {}
-    for key, value in data.items():
-        if isinstance(value, dict):
-            for sub, v in value.items():
-                flat[f"{key}.{sub}"] = v
-        else:
-            flat[key] = value
-    try:
-        return {knob(k).name: knob(k).parse(v) for k, v in flat.items()}
-    except RuleError as exc:
-        raise click.ClickException(f"{path}: {exc}") from None
 
 
 def _stored_settings(out: Path) -> tuple[dict[str, Any], str]:
@@ -99,13 +83,13 @@ def _default_out(variant: str, name: str | None) -> tuple[Path, bool]:
 
 
 @click.command()
-@click.option("--variant", default="classic", show_default=True, help="rule preset")
+@variant_option
 @click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
 @seed_option()
-@click.option("--strategies", default="greedy", show_default=True, help=STRATEGIES_HELP)
+@click.option("--strategies", "--strategy", "strategies", default="greedy", show_default=True, help=STRATEGIES_HELP,
+              shell_complete=complete_strategy)
 @rule_option
-@click.option("--rules", "rules_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="TOML file of knob overrides (applied before --rule)")
+@rules_file_option
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="run directory [default: results/runs/<variant>-<name or time>]")
@@ -125,7 +109,8 @@ def _default_out(variant: str, name: str | None) -> tuple[Path, bool]:
 @click.option("--scheduler-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="seconds to wait for --scheduler to answer")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None, help="games per chunk [default: from N]")
-@json_option
+# Not json_option: --format is the table format here (parquet or csv).
+@click.option("--json", "as_json", is_flag=True, help="print the summary as JSON instead of text")
 @click.pass_context
 def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str, rules: tuple[str, ...],
         rules_file: Path | None, jobs: int | None, out: Path | None, name: str | None, rotate_seats: bool,
@@ -156,7 +141,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         chunk_size = chunk_size if given("chunk_size") else stored["chunk_size"]
         fmt = fmt if given("fmt") else stored_format
     try:
-        overrides: dict[str, Any] = _rules_file(rules_file) if rules_file else {}
+        overrides: dict[str, Any] = read_rules_file(rules_file) if rules_file else {}
         overrides.update(parse_overrides(rules))
         if stored is not None and not overrides:
             rs = load_rules(variant, stored["rules"])
@@ -179,8 +164,9 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     total = games * (2 if rotate_seats else 1)
     from tqdm import tqdm
 
-    bar = tqdm(total=total, unit="game", desc=f"{variant}", disable=quiet or not sys.stderr.isatty(),
-               dynamic_ncols=True, smoothing=0.1)
+    shown = not quiet and sys.stderr.isatty()
+    bar = tqdm(total=total, unit="game", desc=f"{variant}", disable=not shown, dynamic_ncols=True, smoothing=0.1)
+    build_hint(total, names, shown=shown)
     try:
         outcome = execute_run(spec, out, jobs=jobs, backend=backend, scheduler=scheduler, fmt=fmt, resume=resume,
                               command=["simcli", *sys.argv[1:]], progress=bar.update,
@@ -188,6 +174,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
                               notify=lambda message: bar.write(message, file=sys.stderr), made_dir=made_dir)
     except RunError as exc:
         bar.close()
+        show_traceback(getattr(exc, "traceback", ""))
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt as exc:
         # Ctrl-C, SIGTERM or SIGHUP: finished chunks are kept, run.json says interrupted, exit 128 + signal.
@@ -195,7 +182,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         signum = int(getattr(exc, "signum", signal.SIGINT))
         what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
         click.echo(f"\n{what}: finished chunks are saved in {out}; finish the run with:\n"
-                   f"  simcli run --resume --out {out}", err=True)
+                   f"  {prog()} run --resume --out {out}", err=True)
         sys.exit(128 + signum)
     bar.close()
     files = [out / f for f in (f"games.{fmt}", f"deals.{fmt}", f"errors.{fmt}", "run.json") if (out / f).exists()]
@@ -214,12 +201,16 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
             "files": [str(f) for f in files],
         }, indent=2))
         return
-    hands_per_s = f"{outcome.hands_per_s:,.0f} hands/s" if outcome.hands_per_s else "nothing left to play"
+    hands_per_s = (f"{outcome.hands_per_s:,.0f} hands/s" if outcome.hands_per_s
+                   else "nothing left to play, the finished run was reused")
+    played = (f"Played {outcome.games:,} games" if not outcome.kept else
+              f"Kept {outcome.kept:,} games an earlier run had finished and played {outcome.games - outcome.kept:,}"
+              f" more, {outcome.games:,} games in all")
     click.echo(
-        f"Played {outcome.games:,} games ({outcome.hands:,} deals) of {variant} with {', '.join(dict.fromkeys(names))}"
+        f"{played} ({outcome.hands:,} deals) of {variant} with {', '.join(dict.fromkeys(names))}"
         f" on {jobs} {backend} job(s): {hands_per_s}"
         + (f", {outcome.errors} failed game(s) in errors.{fmt}" if outcome.errors else "")
         + f".\nResults: {', '.join(str(f) for f in files)} (schemas in docs/results-format.md).\n"
-        f"Report on them with: simcli report {out}   (or in Python: simcli.results.load('{out}'))"
+        f"Report on them with: {prog()} report {out}   (or in Python: simcli.results.load('{out}'))"
     )
 

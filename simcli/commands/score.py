@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from simcli.commands.common import json_option
 from simcli.knobs import RuleError
 from simcli.position import PositionError, parse_position, team_label
 from simcli.scoring import SCORE_PARTS, score_deal
@@ -84,7 +85,7 @@ def format_table(scores: Sequence[dict[str, int]]) -> str:
 
 @click.command("score")
 @click.argument("position", metavar="POSITION")
-@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON instead of a table.")
+@json_option
 def score(position: str, as_json: bool) -> None:
     """Score the end-of-deal POSITION (a JSON file, or - for stdin).
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import signal
 import sys
 from collections.abc import Sequence
 from datetime import datetime
@@ -17,8 +18,18 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from simcli import __version__
-from simcli.commands.common import seed_option
-from simcli.commands.plot import save_figure, sweep_figure
+from simcli.commands.common import (
+    complete_knob,
+    complete_strategy,
+    json_flag,
+    read_rules_file,
+    rules_file_option,
+    seed_option,
+    show_traceback,
+    variant_option,
+)
+from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
+from simcli.commands.plot import save_figure, seats_text, sweep_figure
 from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, fmt_value, open_run, records, text_table
 from simcli.commands.run import refuse_useless_rotation
 from simcli.knobs import RuleError, knob
@@ -36,6 +47,16 @@ DEFAULT_SWEEP = ("first_player_win", "margin", "deals", "deal_score")
 
 
 # ------------------------------------------------------------------------------------------ helpers
+def default_metrics(variant: str, overrides: dict[str, Any]) -> tuple[str, ...]:
+    """The default sweep metrics for the variant: with a deal cap (Ponytail plays 4 deals, ``max_hands``) the
+    number of deals is nearly constant, so turns per deal take its panel."""
+    try:
+        capped = load_rules(variant, overrides).max_hands is not None
+    except RuleError:
+        return DEFAULT_SWEEP  # the rules are refused with their own message when the runs are set up
+    return tuple("deal_turns" if m == "deals" and capped else m for m in DEFAULT_SWEEP)
+
+
 def make_rules(variant: str, overrides: dict[str, Any], strategies: str) -> tuple[Any, list[str]]:
     """A rule set and the seat strategies, with rule and strategy errors as one-line CLI errors."""
     try:
@@ -50,20 +71,55 @@ def play_or_reuse(rs: Any, names: Sequence[str], seed: int, games: int, run_dir:
     """Play a run into ``run_dir``, or reuse/finish the one there when its settings match exactly."""
     spec = RunSpec(variant=rs.variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, games=games,
                    rotate_seats=rotate_seats, chunk_size=default_chunk_size(games))
-    from tqdm import tqdm
-
-    bar = tqdm(total=games, unit="game", desc=label, disable=not sys.stderr.isatty(), dynamic_ncols=True)
+    total = games * (2 if rotate_seats else 1)
+    bar = progress_bar(total, label, quiet=False)
+    build_hint(total, names, shown=on_terminal(False))
     try:
         outcome = execute_run(spec, run_dir, jobs=jobs, resume=(run_dir / MANIFEST).exists(), command=command,
                               progress=bar.update, rules_diff={k: v[1] for k, v in diff(rs).items()})
     except RunError as exc:
+        show_traceback(getattr(exc, "traceback", ""))
         raise click.ClickException(f"{label}: {exc}") from None
     finally:
         bar.close()
-    what = (f"played {outcome.games:,} games in {outcome.wall_seconds:.1f} s" if outcome.hands_per_s
-            else "reused the finished run")
+    kept = f" (and kept {outcome.kept:,} an earlier run had finished)" if outcome.kept else ""
+    what = (f"played {outcome.games - outcome.kept:,} games{kept} in {outcome.wall_seconds:.1f} s"
+            if outcome.hands_per_s else "reused the finished run (nothing played)")
     click.echo(f"{label}: {what} -> {run_dir}", err=True)
     return open_run(run_dir)
+
+
+def play_all(settings: Sequence[tuple[str, Any, Sequence[str]]], seed: int, games: int, out: Path, jobs: int,
+             cmd: str, labels: Sequence[str], rotate_seats: bool = False) -> list[tuple[str, Run]]:
+    """Play (or reuse) one run per setting ``(key, rules, seats)`` into ``out/<label>``. Ctrl-C (or SIGTERM) keeps
+    every finished run and chunk and exits 130 (143) with the exact command that continues, as ``run`` does."""
+    runs: list[tuple[str, Run]] = []
+    try:
+        for (key, rs, names), label in zip(settings, labels, strict=True):
+            runs.append((key, play_or_reuse(rs, names, seed, games, out / safe_name(label), jobs, label,
+                                            shlex.split(cmd), rotate_seats)))
+    except KeyboardInterrupt as exc:
+        signum = int(getattr(exc, "signum", signal.SIGINT))
+        what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+        click.echo(f"\n{what}: {len(runs)} finished run(s) and the finished chunks of the next are kept in {out}; "
+                   f"continue with the same command:\n  {again(shlex.split(cmd)[1:])}", err=True)
+        sys.exit(128 + signum)
+    return runs
+
+
+def check_out(out: Path, labels: Sequence[str], kind: str) -> None:
+    """Refuse an ``--out`` that holds anything but this command's own runs and tables (a folder of other files),
+    before anything is played or written, as ``run`` refuses a non-empty folder that is not a run."""
+    if not out.is_dir():
+        if out.exists():
+            raise click.ClickException(f"--out {out} is a file; give a folder for the runs")
+        return
+    own = {safe_name(label) for label in labels} | {f"{kind}{ext}" for ext in (".md", ".csv", ".json", ".png")}
+    strangers = sorted(p.name for p in out.iterdir() if p.name not in own)
+    if strangers:
+        shown = ", ".join(strangers[:3]) + (", ..." if len(strangers) > 3 else "")
+        raise click.ClickException(f"--out {out} holds files that are not this {kind}'s runs ({shown}); choose an "
+                                   f"empty or new folder")
 
 
 def safe_name(text: str) -> str:
@@ -173,17 +229,23 @@ def command_line(name: str, args: Sequence[tuple[str, Any]]) -> str:
 
 # ------------------------------------------------------------------------------------------- command
 @click.command()
-@click.option("--variant", default="classic", show_default=True, help="rule preset")
-@click.option("--rule", "rule", required=True, metavar="KNOB=V1,V2,...",
+@json_flag
+@variant_option
+@click.option("--rule", "rule", required=True, metavar="KNOB=V1,V2,...", shell_complete=complete_knob,
               help="the knob to sweep and its values (separate with ';' when values contain commas)")
-@click.option("--set", "fixed", multiple=True, metavar="KNOB=VALUE", help="fixed rule override for every run")
+@click.option("--set", "fixed", multiple=True, metavar="KNOB=VALUE", shell_complete=complete_knob,
+              help="fixed rule override for every run")
+@rules_file_option
 @click.option("--games", "-n", type=click.IntRange(min=2), default=1000, show_default=True, help="games per value")
 @seed_option("master seed (the same for every value)")
-@click.option("--strategies", default="greedy", show_default=True, help="one name for every seat, or one per seat")
+@click.option("--strategies", "--strategy", "strategies", default="greedy", show_default=True,
+              shell_complete=complete_strategy,
+              help="one name for every seat, or one per seat")
 @click.option("--rotate-seats", is_flag=True,
               help="play every game again with the partnerships swapped (duplicate pairs; needs two strategies)")
 @click.option("--metric", "metrics", multiple=True, metavar="NAME[,NAME...]",
-              help=f"metric(s) to tabulate and plot, e.g. strategy_win:NAME [default: {','.join(DEFAULT_SWEEP)}]")
+              help=f"metric(s) to tabulate and plot, e.g. strategy_win:NAME [default: {','.join(DEFAULT_SWEEP)}; "
+                   "deal_turns for deals when games have a deal cap, as in Ponytail]")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="folder for the runs (one per value) [default: results/runs/sweep-<knob>-<time>]")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
@@ -191,9 +253,9 @@ def command_line(name: str, args: Sequence[tuple[str, Any]]) -> str:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="format of the table printed on stdout")
-def sweep(variant: str, rule: str, fixed: tuple[str, ...], games: int, seed: int, strategies: str,
-          rotate_seats: bool, metrics: tuple[str, ...], out: Path | None, save: Path | None, jobs: int | None,
-          fmt: str) -> None:
+def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | None, games: int, seed: int,
+          strategies: str, rotate_seats: bool, metrics: tuple[str, ...], out: Path | None, save: Path | None,
+          jobs: int | None, fmt: str) -> None:
     """Play one run per value of a rule knob (same master seed and N, so runs are paired game by game) and
     tabulate and plot the chosen metrics against the value, each with its 95% interval, and each value's
     paired difference from the first (the baseline) with its interval and Holm-adjusted p."""
@@ -204,8 +266,8 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], games: int, seed: int
         raise click.ClickException(f"bad --rule '{rule}': expected KNOB=V1,V2,...")
     try:
         k = knob(name.strip())
-        base = parse_overrides(fixed)
-        chosen = stats.parse_metrics(metrics, DEFAULT_SWEEP)
+        base = {**(read_rules_file(rules_file) if rules_file is not None else {}), **parse_overrides(fixed)}
+        chosen = stats.parse_metrics(metrics, default_metrics(variant, base))
     except (RuleError, stats.StatsError) as exc:
         raise click.ClickException(str(exc)) from None
     if k.name in base:
@@ -224,30 +286,28 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], games: int, seed: int
     except stats.StatsError as exc:
         raise click.ClickException(str(exc)) from None
     out = out or default_out("sweep", k.name)
+    check_out(out, [f"{k.name}={v}" for v, _, _ in settings], "sweep")
     jobs = jobs or os.cpu_count() or 1
-    cmd = command_line("sweep", [("--variant", variant), ("--rule", rule), ("--set", fixed), ("--games", games),
+    cmd = command_line("sweep", [("--variant", variant), ("--rule", rule), ("--set", fixed),
+                                 ("--rules", rules_file), ("--games", games),
                                  ("--seed", seed), ("--strategies", strategies), ("--rotate-seats", rotate_seats),
                                  ("--metric", ",".join(m.name for m in chosen)), ("--out", out),
                                  ("--save", save)])
-    runs = []
-    for v, rs, names in settings:
-        label = f"{k.name}={v}"
-        runs.append((v, play_or_reuse(rs, names, seed, games, out / safe_name(label), jobs, label, shlex.split(cmd),
-                                      rotate_seats)))
+    runs = play_all(settings, seed, games, out, jobs, cmd, [f"{k.name}={v}" for v, _, _ in settings], rotate_seats)
     try:
         table = stats.summary_table(runs, chosen, key=k.name)
         diffs = stats.baseline_differences(runs, chosen, key=k.name)
     except stats.StatsError as exc:
         raise click.ClickException(str(exc)) from None
-    strat = ",".join(dict.fromkeys(settings[0][2]))
+    strat = seats_text(settings[0][2])
     per_value = f"{games:,} games{' x 2 seatings' if rotate_seats else ''} per value"
-    title = (f"{variant}: sweep of {k.name} ({strat}, {per_value}, seed {seed})"
+    title = (f"variant {variant}: sweep of {k.name} (strategies {strat}; {per_value}, seed {seed})"
              + (f"\nfixed: {', '.join(fixed)}" if fixed else ""))
     meta = {"variant": variant, "knob": k.name, "values": values, "baseline": values[0], "fixed": list(fixed),
             "games": games, "seed": seed, "strategies": settings[0][2], "rotate_seats": rotate_seats,
             "command": cmd, "runs": {v: str(r.path) for v, r in runs}}
-    header = [f"Sweep of {k.name} over {', '.join(values)}: {variant}, {strat}, {per_value}, "
-              f"seed {seed}" + (f", fixed {', '.join(fixed)}" if fixed else ""),
+    header = [f"Sweep of {k.name} over {', '.join(values)}: variant {variant}; strategies {strat}; {per_value}, "
+              f"seed {seed}" + (f"; fixed {', '.join(fixed)}" if fixed else ""),
               "Runs share the master seed, so game i is dealt the same cards in every run (until the rules make "
               "play differ). n = observations (games or deals); units = independent units (game indices); "
               "95% intervals."]

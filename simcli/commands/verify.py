@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from simcli.commands.hints import prog
+
 # Exit codes: 0 complete and intact; 1 damaged (or not a run); 3 intact but not finished; 4 in use.
 NOT_FINISHED = 3
 IN_USE = 4
@@ -51,7 +53,7 @@ def verify(run_dir: Path, quiet: bool) -> None:
         killed = " (killed while running)" if check.status == "running" else ""
         click.echo(f"{run_dir}: intact but not finished: status {check.status}{killed}, {check.games_kept:,} of "
                    f"{total:,} games in {len(check.good_chunks)} finished chunk(s); finish it with: "
-                   f"simcli run --resume --out {run_dir}", err=True)
+                   f"{prog()} run --resume --out {run_dir}")
         sys.exit(NOT_FINISHED)
     if not quiet:
         errors = int(manifest.get("errors") or 0)
