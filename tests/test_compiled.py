@@ -78,7 +78,7 @@ ENGINE_TESTS = [
     "test_new_meld_after_closed_canasta.py", "test_wing_after_pile_opening.py", "test_knobs_americana_extra.py",
     "test_determinism.py", "test_determinism_americana.py", "test_determinism_spanish.py", "test_trace_replay.py",
     "test_trace_format_doc.py", "test_strategy_base.py", "test_strategy_specs.py",
-    "test_wild_upcard_freeze.py",
+    "test_wild_upcard_freeze.py", "test_no_leak.py",
 ]
 #: The few tests of those files that replace simcli.game.Deal or prepare_deal with mock.patch.
 MOCKING_TESTS = ["test_game_target_8500", "test_black_three_canasta_wins_the_game"]
