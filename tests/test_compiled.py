@@ -104,10 +104,39 @@ def test_engine_tests_pass_on_the_compiled_build() -> None:
 def test_bench_names_the_build(tmp_path: Path) -> None:
     builds = []
     for compiled in (False, True):
-        done = simcli(["bench", "--hands", "20", "--json"], tmp_path, compiled)
+        done = simcli(["bench", "--hands", "20", "--json", "--strategy", "greedy,mc:samples=1,greedy,random"],
+                      tmp_path, compiled)
         assert done.returncode == 0, done.stderr
-        builds.append(json.loads(done.stdout)["build"])
-    assert builds == ["pure", "compiled"]
+        out = json.loads(done.stdout)
+        builds.append((out["build"], out["strategies_build"]))
+    # mc is interpreted on both builds (its time goes to rollouts of the compiled heuristics)
+    assert builds == [("pure", "pure"), ("compiled", "mixed")]
+
+
+#: The console script's entry (``simcli``): unlike ``python -m``, it does not put the working directory first on the
+#: path, so that from the repository root the checkout's ``simcli/`` does not shadow the installed one.
+SCRIPT = "import sys; del sys.path[0]; from simcli.cli import main; sys.argv[0] = 'simcli'; sys.exit(main())"
+
+
+@pytest.mark.parametrize("cwd", ["root", "scratch"])
+def test_builtins_come_from_the_installed_build_in_the_repository_root(cwd: str, tmp_path: Path) -> None:
+    """Run from the repository root, where the checkout's strategies/ is importable as ``strategies``, the built-in
+    names still resolve to the compiled ``simcli.strategies``: bench names both builds, and ``play`` gives the
+    same trace as from a scratch directory."""
+    env = {**os.environ, "PYTHONPATH": f"{compiled_path()}{os.pathsep}{ROOT}"}  # the checkout on the path too
+    where = ROOT if cwd == "root" else tmp_path
+    done = subprocess.run([sys.executable, "-c", SCRIPT, "bench", "--hands", "20", "--json", "--strategy",
+                           "greedy,ponytail,americana,spanish"], cwd=where, env=env, capture_output=True,
+                          text=True, check=False, timeout=600)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert (out["build"], out["strategies_build"]) == ("compiled", "compiled")
+    check = ("from simcli.strategy import load_strategy, strategy_build; import sys; "
+             "print(*[sys.modules[load_strategy(n).__module__].__file__ for n in sys.argv[1:]])")
+    done = subprocess.run([sys.executable, "-c", "import sys; del sys.path[0]; " + check, "greedy", "random",
+                           "strategies.greedy:Greedy"], cwd=where, env=env, capture_output=True, text=True, check=True)
+    files = done.stdout.split()
+    assert all(f.startswith(str(compiled_path())) and f.endswith(".so") for f in files), files
 
 
 @pytest.mark.parametrize(("variant", "strategies", "extra"), GAMES,
