@@ -16,6 +16,7 @@ set of candidate moves), computed on a clone so that the checks' validation cach
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -33,9 +34,14 @@ Place = tuple[str, int]
 VECTORS = {"pony": "ponies", "wing": "wings", "pending": "wing_pending", "void": "wings_void"}
 
 
+#: DealState's attributes: its __slots__, or on the compiled build (a native class has none at run time) the list
+#: mypyc keeps.
+SLOTS: tuple[str, ...] = tuple(getattr(DealState, "__slots__", None) or DealState.__mypyc_attrs__)
+
+
 def snapshot(st: DealState) -> dict[str, Any]:
     """Every slot of a state (less the caches), for comparing two states."""
-    return {name: getattr(st, name) for name in DealState.__slots__ if name not in ("_meld_tables", "_meld_dicts")}
+    return {name: getattr(st, name) for name in SLOTS if name not in ("_meld_tables", "_meld_dicts")}
 
 
 def expand(counts: list[int]) -> list[int]:
@@ -196,8 +202,9 @@ METHODS = ("melds", "meld_table", "meld", "closed_canastas", "canastas", "clean_
 
 
 def properties() -> list[str]:
-    """The names of PlayerView's properties."""
-    return sorted(n for n in dir(PlayerView) if isinstance(getattr(PlayerView, n), property))
+    """The names of PlayerView's public properties (data descriptors: a compiled class's are not ``property``)."""
+    return sorted(n for n in dir(PlayerView)
+                  if not n.startswith("_") and inspect.isdatadescriptor(getattr(PlayerView, n)))
 
 
 def candidate_takes(view: PlayerView) -> list[TakePile]:
