@@ -25,8 +25,8 @@ import tempfile
 _ENTRY = "import sys; from simcli.cli import main; sys.argv[0] = 'simcli'; sys.exit(main())"
 
 
-def bench_once(python: str, env_words: str, bench_args: list[str]) -> dict[str, float]:
-    """One ``simcli bench --json`` run; its JSON line as a dict."""
+def bench_env(env_words: str) -> dict[str, str]:
+    """This process's environment with ``NAME=VALUE`` words applied (``NAME=`` removes NAME)."""
     env = dict(os.environ)
     for word in shlex.split(env_words):
         name, _, value = word.partition("=")
@@ -34,6 +34,12 @@ def bench_once(python: str, env_words: str, bench_args: list[str]) -> dict[str, 
             env[name] = value
         else:
             env.pop(name, None)
+    return env
+
+
+def bench_once(python: str, env_words: str, bench_args: list[str]) -> dict[str, float]:
+    """One ``simcli bench --json`` run; its JSON line as a dict."""
+    env = bench_env(env_words)
     with tempfile.TemporaryDirectory() as cwd:  # no repository sources on the path
         # simcli.cli:main (the console script's entry point) rather than -m simcli, which older commits lack.
         out = subprocess.run([python, "-c", _ENTRY, "bench", "--json", *bench_args], cwd=cwd, env=env,

@@ -41,7 +41,7 @@ def main(argv: list[str]) -> None:
         decisions += result.decisions * len(mcs) / rules.num_players
         deals += len(result.deals)
     print(f"{variant} mc {options or 'defaults'} in {seats} seats: {games} games, {deals / games:.1f} deals/game, "
-          f"{cpu / games:.1f} CPU s/game, {3600 * games / cpu:.0f} games/h, "
+          f"{cpu / games:.2f} CPU s/game, {3600 * games / cpu:.0f} games/h, "
           f"{cpu / max(searches, 1):.3f} s per searched decision ({searches / games:.0f} searched of "
           f"~{decisions / games:.0f} mc decisions/game), "
           f"{1000 * cpu / max(rollouts, 1):.2f} ms/rollout")

@@ -149,6 +149,9 @@ def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team
             st.upcards.append(card)
             if card == SEVEN and rules.seven_freezes_pile != "NONE":
                 st.pile_frozen = True
+            # RULES.md §1.7: a wild card in the pile freezes it, discarded or turned up, covered or not.
+            if IS_WILD[card] and rules.freeze_on_wild_discard:
+                st.pile_frozen = True
             if card not in cover:
                 break
             if rules.upcard_cover_effect != "NONE" and card in rules.upcard_freeze_ranks:

@@ -10,7 +10,7 @@ rollout follows exactly the same rules and validation as a real game:
 * :func:`sample_world` — a full deal state consistent with that and with every public count (hand sizes,
   stock size, ponies, wings and face-down pile cards), the unseen cards dealt at random among the hidden
   places. It reads nothing hidden, so two true states that differ only in hidden cards give the same
-  sample for the same random stream (``tests/test_forward.py`` proves it).
+  sample for the same random stream (``tests/test_no_leak.py`` proves it, with twins built without the sampler).
 * :func:`rollout` — play a (sampled or cloned) state from the current player's pending decision to the
   end of the deal with given strategies, the first decision forced (:class:`Forced`), and score it.
 

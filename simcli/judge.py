@@ -420,7 +420,12 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
         return f"taking by {method} is not allowed (take_methods_unfrozen)"
     gained = len(pile) - 1
     if not r.red_three_from_pile_replaced:
-        gained -= pile.count(RED_THREE)
+        # Only the red threes the taker can see are laid without reaching the hand: a face-down card (a Spanish
+        # initial pile) counts as a card gained, so that the answer depends on public cards only.
+        threes = pile.count(RED_THREE)
+        if threes:
+            threes -= sum(1 for i in st.facedown_positions() if pile[i] == RED_THREE)
+        gained -= threes
     return melds_error(st, seat, (m, *take.extra), top_card=top, hand_bonus=gained)
 
 

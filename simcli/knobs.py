@@ -358,7 +358,7 @@ KNOBS: tuple[Knob, ...] = (
     _k("hand_rank_penalty.sevens", "int", "per player holding 3 or more sevens at the end", lo=-100000, hi=0),
     # 3.3 discard pile
     _k("pile_always_frozen", "bool", "the pile is always frozen (natural pair only)"),
-    _k("freeze_on_wild_discard", "bool", "a wild card in the pile freezes it"),
+    _k("freeze_on_wild_discard", "bool", "a wild card in the pile (discarded, or turned up at the start) freezes it"),
     _k("frozen_until_team_opens", "bool", "the pile is frozen for a team that has not opened"),
     _k("seven_freezes_pile", "enum", "whether sevens freeze the pile",
        allowed=("NONE", "UPCARD_ONLY", "UPCARD_AND_DISCARD")),

@@ -91,25 +91,44 @@ StrategyFactory = Callable[[np.random.Generator], Strategy]
 
 
 # ------------------------------------------------------------------- finding strategies
-def _builtin_package() -> str:
-    """The package that holds the built-in strategies: ``simcli.strategies`` or the checkout's ``strategies``.
-
-    An installed wheel ships the repository folder ``strategies/`` as ``simcli.strategies`` (no generic top-level
-    ``strategies`` package in site-packages). A checkout on the path (tests, ``PYTHONPATH``, editable installs run
-    from the repository) imports the folder as ``strategies``, the name the tests and the strategies themselves
-    use, so the classes are not loaded twice under two names. A foreign ``strategies`` package is never taken.
-    """
-    here = Path(__file__).resolve().parent
-    if (here / "strategies" / "__init__.py").is_file():
-        return "simcli.strategies"
+def _spec_origin(name: str) -> Path | None:
+    """The file a module would be imported from (a package's ``__init__``), or ``None`` when it is not found."""
     try:
-        top = importlib.util.find_spec("strategies")
-    except (ImportError, ValueError):
-        top = None
-    sibling = here.parent / "strategies" / "__init__.py"
-    if top is not None and top.origin and Path(top.origin).resolve() == sibling:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):  # a missing parent package
+        return None
+    return Path(spec.origin).resolve() if spec is not None and spec.origin else None
+
+
+def _builtin_package() -> str:
+    """The package that holds the built-in strategies: the installed ``simcli.strategies`` first.
+
+    An installed wheel (pure or compiled) ships the repository folder ``strategies/`` as ``simcli.strategies``
+    (no generic top-level ``strategies`` package in site-packages), and that copy is used even where the
+    checkout's ``strategies`` is importable too (run from the repository root), so that a compiled install plays
+    its compiled strategies. Only when ``simcli.strategies`` *is* the checkout's folder (an editable install) are
+    the built-ins imported under the folder's own name ``strategies``, the name the tests and the strategies
+    themselves use, so that one file is not loaded twice under two names. A foreign ``strategies`` is never taken.
+    """
+    installed = _spec_origin("simcli.strategies")
+    checkout = Path(__file__).resolve().parent.parent / "strategies" / "__init__.py"
+    if installed is not None and installed != checkout:
+        return "simcli.strategies"
+    if _spec_origin("strategies") == checkout:
         return "strategies"
     return "simcli.strategies"
+
+
+def strategy_build(cls: type) -> str:
+    """``"compiled"`` when a class of ``cls``'s hierarchy below :class:`Strategy` was compiled by mypyc (its module
+    is a C extension: a built-in of the compiled build, or a user subclass of one), else ``"pure"``."""
+    for klass in cls.__mro__:
+        if klass is Strategy or klass is object:
+            continue
+        origin = getattr(sys.modules.get(klass.__module__), "__file__", None) or ""
+        if origin.endswith((".so", ".pyd")):
+            return "compiled"
+    return "pure"
 
 
 def _module_exists(name: str) -> bool:

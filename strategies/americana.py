@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from simcli.actions import Meld, SpecialHand
 from simcli.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, RED_THREE, TWO
 from simcli.special import find_special
@@ -43,6 +45,9 @@ def special_fit(kind: str, hand: Sequence[int]) -> int:
     return min(4, counts[0]) + min(4, counts[1]) + min(3, counts[2]) + min(3, counts[3])
 
 
+# User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
+# subclasses (their overrides are then found by attribute lookup, at a small cost per call).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Americana(Greedy):
     """Special hands when close, an early opening for the wing, dead cards discarded first."""
 

@@ -14,6 +14,8 @@ Priorities, in order:
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from simcli.actions import DRAW_STOCK, Meld
 from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, SEVEN, TWO, WILD_MELD
 from simcli.planning import (
@@ -32,6 +34,9 @@ NATURALS = NATURAL_RANKS
 SEVENS = frozenset({SEVEN})
 
 
+# User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
+# subclasses (their overrides are then found by attribute lookup, at a small cost per call).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Greedy(Strategy):
     """Always takes the pile, melds what it can, and works toward canastas."""
 

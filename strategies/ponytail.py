@@ -17,6 +17,8 @@ Over :class:`~strategies.greedy.Greedy` it:
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from simcli.actions import Meld
 from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN, TWO, WILD_MELD
 from simcli.melds import canasta_bonus, canasta_type, meld_value, requirement_met
@@ -30,6 +32,9 @@ LOW_STOCK = 16
 SEVENS_KEPT = frozenset({SEVEN})
 
 
+# User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
+# subclasses (their overrides are then found by attribute lookup, at a small cost per call).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Ponytail(Greedy):
     """Builds the four required canastas, discards dead cards, and chooses when to go out."""
 

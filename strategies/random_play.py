@@ -9,6 +9,8 @@ including going out and concealed going out.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from simcli.actions import DRAW_STOCK, Meld
 from simcli.cards import ACE, BLACK_THREE, FOUR, IS_NATURAL, JOKER, TWO, WILD_MELD
 from simcli.planning import opening_take
@@ -19,6 +21,9 @@ from simcli.view import PlayerView
 MAX_STEPS = 40
 
 
+# User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
+# subclasses (their overrides are then found by attribute lookup, at a small cost per call).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomStrategy(Strategy):
     """Chooses uniformly among the legal options at every step."""
 

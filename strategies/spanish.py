@@ -17,6 +17,8 @@ Over :class:`~strategies.greedy.Greedy` it:
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from simcli.actions import Meld
 from simcli.cards import BLACK_THREE, CARD_VALUES, JOKER, NATURAL_RANKS, TWO
 from simcli.planning import take_wilds
@@ -34,6 +36,9 @@ USE_HOLD = True
 USE_CLOSED = True
 
 
+# User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
+# subclasses (their overrides are then found by attribute lookup, at a small cost per call).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Spanish(Greedy):
     """Hidden canastas, the black three as a stopper, closed ranks as safe discards."""
 

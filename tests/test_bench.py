@@ -49,8 +49,10 @@ def check_counts(out: dict[str, Any], games: list[Any], hands: int) -> None:
 
 def test_bench_json_counts_the_deals_of_whole_games() -> None:
     out = json.loads(bench("--hands", 30, "--json").stdout)
-    assert set(out) == {"hands", "games", "seconds", "hands_per_s", "decisions_per_s", "turns_per_hand", "build"}
+    assert set(out) == {"hands", "games", "seconds", "hands_per_s", "decisions_per_s", "turns_per_hand", "build",
+                        "strategies_build"}
     assert out["build"] == "pure"  # the test suite runs the .py sources (tests/test_compiled.py the other build)
+    assert out["strategies_build"] == "pure"
     assert out["hands"] >= 30
     assert out["games"] >= 1
     assert out["hands_per_s"] > 0 and out["decisions_per_s"] > 0 and out["seconds"] > 0
@@ -77,7 +79,7 @@ def test_bench_stops_when_the_deals_reach_hands_exactly() -> None:
 def test_bench_line() -> None:
     line = bench("--hands", 12, "--seed", 2).stdout.strip()
     m = re.fullmatch(r"classic, greedy: ([\d,]+) hands \(([\d,]+) games\) in [\d.]+ s = [\d,]+ hands/s, "
-                     r"[\d,]+ decisions/s \([\d.]+ turns/hand; pure build\)", line)
+                     r"[\d,]+ decisions/s \([\d.]+ turns/hand; pure build, pure strategies\)", line)
     assert m, line
     games = played("classic", ["greedy"] * 4, 2, int(m[2].replace(",", "")))
     assert int(m[1].replace(",", "")) == sum(len(g.deals) for g in games)

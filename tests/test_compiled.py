@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -78,6 +79,7 @@ ENGINE_TESTS = [
     "test_new_meld_after_closed_canasta.py", "test_wing_after_pile_opening.py", "test_knobs_americana_extra.py",
     "test_determinism.py", "test_determinism_americana.py", "test_determinism_spanish.py", "test_trace_replay.py",
     "test_trace_format_doc.py", "test_strategy_base.py", "test_strategy_specs.py",
+    "test_wild_upcard_freeze.py", "test_no_leak.py",
 ]
 #: The few tests of those files that replace simcli.game.Deal or prepare_deal with mock.patch.
 MOCKING_TESTS = ["test_game_target_8500", "test_black_three_canasta_wins_the_game"]
@@ -102,10 +104,39 @@ def test_engine_tests_pass_on_the_compiled_build() -> None:
 def test_bench_names_the_build(tmp_path: Path) -> None:
     builds = []
     for compiled in (False, True):
-        done = simcli(["bench", "--hands", "20", "--json"], tmp_path, compiled)
+        done = simcli(["bench", "--hands", "20", "--json", "--strategy", "greedy,mc:samples=1,greedy,random"],
+                      tmp_path, compiled)
         assert done.returncode == 0, done.stderr
-        builds.append(json.loads(done.stdout)["build"])
-    assert builds == ["pure", "compiled"]
+        out = json.loads(done.stdout)
+        builds.append((out["build"], out["strategies_build"]))
+    # mc is interpreted on both builds (its time goes to rollouts of the compiled heuristics)
+    assert builds == [("pure", "pure"), ("compiled", "mixed")]
+
+
+#: The console script's entry (``simcli``): unlike ``python -m``, it does not put the working directory first on the
+#: path, so that from the repository root the checkout's ``simcli/`` does not shadow the installed one.
+SCRIPT = "import sys; del sys.path[0]; from simcli.cli import main; sys.argv[0] = 'simcli'; sys.exit(main())"
+
+
+@pytest.mark.parametrize("cwd", ["root", "scratch"])
+def test_builtins_come_from_the_installed_build_in_the_repository_root(cwd: str, tmp_path: Path) -> None:
+    """Run from the repository root, where the checkout's strategies/ is importable as ``strategies``, the built-in
+    names still resolve to the compiled ``simcli.strategies``: bench names both builds, and ``play`` gives the
+    same trace as from a scratch directory."""
+    env = {**os.environ, "PYTHONPATH": f"{compiled_path()}{os.pathsep}{ROOT}"}  # the checkout on the path too
+    where = ROOT if cwd == "root" else tmp_path
+    done = subprocess.run([sys.executable, "-c", SCRIPT, "bench", "--hands", "20", "--json", "--strategy",
+                           "greedy,ponytail,americana,spanish"], cwd=where, env=env, capture_output=True,
+                          text=True, check=False, timeout=600)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert (out["build"], out["strategies_build"]) == ("compiled", "compiled")
+    check = ("from simcli.strategy import load_strategy, strategy_build; import sys; "
+             "print(*[sys.modules[load_strategy(n).__module__].__file__ for n in sys.argv[1:]])")
+    done = subprocess.run([sys.executable, "-c", "import sys; del sys.path[0]; " + check, "greedy", "random",
+                           "strategies.greedy:Greedy"], cwd=where, env=env, capture_output=True, text=True, check=True)
+    files = done.stdout.split()
+    assert all(f.startswith(str(compiled_path())) and f.endswith(".so") for f in files), files
 
 
 @pytest.mark.parametrize(("variant", "strategies", "extra"), GAMES,
@@ -141,13 +172,65 @@ def test_same_run_tables(variant: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("cls", ["FailOnTurnFive", "IllegalDiscard"])
 def test_same_errors(cls: str, tmp_path: Path) -> None:
     """A strategy subclassing a compiled built-in works, and its failure reads the same in both builds (seat,
-    game, seed and turn)."""
+    game, seed and turn). The failing strategy plays every seat: it breaks on turn 5 of the games seat 0 dealt."""
     bad = f"{ROOT / 'tests' / 'failing_strategy.py'}:{cls}"
     lines = []
     for compiled in (False, True):
-        done = simcli(["run", "--games", "8", "--seed", "1", "--strategies", f"{bad},greedy,greedy,greedy",
-                       "--quiet", "--jobs", "1", "--out", str(tmp_path / f"err-{compiled}")], tmp_path, compiled)
+        done = simcli(["run", "--games", "8", "--seed", "1", "--strategies", bad,
+                       "--quiet", "--jobs", "1", "--out", str(tmp_path / "err")], tmp_path, compiled)
         assert done.returncode != 0
+        shutil.rmtree(tmp_path / "err")  # the same folder for both builds: the error line names it
         lines.append(done.stderr.strip().splitlines()[-1])
     assert "Traceback" not in "".join(lines)
     assert lines[0] == lines[1]
+    assert "turn 5" in lines[0] and "cannot load" not in lines[0], lines[0]  # the game failed, not the loading
+
+
+#: Each built-in heuristic on its variant, for the subclass tests.
+HEURISTICS = [("classic", "greedy"), ("classic", "random"), ("ponytail", "ponytail"), ("americana", "americana"),
+              ("spanish", "spanish")]
+
+#: A user strategy file subclassing a built-in as the README shows: ``Plain`` adds nothing, ``Hoarder`` overrides
+#: greedy's ``_avoid`` hook, which the compiled ``choose_draw`` and ``choose_melds`` call: as if every natural rank
+#: cost a penalty, it starts a meld only as a whole canasta.
+SUBCLASSES = '''
+from simcli.strategy import load_strategy
+
+Base = load_strategy("{name}")
+
+
+class Plain(Base):
+    name = "plain"
+
+
+class Hoarder(Base):
+    name = "hoarder"
+
+    def _avoid(self, rules):
+        return frozenset(range(4, 15))
+'''
+
+
+@pytest.mark.parametrize(("variant", "name"), HEURISTICS, ids=[n for _, n in HEURISTICS])
+def test_user_subclasses_of_every_builtin_play_alike(variant: str, name: str, tmp_path: Path) -> None:
+    """A subclass of each built-in loads and plays on both builds, the same game byte for byte; one that adds
+    nothing plays the built-in's own game, and an overridden hook that the built-in's compiled code calls is
+    honoured on the compiled build too."""
+    mine = tmp_path / "mine.py"
+    mine.write_text(SUBCLASSES.format(name=name))
+    traces: dict[tuple[str, bool], bytes] = {}
+    for cls in ("Plain", "Hoarder", None):
+        seat0 = f"{mine}:{cls}" if cls else name
+        for compiled in (False, True):
+            trace = tmp_path / f"trace-{cls}-{compiled}.jsonl"
+            done = simcli(["play", "--variant", variant, "--seed", "5", "--rule", "max_hands=2", "--strategies",
+                           f"{seat0},{name},{name},{name}", "--trace", str(trace)], tmp_path, compiled)
+            assert done.returncode == 0, done.stderr
+            traces[(str(cls), compiled)] = trace.read_bytes()
+    for cls in ("Plain", "Hoarder", "None"):
+        assert traces[(cls, False)] == traces[(cls, True)], cls
+    decisions = {cls: [line for line in traces[(cls, False)].splitlines() if b'"decision"' in line]
+                 for cls in ("Plain", "Hoarder", "None")}
+    assert decisions["Plain"] == decisions["None"]
+    if name != "random":  # random play has no _avoid hook
+        assert decisions["Hoarder"] != decisions["None"]

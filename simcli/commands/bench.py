@@ -22,7 +22,7 @@ from simcli.commands.common import (
 from simcli.commands.hints import interrupted_nothing_kept
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
-from simcli.strategy import StrategyLookupError, parse_strategy_list
+from simcli.strategy import StrategyLookupError, load_strategy, parse_strategy_list, strategy_build
 
 
 def engine_build() -> str:
@@ -31,6 +31,13 @@ def engine_build() -> str:
     import simcli.deal
 
     return "pure" if (simcli.deal.__file__ or "").endswith(".py") else "compiled"
+
+
+def strategies_build(names: list[str]) -> str:
+    """The build of the seats' strategy classes (:func:`simcli.strategy.strategy_build`): ``"compiled"`` or
+    ``"pure"`` when all agree, else ``"mixed"`` (e.g. ``mc``, interpreted, beside a compiled heuristic)."""
+    builds = {strategy_build(load_strategy(name)) for name in names}
+    return builds.pop() if len(builds) == 1 else "mixed"
 
 
 def bench_games(rules: Any, names: list[str], hands: int, seed: int = 0) -> dict[str, Any]:
@@ -55,6 +62,7 @@ def bench_games(rules: Any, names: list[str], hands: int, seed: int = 0) -> dict
         "hands_per_s": played / elapsed if elapsed else 0.0,
         "decisions_per_s": decisions / elapsed if elapsed else 0.0,
         "turns_per_hand": turns / played if played else 0.0, "build": engine_build(),
+        "strategies_build": strategies_build(names),
     }
 
 
@@ -76,7 +84,7 @@ def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, 
     --hands deals are done. The clock covers all of each game: building the strategies, every deal's
     shuffle, cut and layout, and the play. It does not cover what a run adds on top: turning results
     into table rows and writing files. A hand is one deal; hands/s is deals per second. The line names the
-    build that ran: pure (Python) or compiled (mypyc, docs/performance.md).
+    build that ran, pure (Python) or compiled (mypyc, docs/performance.md), of the engine and of the strategies.
     """
     rs = build_rules(variant, rules, rules_file)
     try:
@@ -89,9 +97,11 @@ def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, 
     except KeyboardInterrupt:
         interrupted_nothing_kept("a benchmark")
     if as_json:
-        keys = ("hands", "games", "seconds", "hands_per_s", "decisions_per_s", "turns_per_hand", "build")
+        keys = ("hands", "games", "seconds", "hands_per_s", "decisions_per_s", "turns_per_hand", "build",
+                "strategies_build")
         click.echo(json.dumps({k: out[k] for k in keys}))
     else:
         click.echo(f"{variant}, {strategy}: {out['hands']:,} hands ({out['games']:,} games) in {out['seconds']:.2f} s"
                    f" = {out['hands_per_s']:,.0f} hands/s, {out['decisions_per_s']:,.0f} decisions/s "
-                   f"({out['turns_per_hand']:.1f} turns/hand; {out['build']} build)")
+                   f"({out['turns_per_hand']:.1f} turns/hand; {out['build']} build, "
+                   f"{out['strategies_build']} strategies)")
