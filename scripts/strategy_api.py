@@ -55,10 +55,23 @@ def _signature(fn: Any) -> str:
     return _annotation(shown)
 
 
+def _constant_doc(cls: type, name: str) -> str:
+    """The ``#:`` comment lines right above ``NAME = ...`` in the class body (how Sphinx documents constants)."""
+    lines = inspect.getsource(cls).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith(f"{name} ="))
+    doc: list[str] = []
+    while at > 0 and lines[at - 1].strip().startswith("#:"):
+        at -= 1
+        doc.insert(0, lines[at].strip()[2:].strip())
+    return " ".join(doc) or "(undocumented)"
+
+
 def _section(title: str, cls: type, intro: str) -> list[str]:
-    props, methods = [], []
+    props, methods, constants = [], [], []
     for name, value in _members(cls):
-        if isinstance(value, property):
+        if type(value) in (str, int):
+            constants.append((name, repr(value), _constant_doc(cls, name)))
+        elif isinstance(value, property):
             ret = inspect.signature(value.fget).return_annotation if value.fget else "Any"
             props.append((name, _annotation(ret), _doc(value)))
         elif inspect.isfunction(value):
@@ -67,6 +80,10 @@ def _section(title: str, cls: type, intro: str) -> list[str]:
     if props:
         out += ["### Attributes (read-only properties)", "", "| attribute | type | meaning |", "|---|---|---|"]
         out += [f"| `{n}` | `{t}` | {' '.join(d.split())} |" for n, t, d in props]
+        out.append("")
+    if constants:
+        out += ["### Constants", "", "| constant | value | meaning |", "|---|---|---|"]
+        out += [f"| `{n}` | `{v}` | {d} |" for n, v, d in constants]
         out.append("")
     if methods:
         out += ["### Methods", ""]

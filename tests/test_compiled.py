@@ -153,6 +153,18 @@ def test_same_trace(variant: str, strategies: str, extra: list[str], tmp_path: P
     assert traces[0] == traces[1]
 
 
+def test_playthroughs_on_the_compiled_build(tmp_path: Path) -> None:
+    """Every golden playthrough (tests/test_playthroughs.py) replays byte for byte on the compiled build too."""
+    from test_playthroughs import NAMES, check
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(compiled_path())
+    for name in NAMES:
+        work = tmp_path / name
+        work.mkdir()
+        check(name, work, env)
+
+
 @pytest.mark.parametrize("variant", ["classic", "ponytail"])
 def test_same_run_tables(variant: str, tmp_path: Path) -> None:
     strategy = "ponytail" if variant == "ponytail" else "greedy"
