@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HEURISTICS = [("classic", "greedy", 2000), ("ponytail", "ponytail", 400), ("americana", "americana", 600),
               ("spanish", "spanish", 600)]
 #: Variants of the mc workload.
-SEARCH = ["classic", "americana"]
+SEARCH = ["classic", "ponytail", "americana", "spanish"]
 
 
 def mc_seconds(variant: str, games: int, pythonpath: str) -> float:

@@ -66,7 +66,7 @@ def is_long(games: int, strategies: Sequence[str]) -> bool:
 
 
 def build_hint(games: int, strategies: Sequence[str], *, shown: bool) -> None:
-    """Once per process, on stderr: a long run on the pure-Python build could play the same games about 3x faster.
+    """Once per process, on stderr: a long run on the pure-Python build could play the same games about 2x faster.
 
     ``shown`` is whether progress goes to a person (a terminal, not ``--quiet``); a log or a pipe gets no hint.
     """
@@ -76,7 +76,7 @@ def build_hint(games: int, strategies: Sequence[str], *, shown: bool) -> None:
     if not pure_build():
         return
     _hinted = True
-    print("note: this is the pure-Python build; the compiled build plays the same games about 3x faster: "
+    print("note: this is the pure-Python build; the compiled build plays the same games about 2x faster: "
           "SIMCLI_COMPILE=1 pip install . (README, 'Speed: the compiled build')", file=sys.stderr)
 
 
