@@ -16,6 +16,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from simcli.cli import main
+from simcli.runner import git_commit
 
 DATA = Path(__file__).resolve().parent / "data" / "analysis"
 SMALL = ["--jobs", "1"]
@@ -126,9 +127,11 @@ def produce(work: Path) -> dict[str, bytes]:
     """Every pinned output, by file name, with ``work`` (the runs' folder) written as ``WORK``."""
     runs = _runs(work)
     got = {**_reports(runs, work), **_comparisons(runs), **_played(work), **_plots(runs, work)}
-    # Folder names appear in texts and JSON (run_dir, hints); a PNG holds none (its bytes are left alone).
-    prefix = str(work).encode()
-    return {k: v if k.endswith(".png") else v.replace(prefix, b"WORK") for k, v in got.items()}
+    # Folder names (run_dir, hints) and the source commit (run.json's git_commit, 12 digits in balance's notes)
+    # appear in texts and JSON; a PNG holds neither (its bytes are left alone).
+    prefix, commit = str(work).encode(), (git_commit() or "no commit").encode()
+    return {k: v if k.endswith(".png") else v.replace(prefix, b"WORK").replace(commit, b"COMMIT")
+            .replace(commit[:12], b"COMMIT") for k, v in got.items()}
 
 
 def main_update() -> int:
