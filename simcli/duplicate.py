@@ -33,7 +33,9 @@ from typing import Any
 
 import numpy as np
 
-CONFIDENCE = 0.95
+# The one confidence level and normal quantile of the analysis package (simcli/stats/confidence.py imports
+# neither pandas nor scipy, so this module stays cheap to import for every command).
+from simcli.stats.confidence import CONFIDENCE, normal_quantile, two_sided_z
 
 
 def _stats() -> Any:
@@ -340,7 +342,7 @@ def fit_ratings(k: int, matches: Sequence[MatchCount], confidence: float = CONFI
         raise DuplicateError("ratings need at least two players")
     r, cov = _fit(k, matches, prior)
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
-    z = float(_stats().norm.ppf(0.5 + confidence / 2))
+    z = two_sided_z(confidence)
     return Ratings(rating=r.tolist(), ci_low=(r - z * se).tolist(), ci_high=(r + z * se).tolist(), se=se.tolist(),
                    method="fisher")
 
@@ -378,10 +380,6 @@ def bootstrap_ratings(k: int, pairs: Sequence[tuple[int, int, Sequence[int]]], n
 
 
 # -------------------------------------------------------------------------------------------- planning
-def _z(p: float) -> float:
-    return float(_stats().norm.ppf(p))
-
-
 def games_unpaired(base: float, effect: float, alpha: float = 0.05, power: float = 0.8) -> int:
     """Independent games to detect a win share ``base + effect`` against ``base`` (two-sided test, normal approx.).
 
@@ -392,7 +390,8 @@ def games_unpaired(base: float, effect: float, alpha: float = 0.05, power: float
     _check_plan(alpha, power, effect)
     if not (0 < base < 1 and 0 < p1 < 1):
         raise DuplicateError(f"base {base} and base + effect {p1:g} must both lie strictly between 0 and 1")
-    num = _z(1 - alpha / 2) * math.sqrt(base * (1 - base)) + _z(power) * math.sqrt(p1 * (1 - p1))
+    num = (normal_quantile(1 - alpha / 2) * math.sqrt(base * (1 - base))
+           + normal_quantile(power) * math.sqrt(p1 * (1 - p1)))
     return math.ceil(num * num / (effect * effect) - 1e-9)
 
 
@@ -411,7 +410,8 @@ def pairs_paired(discordance: float, effect: float, alpha: float = 0.05, power: 
     if delta * delta >= discordance:
         raise DuplicateError(f"an effect of {effect:g} cannot occur with discordance {discordance:.4g} "
                              f"(needs (2 * effect)^2 < discordance)")
-    num = _z(1 - alpha / 2) * math.sqrt(discordance) + _z(power) * math.sqrt(discordance - delta * delta)
+    num = (normal_quantile(1 - alpha / 2) * math.sqrt(discordance)
+           + normal_quantile(power) * math.sqrt(discordance - delta * delta))
     return math.ceil(num * num / (delta * delta) - 1e-9)
 
 

@@ -28,6 +28,7 @@ from simcli.duplicate import (
     summarize_pairs,
 )
 from simcli.runner import atomic_write_bytes, git_commit
+from simcli.stats.confidence import CONFIDENCE
 
 MANIFEST = "tournament.json"
 MATCH_DIR = "matches"
@@ -196,7 +197,7 @@ def results(spec: TournamentSpec, matches: list[StoredMatch], bootstrap: int = 0
               "score": points[n] / games[n] if games[n] else None, "games": games[n]}
              for n, name in enumerate(spec.strategies)]
     table.sort(key=lambda r: -r["rating"])
-    return {"schema": SCHEMA, "spec": spec.as_dict(), "method": ratings.method, "confidence": 0.95,
+    return {"schema": SCHEMA, "spec": spec.as_dict(), "method": ratings.method, "confidence": CONFIDENCE,
             "prior_draws": PRIOR_DRAWS, "ratings": table, "matches": rows}
 
 

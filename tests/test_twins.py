@@ -21,6 +21,7 @@ from scipy import stats as st
 from simcli import stats
 from simcli.cli import main
 from simcli.commands.plot import short_labels
+from simcli.stats import estimators
 
 G, R = "greedy", "random"
 
@@ -82,7 +83,7 @@ def test_cluster_rate_of_exact_copies_is_the_interval_of_the_distinct_units() ->
     assert (doubled.n, doubled.n_units, doubled.k, doubled.method) == (2 * units, units, 2 * int(y.sum()),
                                                                        "wilson-cluster")
     p = y.mean()
-    assert (doubled.ci_low, doubled.ci_high) == pytest.approx(stats._wilson(p, units - 1, 0.95))
+    assert (doubled.ci_low, doubled.ci_high) == pytest.approx(estimators._wilson(p, units - 1, 0.95))
     naive = stats.rate(2 * int(y.sum()), 2 * units)
     single = stats.rate(int(y.sum()), units)
     assert naive.ci_high - naive.ci_low < single.ci_high - single.ci_low < doubled.ci_high - doubled.ci_low
@@ -113,7 +114,7 @@ def test_cluster_rate_of_half_points_by_hand() -> None:
     p, n = scores.mean(), len(scores)
     n_eff = p * (1 - p) / (scores.var(ddof=1) / n)  # the sample variance of the mean, as for a t-interval
     assert r.k is None and r.n_units == n
-    assert (r.ci_low, r.ci_high) == pytest.approx(stats._wilson(p, n_eff, 0.95))
+    assert (r.ci_low, r.ci_high) == pytest.approx(estimators._wilson(p, n_eff, 0.95))
     assert n_eff > n  # half points are less variable than wins and losses: the interval is narrower
     exact = stats.cluster_rate(scores, method="exact")
     assert exact.method == "clopper-pearson-cluster" and exact.ci_low < r.ci_low
@@ -121,7 +122,7 @@ def test_cluster_rate_of_half_points_by_hand() -> None:
 
 @pytest.mark.parametrize(("k", "n"), [(0, 10), (3, 10), (10, 10), (37, 200)])
 def test_fractional_clopper_pearson_matches_scipy_on_integers(k: int, n: int) -> None:
-    assert stats._clopper_pearson_float(k / n, n, 0.95) == pytest.approx(stats.clopper_pearson(k, n))
+    assert estimators._clopper_pearson_float(k / n, n, 0.95) == pytest.approx(stats.clopper_pearson(k, n))
 
 
 # ------------------------------------------------------------------------------------ rotated summaries

@@ -1,0 +1,33 @@
+"""The analysis commands print and save the same bytes as before simcli/stats.py became a package (issue 20).
+
+tests/analysis_outputs.py plays a few small runs (Classic plain, with a house rule and rotated; Ponytail; Spanish)
+and collects every output of report, compare, sweep, balance, tournament and plot in each format; each must equal
+its file in tests/data/analysis/ byte for byte (about 20 s).
+"""
+
+from __future__ import annotations
+
+import pytest
+from analysis_outputs import DATA, produce
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    return produce(tmp_path_factory.mktemp("analysis-outputs"))
+
+
+def test_every_pinned_output_is_produced(outputs: dict[str, bytes]) -> None:
+    assert sorted(outputs) == sorted(p.name for p in DATA.iterdir())
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DATA.iterdir()))
+def test_output_is_byte_identical(outputs: dict[str, bytes], name: str) -> None:
+    expected = (DATA / name).read_bytes()
+    got = outputs.get(name)
+    assert got is not None, f"{name} is no longer produced"
+    if got != expected:
+        at = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b),
+                  min(len(expected), len(got)))
+        pytest.fail(f"{name} differs from byte {at}: expected {expected[max(0, at - 60):at + 60]!r}, "
+                    f"got {got[max(0, at - 60):at + 60]!r}")
+
