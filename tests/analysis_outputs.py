@@ -134,6 +134,23 @@ def produce(work: Path) -> dict[str, bytes]:
             .replace(commit[:12], b"COMMIT") for k, v in got.items()}
 
 
+#: The matplotlib release that drew the golden PNGs (their bytes hold its version and its rendering).
+PLOTTING_LIBRARY = DATA.parent / "analysis-matplotlib-version.txt"
+
+
+def same_plotting_library() -> bool:
+    """Whether this matplotlib is the release that drew the golden PNGs."""
+    import matplotlib
+
+    return PLOTTING_LIBRARY.is_file() and PLOTTING_LIBRARY.read_text().strip() == matplotlib.__version__
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height in pixels (from its IHDR chunk)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
 def main_update() -> int:
     """Rewrite tests/data/analysis/ from the current code (``--update``); otherwise report what differs."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -144,6 +161,9 @@ def main_update() -> int:
             old.unlink()
         for name, data in got.items():
             (DATA / name).write_bytes(data)
+        import matplotlib
+
+        PLOTTING_LIBRARY.write_text(matplotlib.__version__ + "\n")
         print(f"wrote {len(got)} files to {DATA}")
         return 0
     differ = [n for n, d in got.items() if not (DATA / n).is_file() or (DATA / n).read_bytes() != d]
