@@ -6,7 +6,8 @@ drawing. Each module is placed in a layer by :data:`PLACED` (an explicit table, 
 name patterns of :data:`LAYERS`; a module may import only from its own layer or the layers below.
 
     python scripts/architecture.py            # write docs/architecture.png (and print the layers)
-    python scripts/architecture.py --check    # exit 1 naming every module not placed and every upward import
+    python scripts/architecture.py --check    # exit 1 naming every module not placed, every upward import, and
+                                              # when docs/architecture.png no longer shows the code
     python scripts/architecture.py --list     # print each module's layer and imports
 
 After a module is added or renamed, rerun ``--check``: a new module that no pattern places is named, and the fix is
@@ -18,6 +19,8 @@ from __future__ import annotations
 import argparse
 import ast
 import fnmatch
+import hashlib
+import json
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -180,6 +183,30 @@ def by_layer(modules: Iterable[str]) -> list[list[str]]:
 
 
 # ---------------------------------------------------------------------------------------------- the picture
+#: The PNG text key holding the fingerprint of the graph a picture shows.
+FINGERPRINT_KEY = "simcli-layers"
+
+
+def fingerprint(edges: dict[str, set[str]]) -> str:
+    """A digest of what the picture shows (the layers, their boxes and the imports between boxes): the committed
+    PNG carries it, so ``--check`` can tell that the picture no longer shows the code."""
+    drawn = collapse(edges)
+    shown = {"layers": [[layer.name, layer.what] for layer in LAYERS], "boxes": by_layer(drawn),
+             "imports": sorted([m, t] for m, targets in drawn.items() for t in targets)}
+    return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def drawn_fingerprint(path: Path = OUT) -> str | None:
+    """The fingerprint a PNG written by :func:`draw` carries (None: no such file, or not drawn by it)."""
+    if not path.exists():
+        return None
+    from PIL import Image
+
+    with Image.open(path) as image:
+        text = getattr(image, "text", {})
+        return text.get(FINGERPRINT_KEY)
+
+
 def _short(module: str) -> str:
     """A box's label: simcli modules without the package name, strategies as ``strategies/NAME``."""
     if module == "simcli":
@@ -228,8 +255,8 @@ def draw(edges: dict[str, set[str]], path: Path = OUT) -> None:
         offset = (width - len(row)) / 2
         for j, m in enumerate(row):
             where[m] = (STEP * (offset + j), y)
-    for m, targets in drawn.items():
-        for t in targets:
+    for m, targets in sorted(drawn.items()):
+        for t in sorted(targets):  # in a fixed order, so that the same code gives the same PNG bytes
             if m in where and t in where:
                 (x0, y0), (x1, y1) = where[m], where[t]
                 up = y1 > y0
@@ -246,7 +273,7 @@ def draw(edges: dict[str, set[str]], path: Path = OUT) -> None:
     ax.set_title("simcli layers: each module imports only its own layer and those below (red: a listed exception)",
                  fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
+    fig.savefig(path, metadata={"Software": None, FINGERPRINT_KEY: fingerprint(edges)})
     plt.close(fig)
 
 
@@ -268,7 +295,11 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(found), file=sys.stderr)
         return 1
     if args.check:
-        print(f"ok: {len(edges)} modules in {len(LAYERS)} layers, no import goes up a layer")
+        if drawn_fingerprint(args.out) != fingerprint(edges):
+            print(f"{args.out} does not show the code's modules and imports: redraw it with "
+                  "python scripts/architecture.py", file=sys.stderr)
+            return 1
+        print(f"ok: {len(edges)} modules in {len(LAYERS)} layers, no import goes up a layer, the picture is current")
         return 0
     draw(edges, args.out)
     print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")

@@ -75,10 +75,19 @@ def test_a_module_in_no_layer_and_a_stale_exception_are_named(tmp_path: Path, mo
     assert "PLACED['simcli.mystery'] names no layer 'no such layer'" in arch.problems(arch.graph(root))
 
 
-def test_the_picture_is_drawn_from_the_graph(tmp_path: Path) -> None:
+def test_the_picture_is_drawn_from_the_graph_and_a_stale_one_is_refused(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "layers.png"
+    assert arch.main(["--check", "--out", str(out)]) == 1  # no picture yet
     assert arch.main(["--out", str(out)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 50_000
+    assert arch.drawn_fingerprint(out) == arch.fingerprint(arch.graph())
+    assert arch.main(["--check", "--out", str(out)]) == 0
+    edges = arch.graph()
+    edges["simcli.actions"] = set()  # the code changed: actions no longer imports cards
+    assert arch.fingerprint(edges) != arch.fingerprint(arch.graph())
+    monkeypatch.setattr(arch, "graph", lambda root=arch.ROOT: edges)
+    assert arch.main(["--check", "--out", str(out)]) == 1
     assert (ROOT / "docs" / "architecture.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     drawn = arch.collapse(arch.graph())
     assert "simcli.commands" in drawn and not any(m.startswith("simcli.commands.") for m in drawn)
