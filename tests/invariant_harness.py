@@ -23,10 +23,12 @@ from typing import Any
 from helpers import checking_deals, stock_prefixes
 
 from simcli.cards import RANK_NAMES, WILD_MELD, counts_of, deck_counts
-from simcli.deal import DealResult
+from simcli.deal import Deal, DealResult
+from simcli.errors import GameContext
 from simcli.game import GameResult, play_game
 from simcli.scoring import SCORE_PARTS
 from simcli.state import DealState
+from simcli.strategy import Strategy
 
 #: The ending events of a deal and the ``end_reason`` each one gives.
 END_REASON = {"going_out": "went_out", "stock_out": "stock_out"}
@@ -164,6 +166,14 @@ Make = Callable[[DealState, Any, str], Any]
 def checking(make: Make, where: str) -> Any:
     """Within the block, every deal that play_game plays is checked by ``make(st, emit, where)``."""
     return checking_deals(lambda st, emit: make(st, emit, where))
+
+
+def play_deal(checker: DealChecker, strategies: Sequence[Strategy], ctx: GameContext | None = None) -> DealResult:
+    """Play the deal of ``checker.st`` (prepared or hand-dealt) with ``checker`` as its listener, then the
+    end-of-deal checks; return the result."""
+    result = Deal(checker.st, strategies, checker, ctx).play()
+    checker.finish(result)
+    return result
 
 
 def where_of(rules: Any, names: Sequence[str], seed: int, game: int) -> str:

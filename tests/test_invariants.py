@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
-from invariant_harness import DealChecker, InvariantError, play_games, rank_name, rank_of, same_seats
+from invariant_harness import DealChecker, InvariantError, play_deal, play_games, rank_name, rank_of, same_seats
 
 from simcli.actions import DRAW_STOCK, Meld, TakePile
 from simcli.cards import (
@@ -55,7 +55,7 @@ from simcli.cards import (
     counts_of,
     deck_counts,
 )
-from simcli.deal import Deal, DealResult, new_deal
+from simcli.deal import DealResult, new_deal
 from simcli.melds import count_canastas, meld_error, requirement_met
 from simcli.rules import load_rules
 from simcli.scoring import SCORE_PARTS
@@ -435,9 +435,7 @@ def run_crafted(first_hand: Sequence[int], script: _Script, team_scores: list[in
     events: list[tuple[str, dict]] = []
     checker = Checker(st, stats, lambda kind, data: events.append((kind, data)), where="crafted")
     players = [script] + [_Script() for _ in range(rules.num_players - 1)]
-    result = Deal(st, players, checker).play()
-    checker.finish(result)
-    return result, stats, events
+    return play_deal(checker, players), stats, events
 
 
 def test_concealed_going_out_after_a_stock_draw_waives_the_minimum() -> None:

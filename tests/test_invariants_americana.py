@@ -1,7 +1,7 @@
 """Canasta Americana engine invariants over random (and some scripted-strategy) play, event by event.
 
 Deals are driven directly: :func:`simcli.game.prepare_deal` lays a seeded deck out, and
-``Deal(st, strategies, checker, ctx).play()`` plays it with an :class:`AmChecker` as its ``emit``
+``invariant_harness.play_deal(checker, strategies, ctx)`` plays it with an :class:`AmChecker` as its ``emit``
 listener. The checker sees the live :class:`~simcli.state.DealState` after every event and checks that
 
 * every card of the pack is somewhere: hands + stock + pile + team melds + red **and** black threes laid
@@ -44,7 +44,7 @@ from unittest import mock
 
 import pytest
 from helpers_americana import stack_am_deck
-from invariant_harness import DealChecker, InvariantError, rank_name, rank_of, report
+from invariant_harness import DealChecker, InvariantError, play_deal, rank_name, rank_of, report
 
 from simcli.cards import (
     ACE,
@@ -62,7 +62,7 @@ from simcli.cards import (
     deck_cards,
     parse_cards,
 )
-from simcli.deal import Deal, DealResult, new_deal
+from simcli.deal import DealResult, new_deal
 from simcli.errors import GameContext
 from simcli.game import make_strategies, prepare_deal
 from simcli.melds import meld_error
@@ -619,8 +619,7 @@ def play_checked(rules: Any, seat_mixes: Sequence[Sequence[str]], seed: int, dea
         totals = list(TOTALS[i % len(TOTALS)])
         st = prepare_deal(rules, PACK, deal_rng(seed, i), 0, i % rules.num_players, totals)
         checker = AmChecker(st, stats, where=f"{','.join(names)} draw {rules.draw_count} seed {seed} game {i}:")
-        result = Deal(st, make_strategies(names, seed, i), checker, GameContext(game_index=i, seed=seed)).play()
-        checker.finish(result)
+        play_deal(checker, make_strategies(names, seed, i), GameContext(game_index=i, seed=seed))
     return deals
 
 
@@ -750,8 +749,7 @@ def test_special_hand_in_checked_play(kind: str, draw_count: int) -> None:
         st = new_deal(rules, deck, 3, 0, [0, 0], cut_count=0)
         checker = AmChecker(st, stats, where=f"{kind} draw {draw_count}:")
         names = ["americana", "random", "random", "random"]
-        result = Deal(st, make_strategies(names, seed, 0), checker).play()
-        checker.finish(result)
+        result = play_deal(checker, make_strategies(names, seed, 0))
         assert result.special_hand == kind and result.went_out_seat == 0 and result.turns == 1
         assert result.scores[0]["total"] == SPECIAL_VALUE[kind]
         assert (st.pile != []) == (draw_count == 2)
