@@ -1,5 +1,6 @@
-"""Issue 22's invariant campaign: every variant's invariant checker (the harnesses of ``tests/test_invariants*.py``)
-over many games of each knob value issue 22 added or changed. Run from the repository root:
+"""Issue 22's invariant campaign: every variant's invariant checker (the oracles of ``tests/test_invariants*.py`` on
+the shared harness of ``tests/invariant_harness.py``) over many games of each knob value issue 22 added or changed.
+Run from the repository root:
 
     .venv/bin/python tests/issue22_invariants.py [SCALE]
 

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import checking_deals
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
+from invariant_harness import DealChecker, InvariantError, play_deal, play_games, rank_name, rank_of, same_seats
 
 from simcli.actions import DRAW_STOCK, Meld, TakePile
 from simcli.cards import (
@@ -55,8 +55,7 @@ from simcli.cards import (
     counts_of,
     deck_counts,
 )
-from simcli.deal import Deal, DealResult, new_deal
-from simcli.game import play_game
+from simcli.deal import DealResult, new_deal
 from simcli.melds import count_canastas, meld_error, requirement_met
 from simcli.rules import load_rules
 from simcli.scoring import SCORE_PARTS
@@ -66,7 +65,6 @@ from simcli.view import PlayerView
 from strategies.greedy import Greedy
 
 CLASSIC = load_rules("classic")
-ZERO = [0] * NUM_RANKS
 
 #: Move kinds counted by the checker (keys of its ``stats`` counter).
 TAKE_PAIR, TAKE_NAT_WILD, TAKE_LAYOFF = "take_pair", "take_nat_wild", "take_layoff"
@@ -75,71 +73,25 @@ STOCK_OUT, STOCK_OUT_LAST_R3, B3_OUT = "stock_out", "stock_out_last_red_three", 
 FORCED_TAKE = "take_with_stock_empty"
 
 
-class InvariantError(AssertionError):
-    """An engine invariant broke; the message says where."""
-
-
-def _rank_name(rank: int) -> str:
-    return "WILD" if rank == WILD_MELD else RANK_NAMES[rank]
-
-
-class Checker:
-    """The ``emit`` listener of one deal: checks the state after every event, then forwards it."""
+class Checker(DealChecker):
+    """The ``emit`` listener of one Classic deal: checks the state after every event, then forwards it."""
 
     def __init__(self, st: DealState, stats: Counter[str], forward: Any = None, where: str = ""):
-        self.st = st
-        self.rules = st.rules
-        self.stats = stats
-        self.forward = forward
-        self.where = where
-        self.expected = deck_counts(self.rules.decks, self.rules.jokers_per_deck)
-        if counts_of(st.deck) != self.expected:
-            self.fail("setup", f"the shuffled deck is not the pack: {counts_of(st.deck)} != {self.expected}")
-        # new_deal makes stock = reversed(deck) and pops from its end: the stock is always a prefix of this.
-        self.rev = st.deck[::-1]
-        self.prefix = [ZERO]
-        acc = list(ZERO)
-        for c in self.rev:
-            acc = acc.copy()
-            acc[c] += 1
-            self.prefix.append(acc)
+        super().__init__(st, stats, forward, where)
         self.legal_cache: dict[tuple[int, tuple[Any, ...]], tuple[str | None, dict[str, int]]] = {}
-        self.events = 0
-        self.last_kind = ""
         self.dealt_threes_done = False
-        self.ended_by: str | None = None
         self.pending_take: tuple[int, int, bool, bool] | None = None
         # (seat, turn, rank, new) per "meld" event and (seat, turn, upgraded_from) per "canasta" event
         self.meld_log: list[tuple[int, int, int, bool]] = []
         self.canasta_log: list[tuple[int, int, str | None]] = []
 
-    # ------------------------------------------------------------------ plumbing
-    def fail(self, kind: str, message: str) -> None:
-        st = self.st
-        raise InvariantError(
-            f"{self.where} deal {st.deal_index} turn {st.turn}, after event #{self.events} '{kind}': {message}")
-
-    def __call__(self, kind: str, data: dict[str, Any]) -> None:
-        self.events += 1
-        self.on_event(kind, data)
-        self.check_state(kind)
-        if self.forward is not None:
-            self.forward(kind, data)
-
     # ------------------------------------------------------------------ per event
-    def check_state(self, kind: str) -> None:
+    def check_state(self, kind: str, data: dict[str, Any] | None = None) -> None:
         st = self.st
-        stock = st.stock
-        k = len(stock)
-        if stock != self.rev[:k]:
-            self.fail(kind, "the stock is not the undrawn top of the shuffled deck")
-        total = self.prefix[k]
+        total = self.stock_counts(kind)
         add = operator.add
         for seat, hand in enumerate(st.hands):
-            if min(hand) < 0:
-                self.fail(kind, f"seat {seat} holds a negative count: {hand}")
-            if sum(hand) != st.hand_sizes[seat]:
-                self.fail(kind, f"hand_sizes[{seat}] = {st.hand_sizes[seat]} but the hand holds {sum(hand)} cards")
+            self.check_hand(kind, seat, hand)
             if self.dealt_threes_done and hand[RED_THREE]:
                 self.fail(kind, f"seat {seat} keeps a red three in hand")
             total = list(map(add, total, hand))
@@ -164,11 +116,7 @@ class Checker:
             if red != st.red_threes[team]:
                 self.fail(kind, f"team {team}: red_threes {st.red_threes[team]} but seats laid {red}")
         total[RED_THREE] += sum(st.red_threes)
-        if total != self.expected:
-            diff = {RANK_NAMES[r]: total[r] - n for r, n in enumerate(self.expected) if total[r] != n}
-            self.fail(kind, f"cards not accounted for (found - pack, by rank): {diff}")
-        if self.ended_by is not None and kind not in (self.ended_by, "deal_scored"):
-            self.fail(kind, f"event after the deal ended by '{self.ended_by}'")
+        self.check_pack(kind, total)
 
     def _judge_melds(self, key: tuple[Any, ...]) -> tuple[str | None, dict[str, int]]:
         rules = self.rules
@@ -181,7 +129,7 @@ class Checker:
                 return f"the wild slot holds naturals: {m}", {}
             err = meld_error(rules, rank, m[0], m[1], m[2], new=True)
             if err:
-                return f"illegal meld of {_rank_name(rank)} {m}: {err}", {}
+                return f"illegal meld of {rank_name(rank)} {m}: {err}", {}
         return None, count_canastas(rules, [None if m is None else list(m) for m in key])
 
     def on_event(self, kind: str, data: dict[str, Any]) -> None:
@@ -207,7 +155,7 @@ class Checker:
         elif kind == "meld":
             seat = data["seat"]
             team = st.team_of[seat]
-            rank = _parse_rank(data["rank"])
+            rank = rank_of(data["rank"])
             added = data["added"]
             m = st.melds[team][rank]
             if m is None or list(m) != list(data["meld"]):
@@ -221,7 +169,7 @@ class Checker:
                 self.pending_take = None
                 if take_seat != seat or rank != top:
                     self.fail(kind, f"the first meld after a take by seat {take_seat} of {RANK_NAMES[top]} is "
-                                    f"seat {seat}'s {_rank_name(rank)}")
+                                    f"seat {seat}'s {rank_name(rank)}")
                 from_hand = added["naturals"] - 1
                 if from_hand >= 2:
                     stats[TAKE_PAIR] += 1
@@ -251,21 +199,14 @@ class Checker:
         elif kind == "deal_scored":
             if self.ended_by is None:
                 self.fail(kind, "scored before the deal ended")
-        self.last_kind = kind
 
     # ------------------------------------------------------------------ end of deal
     def finish(self, result: DealResult) -> None:
         st = self.st
         rules = self.rules
-        kind = "finish"
-        self.stats["deals"] += 1
-        self.stats["events"] += self.events
-        if self.events == 0:
-            self.fail(kind, "the engine emitted no event to the checker")
+        kind = self.finish_common(result)
         if result.end_reason != st.end_reason or result.end_reason not in ("went_out", "stock_out"):
             self.fail(kind, f"end_reason {result.end_reason!r} (state {st.end_reason!r})")
-        if result.end_reason != {"going_out": "went_out", "stock_out": "stock_out"}.get(self.ended_by or ""):
-            self.fail(kind, f"end_reason {result.end_reason} but the ending event was {self.ended_by}")
         if result.concealed and result.end_reason != "went_out":
             self.fail(kind, "concealed without going out")
         if result.turns != st.turn:
@@ -298,22 +239,13 @@ class Checker:
                 self.fail(kind, "stock_out with a went_out_seat")
             if len(st.stock) >= (1 if rules.partial_draw_allowed else rules.draw_count):
                 self.fail(kind, f"stock_out with {len(st.stock)} cards in the stock")
-        for s, t, rank, _ in self.meld_log:
-            if rank == BLACK_THREE and (s != result.went_out_seat or t != st.turn):
-                self.fail(kind, f"black threes melded by seat {s} in turn {t}, but seat {result.went_out_seat} "
-                                f"went out in turn {st.turn}")
+        self.check_black_three_melds(kind, [(s, t) for s, t, rank, _ in self.meld_log if rank == BLACK_THREE],
+                                     result.went_out_seat)
+        self.check_score_sums(kind, result)
         for team, score in enumerate(result.scores):
-            if set(score) != set(SCORE_PARTS) | {"total"}:
-                self.fail(kind, f"score keys {sorted(score)}")
-            if score["total"] != sum(score[p] for p in SCORE_PARTS):
-                self.fail(kind, f"team {team}: parts {score} do not add up to the total")
             expected = expected_parts(st, team, out_team, result.concealed)
             if expected is not None and {p: score[p] for p in SCORE_PARTS} != expected:
                 self.fail(kind, f"team {team}: score {score} != recomputed {expected}")
-
-
-def _parse_rank(name: str) -> int:
-    return WILD_MELD if name == "WILD" else RANK_NAMES.index(name)
 
 
 def expected_parts(st: DealState, team: int, out_team: int | None, concealed: bool) -> dict[str, int] | None:
@@ -353,38 +285,16 @@ def expected_parts(st: DealState, team: int, out_team: int | None, concealed: bo
 
 
 # ---------------------------------------------------------------------------------------------- running games
-def checking(stats: Counter[str], where: str = "") -> Any:
-    """Within the block, every deal that play_game plays is checked event by event."""
-    return checking_deals(lambda st, emit: Checker(st, stats, emit, where))
-
-
-def play_checked(rules: Any, names: Sequence[str], seed: int, games: Sequence[int], stats: Counter[str],
-                 max_deals: int | None = None) -> int:
+def play_checked(rules: Any, names: Sequence[str], seed: int, games: Sequence[int], stats: Counter[str]) -> int:
     """Play the given games under the checker; return how many deals were played (in full games)."""
-    deals = 0
-    for g in games:
-        with checking(stats, f"{','.join(names)} seed {seed} game {g} ({rules.num_players}p):"):
-            result = play_game(rules, names, seed, g)
-        deals += len(result.deals)
-        if max_deals is not None and deals >= max_deals:
-            break
-    if stats["deals"] < deals:
-        raise AssertionError(f"only {stats['deals']} of {deals} deals went through the checker "
-                             "(does play_game still build its deals with simcli.game.Deal?)")
-    return deals
+    return play_games(rules, seed, stats, lambda st, emit, where: Checker(st, stats, emit, where),
+                      same_seats(names), games=games)
 
 
 def play_sample(rules: Any, mixes: Sequence[tuple[Sequence[str], int, int]], stats: Counter[str]) -> int:
     """Play ``(names, seed, min_deals)`` samples, game after game, until each mix reaches its deal count."""
-    total = 0
-    for names, seed, min_deals in mixes:
-        deals = 0
-        g = 0
-        while deals < min_deals:
-            deals += play_checked(rules, names, seed, [g], stats)
-            g += 1
-        total += deals
-    return total
+    return sum(play_games(rules, seed, stats, lambda st, emit, where: Checker(st, stats, emit, where),
+                          same_seats(names), min_deals=min_deals) for names, seed, min_deals in mixes)
 
 
 # ---------------------------------------------------------------------------------------------- the default sample
@@ -525,9 +435,7 @@ def run_crafted(first_hand: Sequence[int], script: _Script, team_scores: list[in
     events: list[tuple[str, dict]] = []
     checker = Checker(st, stats, lambda kind, data: events.append((kind, data)), where="crafted")
     players = [script] + [_Script() for _ in range(rules.num_players - 1)]
-    result = Deal(st, players, checker).play()
-    checker.finish(result)
-    return result, stats, events
+    return play_deal(checker, players), stats, events
 
 
 def test_concealed_going_out_after_a_stock_draw_waives_the_minimum() -> None:

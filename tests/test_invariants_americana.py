@@ -1,7 +1,7 @@
 """Canasta Americana engine invariants over random (and some scripted-strategy) play, event by event.
 
 Deals are driven directly: :func:`simcli.game.prepare_deal` lays a seeded deck out, and
-``Deal(st, strategies, checker, ctx).play()`` plays it with an :class:`AmChecker` as its ``emit``
+``invariant_harness.play_deal(checker, strategies, ctx)`` plays it with an :class:`AmChecker` as its ``emit``
 listener. The checker sees the live :class:`~simcli.state.DealState` after every event and checks that
 
 * every card of the pack is somewhere: hands + stock + pile + team melds + red **and** black threes laid
@@ -43,8 +43,8 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from helpers import stock_prefixes
 from helpers_americana import stack_am_deck
+from invariant_harness import DealChecker, InvariantError, play_deal, rank_name, rank_of, report
 
 from simcli.cards import (
     ACE,
@@ -60,15 +60,13 @@ from simcli.cards import (
     WILD_MELD,
     counts_of,
     deck_cards,
-    deck_counts,
     parse_cards,
 )
-from simcli.deal import Deal, DealResult, new_deal
+from simcli.deal import DealResult, new_deal
 from simcli.errors import GameContext
 from simcli.game import make_strategies, prepare_deal
 from simcli.melds import meld_error
 from simcli.rules import load_rules
-from simcli.scoring import SCORE_PARTS
 from simcli.seeding import deal_rng
 from simcli.state import DealState
 
@@ -90,18 +88,6 @@ TOTALS = [(0, 0), (-300, 1500), (3000, 5200), (1495, -10), (5000, 2995)]
 R4 = ["random"] * 4
 MIXED_SEATS = [["americana", "random", "americana", "random"], ["random", "greedy", "random", "greedy"],
                ["americana", "greedy", "americana", "greedy"], ["greedy", "americana", "random", "americana"]]
-
-
-class InvariantError(AssertionError):
-    """An Americana invariant broke; the message says where."""
-
-
-def _rank(name: str) -> int:
-    return WILD_MELD if name == "WILD" else RANK_NAMES.index(name)
-
-
-def _name(rank: int) -> str:
-    return "WILD" if rank == WILD_MELD else RANK_NAMES[rank]
 
 
 def classify(rank: int, m: Sequence[int]) -> str | None:
@@ -217,24 +203,13 @@ def expected_parts(st: DealState, team: int, out_team: int | None) -> dict[str, 
     return {p: v for p, v in parts.items() if v}
 
 
-class AmChecker:
+class AmChecker(DealChecker):
     """The ``emit`` listener of one Americana deal: checks the state after every event, then forwards it."""
 
     def __init__(self, st: DealState, stats: Counter[str], forward: Any = None, where: str = ""):
-        self.st = st
-        self.rules = st.rules
-        self.stats = stats
-        self.forward = forward
-        self.where = where
-        self.pack = deck_counts(self.rules.decks, self.rules.jokers_per_deck)
-        if counts_of(st.deck) != self.pack:
-            self.fail("setup", "the shuffled deck is not the pack")
-        self.rev, self.prefix = stock_prefixes(st.deck)
+        super().__init__(st, stats, forward, where)
         p, t = st.n_players, st.n_teams
-        self.events = 0
-        self.last_kind = ""
         self.last_seat: int | None = None
-        self.ended_by: str | None = None
         self.prelude_done = False
         self.meld_cache: dict[tuple[int, Any], tuple[str | None, dict[str, int]]] = {}
         self.special_cards = [0] * NUM_RANKS
@@ -256,35 +231,17 @@ class AmChecker:
         self.cap = 8 if st.rules.allow_8th_card_when_going_out else 7
         self.eighths: list[tuple[int, int]] = []
 
-    def fail(self, kind: str, message: str) -> None:
-        st = self.st
-        raise InvariantError(f"{self.where} deal {st.deal_index} turn {st.turn}, after event #{self.events} "
-                             f"'{kind}': {message}")
-
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
-        self.events += 1
-        if self.ended_by is not None and kind not in (self.ended_by, "deal_scored"):
-            self.fail(kind, f"event after the deal ended by '{self.ended_by}'")
-        self.on_event(kind, data)
-        self.check_state(kind, data)
-        self.last_kind = kind
-        self.last_seat = data.get("seat")
-        if self.forward is not None:
-            self.forward(kind, data)
+        super().__call__(kind, data)
+        self.last_seat = data.get("seat")  # who acted last: a going-out discard must be the player's own
 
     # ------------------------------------------------------------------ after every event
-    def check_state(self, kind: str, data: dict[str, Any]) -> None:
+    def check_state(self, kind: str, data: dict[str, Any] | None = None) -> None:
         st = self.st
-        k = len(st.stock)
-        if st.stock != self.rev[:k]:
-            self.fail(kind, "the stock is not the undrawn top of the shuffled deck")
-        total = list(self.prefix[k])
+        total = self.stock_counts(kind)
         three_event = kind in ("red_three", "black_three")
         for seat, hand in enumerate(st.hands):
-            if min(hand) < 0:
-                self.fail(kind, f"seat {seat} holds a negative count: {hand}")
-            if sum(hand) != st.hand_sizes[seat]:
-                self.fail(kind, f"hand_sizes[{seat}] = {st.hand_sizes[seat]} but the hand holds {sum(hand)}")
+            self.check_hand(kind, seat, hand)
             for r in range(NUM_RANKS):
                 total[r] += hand[r]
             threes = hand[RED_THREE] + hand[BLACK_THREE]
@@ -336,9 +293,7 @@ class AmChecker:
                                 f"match its seats' {st.red_threes_by_seat}/{st.black_threes_by_seat}")
         total[RED_THREE] += sum(st.red_threes)
         total[BLACK_THREE] += sum(st.black_threes)
-        if total != self.pack:
-            diff = {RANK_NAMES[x]: total[x] - n for x, n in enumerate(self.pack) if total[x] != n}
-            self.fail(kind, f"cards not accounted for (found - pack, by rank): {diff}")
+        self.check_pack(kind, total)
 
     def _judge(self, key: tuple[Any, ...]) -> tuple[str | None, dict[str, int]]:
         canastas: Counter[str] = Counter()
@@ -349,7 +304,7 @@ class AmChecker:
             problem = meld_problem(rank, m, self.cap) if natural_or_wild else "a meld of threes/2s"
             engine = meld_error(self.rules, rank, *m, new=True, over_cap=self.cap - 7)
             if problem or engine:
-                return f"illegal meld of {_name(rank)} {m}: {problem or engine}", {}
+                return f"illegal meld of {rank_name(rank)} {m}: {problem or engine}", {}
             kind = classify(rank, m)
             if kind:
                 canastas[kind] += 1
@@ -443,7 +398,7 @@ class AmChecker:
         kind = "meld"
         seat = data["seat"]
         team = st.team_of[seat]
-        rank = _rank(data["rank"])
+        rank = rank_of(data["rank"])
         added = data["added"]
         m = st.melds[team][rank]
         if m is None or list(m) != list(data["meld"]):
@@ -619,12 +574,7 @@ class AmChecker:
         stats = self.stats
         if self.eighths:
             self.fail(kind, f"8th cards laid by {self.eighths} without going out")
-        stats["deals"] += 1
-        stats["events"] += self.events
-        if not self.events:
-            self.fail(kind, "no event reached the checker")
-        if result.end_reason != {"going_out": "went_out", "stock_out": "stock_out"}.get(self.ended_by or ""):
-            self.fail(kind, f"end_reason {result.end_reason} but the deal ended with '{self.ended_by}'")
+        self.finish_common(result)
         out_team = None
         if result.end_reason == "went_out":
             stats["going_out"] += 1
@@ -645,11 +595,8 @@ class AmChecker:
             self.fail(kind, f"result.dead_ranks {result.dead_ranks}, counted {dead}")
         stats["dead_ranks"] += dead
         stats["held_three"] += len(self.held)
+        self.check_score_sums(kind, result)
         for team, score in enumerate(result.scores):
-            if set(score) != set(SCORE_PARTS) | {"total"}:
-                self.fail(kind, f"score keys {sorted(score)}")
-            if score["total"] != sum(score[p] for p in SCORE_PARTS):
-                self.fail(kind, f"team {team}: parts do not add up: {score}")
             expected = expected_parts(st, team, out_team)
             got = {p: v for p, v in score.items() if p != "total" and v}
             if got != expected:
@@ -672,13 +619,8 @@ def play_checked(rules: Any, seat_mixes: Sequence[Sequence[str]], seed: int, dea
         totals = list(TOTALS[i % len(TOTALS)])
         st = prepare_deal(rules, PACK, deal_rng(seed, i), 0, i % rules.num_players, totals)
         checker = AmChecker(st, stats, where=f"{','.join(names)} draw {rules.draw_count} seed {seed} game {i}:")
-        result = Deal(st, make_strategies(names, seed, i), checker, GameContext(game_index=i, seed=seed)).play()
-        checker.finish(result)
+        play_deal(checker, make_strategies(names, seed, i), GameContext(game_index=i, seed=seed))
     return deals
-
-
-def _report(name: str, stats: Counter[str], seconds: float) -> None:
-    print(f"\n{name}: {stats['deals']} deals in {seconds:.1f}s; {dict(sorted(stats.items()))}")
 
 
 #: What random play must reach (over the default sample); held threes need a strategy that holds them.
@@ -702,7 +644,7 @@ def sample() -> Counter[str]:
         stats: Counter[str] = Counter()
         t0 = time.perf_counter()
         play_checked(rules, mixes, seed, deals, stats)
-        _report(label, stats, time.perf_counter() - t0)
+        report(label, stats, t0)
         out.update({f"{label}.{k}": v for k, v in stats.items()})
     return out
 
@@ -807,8 +749,7 @@ def test_special_hand_in_checked_play(kind: str, draw_count: int) -> None:
         st = new_deal(rules, deck, 3, 0, [0, 0], cut_count=0)
         checker = AmChecker(st, stats, where=f"{kind} draw {draw_count}:")
         names = ["americana", "random", "random", "random"]
-        result = Deal(st, make_strategies(names, seed, 0), checker).play()
-        checker.finish(result)
+        result = play_deal(checker, make_strategies(names, seed, 0))
         assert result.special_hand == kind and result.went_out_seat == 0 and result.turns == 1
         assert result.scores[0]["total"] == SPECIAL_VALUE[kind]
         assert (st.pile != []) == (draw_count == 2)
@@ -852,7 +793,7 @@ def test_checker_catches_an_illegal_meld(rank: int, meld: list[int], message: st
     st.opened[0] = True
     st.melds[0][rank] = meld
     with pytest.raises(InvariantError, match=message):
-        checker("meld", {"seat": st.current, "rank": _name(rank),
+        checker("meld", {"seat": st.current, "rank": rank_name(rank),
                          "added": {"naturals": meld[0], "twos": meld[1], "jokers": meld[2]}, "meld": meld})
 
 
@@ -921,7 +862,7 @@ def test_slow_five_thousand_random_deals() -> None:
     stats: Counter[str] = Counter()
     t0 = time.perf_counter()
     play_checked(AMERICANA, [R4], 2024, 5000, stats)
-    _report("random x4, draw 1", stats, time.perf_counter() - t0)
+    report("random x4, draw 1", stats, t0)
     assert stats["deals"] == 5000 and stats["going_out"] + stats["stock_out"] == 5000
     for move in RANDOM_REACHES:
         assert stats[move] > 0, f"no '{move}' in {dict(stats)}"
@@ -935,7 +876,7 @@ def test_slow_more_deals(rules: Any, mixes: list[list[str]], deals: int) -> None
     stats: Counter[str] = Counter()
     t0 = time.perf_counter()
     play_checked(rules, mixes, 4048, deals, stats)
-    _report(f"draw {rules.draw_count} {mixes[0]}", stats, time.perf_counter() - t0)
+    report(f"draw {rules.draw_count} {mixes[0]}", stats, t0)
     assert stats["going_out"] + stats["stock_out"] == deals and stats["going_out"] > 0 and stats["wing"] > 0
     if mixes is MIXED_SEATS:
         assert stats["held_three"] > 0 and stats["three_held"] > 0

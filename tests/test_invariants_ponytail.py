@@ -36,7 +36,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from helpers import checking_deals, stock_prefixes
+from invariant_harness import DealChecker, InvariantError, play_games, rank_of, report
 
 from simcli.cards import (
     BLACK_THREE,
@@ -47,16 +47,13 @@ from simcli.cards import (
     SEVEN,
     TWO,
     WILD_MELD,
-    counts_of,
     deck_cards,
-    deck_counts,
 )
 from simcli.cli import main
 from simcli.deal import DealResult
 from simcli.game import play_game, prepare_deal
 from simcli.melds import meld_error
 from simcli.rules import load_rules
-from simcli.scoring import SCORE_PARTS
 from simcli.seeding import deal_rng
 from simcli.state import DealState
 
@@ -77,14 +74,6 @@ PART_OF = {"NATURAL": "canasta_natural", "MIXED": "canasta_mixed", "WILD": "cana
            "SEVENS": "canasta_sevens"}
 
 OUT_WITH_FOUR = "went_out_with_four_types"
-
-
-class InvariantError(AssertionError):
-    """A Ponytail invariant broke; the message says where."""
-
-
-def _rank(name: str) -> int:
-    return WILD_MELD if name == "WILD" else RANK_NAMES.index(name)
 
 
 def classify(rank: int, m: Sequence[int]) -> str | None:
@@ -124,55 +113,27 @@ def all_melds(slots: Sequence[Sequence[int] | None], closed: Sequence[tuple[int,
     return [(rank, m[0], m[1], m[2]) for rank, m in enumerate(slots) if m is not None] + list(closed)
 
 
-class PonyChecker:
+class PonyChecker(DealChecker):
     """The ``emit`` listener of one Ponytail deal: checks the state after every event, then forwards it."""
 
     def __init__(self, st: DealState, stats: Counter[str], forward: Any = None, where: str = ""):
-        self.st = st
-        self.rules = st.rules
-        self.stats = stats
-        self.forward = forward
-        self.where = where
-        self.pack = deck_counts(self.rules.decks, self.rules.jokers_per_deck)
-        if counts_of(st.deck) != self.pack:
-            self.fail("setup", "the shuffled deck is not the pack")
-        self.rev, self.prefix = stock_prefixes(st.deck)
-        self.events = 0
-        self.ended_by: str | None = None
+        super().__init__(st, stats, forward, where)
         self.threes_laid_at_start = False
         self.meld_cache: dict[tuple[int, Any], tuple[str | None, dict[str, int]]] = {}
         self.b3_melds: list[tuple[int, int]] = []
         self.closed_ranks: set[tuple[int, int]] = set()  # (team, rank) with a closed canasta set aside
-        self.last_kind = ""
         self.draw_turn = 0
 
-    def fail(self, kind: str, message: str) -> None:
-        st = self.st
-        raise InvariantError(f"{self.where} deal {st.deal_index} turn {st.turn}, after event #{self.events} "
-                             f"'{kind}': {message}")
-
-    def __call__(self, kind: str, data: dict[str, Any]) -> None:
-        self.events += 1
-        self.on_event(kind, data)
-        self.check_state(kind)
-        self.last_kind = kind
-        if self.forward is not None:
-            self.forward(kind, data)
-
     # ------------------------------------------------------------------ per event
-    def check_state(self, kind: str) -> None:
+    def check_state(self, kind: str, data: dict[str, Any] | None = None) -> None:
         st = self.st
         r = self.rules
-        k = len(st.stock)
-        if st.stock != self.rev[:k]:
-            self.fail(kind, "the stock is not the undrawn top of the shuffled deck")
-        total = list(self.prefix[k])
+        total = self.stock_counts(kind)
         for seat in range(st.n_players):
             hand, pony = st.hands[seat], st.ponies[seat]
-            if min(hand) < 0 or min(pony) < 0:
-                self.fail(kind, f"seat {seat}: a negative count in hand {hand} or pony {pony}")
-            if sum(hand) != st.hand_sizes[seat]:
-                self.fail(kind, f"hand_sizes[{seat}] = {st.hand_sizes[seat]} but the hand holds {sum(hand)}")
+            self.check_hand(kind, seat, hand)
+            if min(pony) < 0:
+                self.fail(kind, f"seat {seat}: a negative count in pony {pony}")
             # Dealt red threes wait for their owner's first turn under dealt_threes_laid=FIRST_TURN (§1.9).
             waiting = self.rules.dealt_threes_laid == "FIRST_TURN" and (
                 st.seat_turns[seat] == 0 or (kind == "red_three" and st.current == seat))
@@ -205,11 +166,7 @@ class PonyChecker:
             if red != st.red_threes[team]:
                 self.fail(kind, f"team {team}: red_threes {st.red_threes[team]} but its seats laid {red}")
         total[RED_THREE] += sum(st.red_threes)
-        if total != self.pack:
-            diff = {RANK_NAMES[x]: total[x] - n for x, n in enumerate(self.pack) if total[x] != n}
-            self.fail(kind, f"cards not accounted for (found - pack, by rank): {diff}")
-        if self.ended_by is not None and kind not in (self.ended_by, "deal_scored"):
-            self.fail(kind, f"event after the deal ended by '{self.ended_by}'")
+        self.check_pack(kind, total)
 
     def _judge(self, slots: tuple[Any, ...], closed: tuple[tuple[int, int, int, int], ...]
                ) -> tuple[str | None, dict[str, int]]:
@@ -271,7 +228,7 @@ class PonyChecker:
         elif kind == "red_three":
             stats[f"red_three_{data['source']}"] += 1
         elif kind == "meld":
-            rank = _rank(data["rank"])
+            rank = rank_of(data["rank"])
             if rank == BLACK_THREE:
                 self.b3_melds.append((data["seat"], st.turn))
             if "added" not in data:
@@ -294,12 +251,7 @@ class PonyChecker:
     # ------------------------------------------------------------------ end of deal
     def finish(self, result: DealResult) -> None:
         st = self.st
-        kind = "finish"
-        self.stats["deals"] += 1
-        if not self.events:
-            self.fail(kind, "no event reached the checker")
-        if result.end_reason != {"going_out": "went_out", "stock_out": "stock_out"}.get(self.ended_by or ""):
-            self.fail(kind, f"end_reason {result.end_reason} but the deal ended with '{self.ended_by}'")
+        kind = self.finish_common(result)
         out_team = None
         if result.end_reason == "went_out":
             seat = result.went_out_seat
@@ -316,12 +268,9 @@ class PonyChecker:
             self.fail(kind, f"stock_out with {len(st.stock)} cards left")  # A-X-5: fewer than a draw may be left
         elif st.stock:
             self.stats["stock_out_short"] += 1
-        for s, t in self.b3_melds:
-            if s != result.went_out_seat or t != st.turn:
-                self.fail(kind, f"black threes melded by seat {s} on turn {t}, not by the player going out")
+        self.check_black_three_melds(kind, self.b3_melds, result.went_out_seat)
+        self.check_score_sums(kind, result)
         for team, score in enumerate(result.scores):
-            if score["total"] != sum(score[p] for p in SCORE_PARTS):
-                self.fail(kind, f"team {team}: parts do not add up: {score}")
             expected = self.expected_parts(team, out_team)
             got = {p: v for p, v in score.items() if p != "total" and v}
             if got != expected:
@@ -350,11 +299,6 @@ class PonyChecker:
 
 
 # ---------------------------------------------------------------------------------------------- running games
-def checking(stats: Counter[str], where: str) -> Any:
-    """Within the block, every deal that play_game plays is checked event by event."""
-    return checking_deals(lambda st, emit: PonyChecker(st, stats, emit, where))
-
-
 def mix(rules: Any, k: int) -> list[str]:
     """Seat strategies: all random (k = 0), random and greedy alternating (k = 1, 2), all greedy (k = 3)."""
     if k in (0, 3):
@@ -364,22 +308,8 @@ def mix(rules: Any, k: int) -> list[str]:
 
 def play_checked(rules: Any, seed: int, min_deals: int, stats: Counter[str], mixes: Sequence[int] = (0, 1, 2)) -> int:
     """Play checked games (cycling through the strategy mixes) until ``min_deals`` deals were played."""
-    deals = 0
-    g = 0
-    while deals < min_deals:
-        names = mix(rules, mixes[g % len(mixes)])
-        with checking(stats, f"{','.join(names)} seed {seed} game {g} ({rules.num_players}p/{rules.team_size}):"):
-            result = play_game(rules, names, seed, g)
-        deals += len(result.deals)
-        g += 1
-    if stats["deals"] < deals:
-        raise AssertionError(f"only {stats['deals']} of {deals} deals went through the checker")
-    stats["games"] += g
-    return deals
-
-
-def _report(name: str, stats: Counter[str], deals: int, seconds: float) -> None:
-    print(f"\n{name}: {deals} deals in {seconds:.1f}s; {dict(sorted(stats.items()))}")
+    return play_games(rules, seed, stats, lambda st, emit, where: PonyChecker(st, stats, emit, where),
+                      lambda g: mix(rules, mixes[g % len(mixes)]), min_deals=min_deals)
 
 
 # ---------------------------------------------------------------------------------------------- default sample
@@ -392,7 +322,7 @@ def sample(request: pytest.FixtureRequest) -> tuple[str, Counter[str], int]:
     stats: Counter[str] = Counter()
     t0 = time.perf_counter()
     deals = play_checked(CONFIGS[name], 2024, DEFAULT_DEALS[name], stats)
-    _report(name, stats, deals, time.perf_counter() - t0)
+    report(name, stats, t0)
     return name, stats, deals
 
 
@@ -453,7 +383,7 @@ def test_slow_thousand_deals(name: str) -> None:
     stats: Counter[str] = Counter()
     t0 = time.perf_counter()
     deals = play_checked(CONFIGS[name], 77, 1000, stats)
-    _report(name, stats, deals, time.perf_counter() - t0)
+    report(name, stats, t0)
     assert deals >= 1000 and stats["going_out"] + stats["stock_out"] == deals
     for move in ("pony_while_melding", "pony_at_turn_start", "pile_takes", "red_three_pony", "going_out"):
         assert stats[move] > 0, f"no '{move}' in {dict(stats)}"
@@ -473,7 +403,7 @@ def test_slow_knob_settings_keep_invariants(knobs: dict[str, Any]) -> None:
     stats: Counter[str] = Counter()
     t0 = time.perf_counter()
     deals = play_checked(load_rules("ponytail", knobs), 88, 120, stats, mixes=(1, 2))
-    _report(str(knobs), stats, deals, time.perf_counter() - t0)
+    report(str(knobs), stats, t0)
     assert stats["going_out"] + stats["stock_out"] == deals
 
 

@@ -40,6 +40,7 @@ deal by deal, the dealer must move to the right, and the game must end exactly w
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -49,7 +50,9 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from helpers import Scripted, checking_deals, meld, stock_prefixes
+from helpers import Scripted, meld
+from invariant_harness import DealChecker, InvariantError, play_games, rank_name, rank_of, report
+from invariant_harness import checking as checking_with
 from test_view import assert_same_view, clone, rehide
 
 import simcli.game
@@ -103,18 +106,6 @@ HAND = 15
 GAME_TARGET = 5000
 LIMPIA, SUCIA, WILD_LIMPIA, WILD_SUCIA, HIDDEN = 500, 300, 3000, 2000, 1000
 CLOSING, QUICK_FINISH, EXACT_CUT, EXACT_PICK = 200, 300, 100, 700
-
-
-class InvariantError(AssertionError):
-    """A Spanish invariant broke; the message says where."""
-
-
-def _rank(name: str) -> int:
-    return WILD_MELD if name == "WILD" else RANK_NAMES.index(name)
-
-
-def _name(rank: int) -> str:
-    return "WILD" if rank == WILD_MELD else RANK_NAMES[rank]
 
 
 def classify(rank: int, m: Sequence[int]) -> str | None:
@@ -218,32 +209,21 @@ def expected_parts(st: DealState, team: int, out_team: int | None, hidden: Seque
 
 
 # ---------------------------------------------------------------------------------------------- the checker
-class SpanishChecker:
+class SpanishChecker(DealChecker):
     """The ``emit`` listener of one Spanish deal: checks the state after every event, then forwards it."""
 
     def __init__(self, st: DealState, stats: Counter[str], forward: Any = None, where: str = "",
                  view_rng: np.random.Generator | None = None, view_rate: float = 0.0):
-        self.st = st
-        self.rules = st.rules
-        self.stats = stats
-        self.forward = forward
-        self.where = where
+        p = self.p = st.n_players
+        self.decks = 4 if p >= 6 else 2  # §2.4: the pack is the mode's, whatever the rules' ``decks`` say
+        super().__init__(st, stats, forward, where, pack=deck_counts(self.decks, 2))
         self.view_rng = view_rng
         self.view_rate = view_rate
-        p = self.p = st.n_players
-        self.decks = 4 if p >= 6 else 2
-        self.pack = deck_counts(self.decks, 2)
-        if counts_of(st.deck) != self.pack:
-            self.fail("setup", f"the shuffled deck ({len(st.deck)} cards) is not the {self.decks}-deck pack")
-        self.rev, self.prefix = stock_prefixes(st.deck)
         t = self.t = p // self.rules.team_size
         self.team_of = tuple(s % t for s in range(p))
         self.team_scores = list(st.team_scores)
         self.dealer = st.dealer
         self.first_player = (st.dealer - 1) % p  # the first card goes to the dealer's right, who starts
-        self.events = 0
-        self.last_kind = ""
-        self.ended_by: str | None = None
         self.prelude_done = False
         self.meld_cache: dict[str, tuple[str | None, list[dict[str, int]], list[int], list[int]]] = {}
         self.melds_seen: list[list[list[int] | None]] = []
@@ -285,31 +265,18 @@ class SpanishChecker:
             return (50, 90, 120, 150)[min(self.st.deal_index, 3)]
         return opening_minimum(score)
 
-    def fail(self, kind: str, message: str) -> None:
-        st = self.st
-        raise InvariantError(f"{self.where} deal {st.deal_index} turn {st.turn}, after event #{self.events} "
-                             f"'{kind}': {message}")
-
-    def __call__(self, kind: str, data: dict[str, Any]) -> None:
-        self.events += 1
-        if self.ended_by is not None and kind not in (self.ended_by, "deal_scored"):
-            self.fail(kind, f"event after the deal ended by '{self.ended_by}'")
+    def before_event(self, kind: str, data: dict[str, Any]) -> None:
+        super().before_event(kind, data)
         if self.expect_canasta is not None and kind != "canasta":
             team, rank, _ = self.expect_canasta
-            self.fail(kind, f"no canasta event after team {team}'s meld of {_name(rank)} became a canasta")
-        self.on_event(kind, data)
-        self.check_state(kind)
-        self.last_kind = kind
-        if self.forward is not None:
-            self.forward(kind, data)
+            self.fail(kind, f"no canasta event after team {team}'s meld of {rank_name(rank)} became a canasta")
 
     # ------------------------------------------------------------------ after every event
-    def check_state(self, kind: str) -> None:
+    def check_state(self, kind: str, data: dict[str, Any] | None = None) -> None:
         st = self.st
-        k = len(st.stock)
-        if st.stock != self.rev[:k]:
-            self.fail(kind, "the stock is not the undrawn top of the shuffled deck")
+        in_stock = self.stock_counts(kind)
         hands = st.hands
+        # The hands are checked all at once (not with check_hand seat by seat): this is the busiest checker.
         if list(map(sum, hands)) != st.hand_sizes:
             self.fail(kind, f"hand_sizes {st.hand_sizes} but the hands hold {list(map(sum, hands))}")
         if min(map(min, hands)) < 0:
@@ -337,11 +304,9 @@ class SpanishChecker:
         if laid != st.red_threes:
             self.fail(kind, f"red_threes {st.red_threes} but the seats of each team laid {laid}")
         pile = st.pile
-        total = list(map(sum, zip(self.prefix[k], map(pile.count, ALL_RANKS), cards, *hands, strict=True)))
+        total = list(map(sum, zip(in_stock, map(pile.count, ALL_RANKS), cards, *hands, strict=True)))
         total[RED_THREE] += sum(st.red_threes)
-        if total != self.pack:
-            diff = {RANK_NAMES[x]: total[x] - n for x, n in enumerate(self.pack) if total[x] != n}
-            self.fail(kind, f"cards not accounted for (found - pack, by rank): {diff}")
+        self.check_pack(kind, total)
 
     def _judge(self, melds: Sequence[Sequence[Sequence[int] | None]],
                kinds: dict[str, int]) -> tuple[str | None, list[dict[str, int]], list[int], list[int]]:
@@ -356,7 +321,7 @@ class SpanishChecker:
                     continue
                 problem = meld_problem(rank, m)
                 if problem:
-                    return f"team {team}: illegal meld of {_name(rank)} {m}: {problem}", canastas, n_clean, cards
+                    return f"team {team}: illegal meld of {rank_name(rank)} {m}: {problem}", canastas, n_clean, cards
                 cards[rank] += m[0]
                 cards[TWO] += m[1]
                 cards[JOKER] += m[2]
@@ -408,7 +373,7 @@ class SpanishChecker:
             self._on_canasta(data)
         elif kind == "discard":
             self._close_batch(kind)
-            card = _rank(data["card"])
+            card = rank_of(data["card"])
             if not st.pile or st.pile[-1] != card or data["pile_size"] != len(st.pile):
                 self.fail(kind, f"discard of {data['card']} but the pile is {st.pile[-3:]}")
             if card in (TWO, JOKER) and self.crossed_since is None:
@@ -594,7 +559,7 @@ class SpanishChecker:
         kind = "meld"
         seat = data["seat"]
         team = self.team_of[seat]
-        rank = _rank(data["rank"])
+        rank = rank_of(data["rank"])
         added = data["added"]
         m = st.melds[team][rank]
         if m is None or list(m) != list(data["meld"]) or data["team"] != team:
@@ -617,8 +582,8 @@ class SpanishChecker:
             take = batch["meld"]
             if top_meld and (rank, added["naturals"], added["twos"], added["jokers"]) != (
                     batch["top"], take["naturals"] + 1, take["twos"], take["jokers"]):
-                self.fail(kind, f"the take's first meld adds {added} to {_name(rank)}; the take was {take} with "
-                                f"{_name(batch['top'])} on top")
+                self.fail(kind, f"the take's first meld adds {added} to {rank_name(rank)}; the take was {take} with "
+                                f"{rank_name(batch['top'])} on top")
         else:
             if self.batch is None or self.batch["how"] == "pile":
                 self._close_batch(kind)  # a take's batch ends where the turn's own melds begin
@@ -650,8 +615,8 @@ class SpanishChecker:
         team, rank, hidden = self.expect_canasta
         self.expect_canasta = None
         m = st.melds[team][rank]
-        if (data["team"], _rank(data["rank"]), data["kind"]) != (team, rank, classify(rank, m)):
-            self.fail(kind, f"{data}, but team {team}'s meld of {_name(rank)} {m} is a {classify(rank, m)}")
+        if (data["team"], rank_of(data["rank"]), data["kind"]) != (team, rank, classify(rank, m)):
+            self.fail(kind, f"{data}, but team {team}'s meld of {rank_name(rank)} {m} is a {classify(rank, m)}")
         if data["upgraded_from"] is not None:
             self.fail(kind, f"a closed canasta changed type: {data}")
         if bool(data.get("hidden")) != hidden:
@@ -705,12 +670,7 @@ class SpanishChecker:
         st = self.st
         kind = "finish"
         stats = self.stats
-        stats["deals"] += 1
-        stats["events"] += self.events
-        if not self.events:
-            self.fail(kind, "no event reached the checker")
-        if result.end_reason != {"going_out": "went_out", "stock_out": "stock_out"}.get(self.ended_by or ""):
-            self.fail(kind, f"end_reason {result.end_reason} but the deal ended with '{self.ended_by}'")
+        self.finish_common(result)
         stats[self.ended_by or "?"] += 1
         if self.crossed_since is not None:  # a pile still crossed at the end lasted to the last turn
             self.crossed.append((self.crossed_since, self.turn))
@@ -735,11 +695,8 @@ class SpanishChecker:
         got = {name: getattr(result, name) for name in expect}
         if got != expect:
             self.fail(kind, f"DealResult {got} != the events' {expect}")
+        self.check_score_sums(kind, result)
         for team, score in enumerate(result.scores):
-            if set(score) != set(SCORE_PARTS) | {"total"}:
-                self.fail(kind, f"score keys {sorted(score)}")
-            if score["total"] != sum(score[p] for p in SCORE_PARTS):
-                self.fail(kind, f"team {team}: parts do not add up: {score}")
             expected = expected_parts(st, team, out_team, self.hidden[team], self.cut_exact, self.pick_exact,
                                       bool(out and out["quick"]))
             got_parts = {p: v for p, v in score.items() if p != "total" and v}
@@ -768,13 +725,19 @@ class SpanishChecker:
 def checking(stats: Counter[str], log: list[SpanishChecker], where: str, view_rng: np.random.Generator | None = None,
              view_rate: float = 0.0) -> Any:
     """Within the block, every deal that play_game plays is checked event by event (checkers kept in ``log``)."""
+    return checking_with(spanish_checkers(stats, log, view_rng, view_rate), where)
 
-    def make(st: DealState, emit: Any) -> SpanishChecker:
+
+def spanish_checkers(stats: Counter[str], log: list[SpanishChecker], view_rng: np.random.Generator | None = None,
+                     view_rate: float = 0.0) -> Any:
+    """A ``make(st, emit, where)`` for the harness: a SpanishChecker per deal, kept in ``log`` for check_game."""
+
+    def make(st: DealState, emit: Any, where: str) -> SpanishChecker:
         checker = SpanishChecker(st, stats, emit, where, view_rng, view_rate)
         log.append(checker)
         return checker
 
-    return checking_deals(make)
+    return make
 
 
 def check_game(rules: Any, result: GameResult, log: list[SpanishChecker], stats: Counter[str], where: str) -> None:
@@ -822,7 +785,6 @@ def check_game(rules: Any, result: GameResult, log: list[SpanishChecker], stats:
     got_row = {k: grow.get(k) for k in expected_row}
     if got_row != expected_row:
         raise InvariantError(f"{where}: game row {got_row} != {expected_row}")
-    stats["games"] += 1
     stats["records"] += len(rows)
 
 
@@ -836,25 +798,16 @@ def seats(rules: Any, mix: int) -> list[str]:
 def play_checked(rules: Any, seed: int, min_deals: int, stats: Counter[str], mixes: Sequence[int] = (0,),
                  view_rate: float = 0.0, first: int = 0) -> int:
     """Play checked games (game indices ``first``..., cycling the mixes) until ``min_deals`` deals were played."""
-    deals = 0
-    g = first
     view_rng = np.random.default_rng(seed) if view_rate else None
-    while deals < min_deals:
-        names = seats(rules, mixes[g % len(mixes)])
-        where = f"{rules.num_players}x{rules.team_size} {','.join(names)} seed {seed} game {g}:"
-        log: list[SpanishChecker] = []
-        with checking(stats, log, where, view_rng, view_rate):
-            result = play_game(rules, names, seed, g)
+    log: list[SpanishChecker] = []
+
+    def after_game(result: GameResult, where: str) -> None:
         check_game(rules, result, log, stats, where)
-        deals += len(result.deals)
-        g += 1
-    if stats["deals"] < deals:
-        raise AssertionError(f"only {stats['deals']} of {deals} deals went through the checker")
-    return deals
+        log.clear()
 
-
-def _report(name: str, stats: Counter[str], seconds: float) -> None:
-    print(f"\n{name}: {stats['deals']} deals, {stats['games']} games in {seconds:.1f}s; {dict(sorted(stats.items()))}")
+    return play_games(rules, seed, stats, spanish_checkers(stats, log, view_rng, view_rate),
+                      lambda g: seats(rules, mixes[g % len(mixes)]), games=itertools.count(first),
+                      min_deals=min_deals, after_game=after_game)
 
 
 # ---------------------------------------------------------------------------------------------- default sample
@@ -874,7 +827,7 @@ def sample() -> dict[str, Counter[str]]:
             stats: Counter[str] = Counter()
             t0 = time.perf_counter()
             stats["played"] = play_checked(rules, seed, n, stats, mixes, VIEW_RATE, first=first)
-            _report(f"{mode} {label}", stats, time.perf_counter() - t0)
+            report(f"{mode} {label}", stats, t0)
             out[f"{mode}.{label}"] = stats
     return out
 
@@ -1188,7 +1141,7 @@ def test_slow_five_thousand_deals_per_mode(mode: str) -> None:
     t0 = time.perf_counter()
     play_checked(spanish(mode), 4048, 4000, stats, mixes=(0,), view_rate=0.001)
     play_checked(spanish(mode), 4049, 1000, stats, mixes=(1, 2, 0), first=50_000)
-    _report(f"{mode} slow", stats, time.perf_counter() - t0)
+    report(f"{mode} slow", stats, t0)
     assert stats["deals"] >= 5000 and stats["going_out"] + stats["stock_out"] == stats["deals"]
     for move in REACHES:
         assert stats[move] > 0, f"no '{move}' in {dict(stats)}"
