@@ -20,6 +20,7 @@ from simcli.judge import (
     special_hand_error,
     take_error,
 )
+from simcli.ruleset import RuleSet
 from simcli.state import DealState
 from simcli.worlds import sample_world
 
@@ -57,7 +58,7 @@ class PlayerView:
 
     # ---------------------------------------------------------------- table
     @property
-    def rules(self) -> Any:
+    def rules(self) -> RuleSet:
         """The frozen rule set of this game."""
         return self._st.rules
 

@@ -33,6 +33,7 @@ from simcli.actions import DRAW_STOCK, Meld, SpecialHand
 from simcli.cards import FOUR
 from simcli.forward import clone, margin, rollout, true_state
 from simcli.planning import opening_take, take_wilds
+from simcli.ruleset import RuleSet
 from simcli.strategy import Strategy, load_strategy
 from simcli.view import PlayerView
 
@@ -79,7 +80,7 @@ class MonteCarlo(Strategy):
         self.max_discards = int(discards)
         self.budget = float(budget)
         self.confidence = float(confidence)
-        self._rules: Any = None
+        self._rules: RuleSet | None = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).
         self.searches = 0
