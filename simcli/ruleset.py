@@ -290,3 +290,8 @@ class RuleSet:
     def formatted(self) -> dict[str, str]:
         """Every knob's value as written on the command line, by its RULES.md name."""
         return {k.name: k.format(getattr(self, k.field)) for k in KNOBS}
+
+    def __reduce__(self) -> tuple[type[RuleSet], tuple[Any, ...]]:
+        # Pickle and deepcopy by the constructor: the compiled class restores state by setting attributes, which
+        # a frozen dataclass refuses.
+        return type(self), (self.variant, *[getattr(self, k.field) for k in KNOBS])

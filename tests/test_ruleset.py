@@ -3,7 +3,9 @@ types and (no) defaults; and mypy refuses a misspelt knob."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 import sys
 import types
 import typing
@@ -94,6 +96,14 @@ def test_methods_and_replace_knobs() -> None:
         replace_knobs(rules, meld_max_size=3)  # below canasta_size: validated as load_rules validates
     with pytest.raises(dataclasses.FrozenInstanceError):
         rules.pony_size = 3  # type: ignore[misc]
+
+
+def test_a_rule_set_pickles_and_copies() -> None:
+    """Also on the compiled build (tests/test_compiled.py runs this file there), whose frozen native class cannot
+    be restored attribute by attribute."""
+    rules = load_rules("americana", {"num_players": 2, "team_size": 1})
+    for twin in (pickle.loads(pickle.dumps(rules)), copy.deepcopy(rules), copy.copy(rules)):
+        assert twin == rules and hash(twin) == hash(rules) and type(twin) is RuleSet
 
 
 def test_a_misspelt_knob_is_a_type_error(tmp_path: Path) -> None:
