@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib.util
 import pickle
 import sys
 import types
@@ -14,7 +15,8 @@ from typing import Any, Literal
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
 import ruleset as ruleset_script  # noqa: E402  (scripts/ is not a package)
 
 from simcli.knobs import KNOBS, RuleError  # noqa: E402
@@ -41,6 +43,20 @@ def test_fields_are_the_knobs_in_order_without_defaults() -> None:
     assert all(f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING for f in fields)
 
 
+def declared_hints() -> dict[str, Any]:
+    """The annotations as simcli/ruleset.py declares them, read from its source: the compiled class (mypyc) keeps
+    simplified ones of its own, and this file runs on the compiled build too."""
+    spec = importlib.util.spec_from_file_location("_ruleset_source", ROOT / "simcli" / "ruleset.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses looks the module up while building the class
+    try:
+        spec.loader.exec_module(module)
+        return typing.get_type_hints(module.RuleSet)
+    finally:
+        del sys.modules[spec.name]
+
+
 def conforms(value: Any, hint: Any) -> bool:
     """Whether ``value`` has the declared type ``hint`` (the few shapes the generator writes)."""
     origin = typing.get_origin(hint)
@@ -64,7 +80,7 @@ def conforms(value: Any, hint: Any) -> bool:
 
 @pytest.mark.parametrize("variant", list_variants())
 def test_every_preset_value_has_its_declared_type(variant: str) -> None:
-    hints = typing.get_type_hints(RuleSet)
+    hints = declared_hints()
     for rules in (load_rules(variant), load_rules(variant, {"num_players": 2, "team_size": 1})):
         for f in dataclasses.fields(rules):
             assert conforms(getattr(rules, f.name), hints[f.name]), (variant, f.name, getattr(rules, f.name))
@@ -72,7 +88,7 @@ def test_every_preset_value_has_its_declared_type(variant: str) -> None:
 
 def test_the_declared_types_follow_the_knobs() -> None:
     """Each knob's declaration: nullable ones take None, enums are exactly their allowed values."""
-    hints = typing.get_type_hints(RuleSet)
+    hints = declared_hints()
     for k in KNOBS:
         hint = hints[k.field]
         assert conforms(None, hint) == k.nullable, k.name
