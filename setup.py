@@ -21,13 +21,15 @@ from setuptools import setup
 
 ROOT = Path(__file__).resolve().parent
 
-#: The hot path: the rules core, the game loop, the strategy view and helpers, and the heuristic strategies.
-#: Left interpreted: strategy.py (its Strategy base class is subclassed by user strategies), the CLI, runs,
-#: analysis, rules loading and the search players (their time is spent in the compiled rollouts).
+#: The hot path: the rules core, the game loop, the strategy view and helpers, the sampler of worlds (every
+#: search decision samples), the typed rule set (compiled code then reads knobs as native attributes), and the
+#: heuristic strategies. Left interpreted: strategy_base.py and strategy.py (the
+#: Strategy base class is subclassed by user strategies), the CLI, runs, analysis, rules loading and the search
+#: players (their time is spent in the compiled rollouts).
 COMPILED = [
     "simcli/cards.py", "simcli/melds.py", "simcli/judge.py", "simcli/state.py",
     "simcli/deal.py", "simcli/scoring.py", "simcli/view.py", "simcli/game.py", "simcli/planning.py",
-    "simcli/special.py",
+    "simcli/special.py", "simcli/worlds.py", "simcli/ruleset.py",
     "simcli/strategies/greedy.py", "simcli/strategies/ponytail.py", "simcli/strategies/americana.py",
     "simcli/strategies/spanish.py", "simcli/strategies/random_play.py",
 ]

@@ -48,7 +48,7 @@ from simcli.rules import cut_target, pick_target
 from simcli.scoring import TeamPosition, score_deal
 from simcli.special import find_special
 from simcli.state import DealState
-from simcli.strategy import Strategy
+from simcli.strategy_base import Strategy
 from simcli.view import PlayerView
 
 Emit = Callable[[str, dict[str, Any]], None]

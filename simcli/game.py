@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from simcli.cards import deck_cards
 from simcli.deal import Deal, DealResult, Emit, new_deal
 from simcli.errors import EngineError, GameContext, StrategyError
 from simcli.rules import cut_target, pick_target
+from simcli.ruleset import RuleSet
 from simcli.seeding import deal_rng, first_dealer, human_cut, seat_rng, shuffled_deck
 from simcli.state import DealState
 from simcli.strategy import Strategy, strategy_factory
@@ -63,7 +63,7 @@ def make_strategies(names: Sequence[str], master_seed: int, game_index: int) -> 
     return players
 
 
-def game_outcome(rules: Any, totals: Sequence[int], deals_played: int) -> tuple[bool, int]:
+def game_outcome(rules: RuleSet, totals: Sequence[int], deals_played: int) -> tuple[bool, int]:
     """Whether the game is over after ``deals_played`` deals with these totals, and the winner (-1: shared).
 
     The game ends when a team reaches ``game_target`` or ``max_hands`` deals have been played; the
@@ -83,7 +83,7 @@ def game_outcome(rules: Any, totals: Sequence[int], deals_played: int) -> tuple[
     return False, -1
 
 
-def prepare_deal(rules: Any, pack: list[int], rng: np.random.Generator, deal_index: int, dealer: int,
+def prepare_deal(rules: RuleSet, pack: list[int], rng: np.random.Generator, deal_index: int, dealer: int,
                  totals: list[int]) -> DealState:
     """Shuffle and cut a deal from the game's deal stream ``rng`` and lay it out.
 
@@ -101,14 +101,14 @@ def prepare_deal(rules: Any, pack: list[int], rng: np.random.Generator, deal_ind
     return new_deal(rules, deck, dealer, deal_index, totals, cut, pony_cut, pick)
 
 
-def target_reached(rules: Any, total: int) -> bool:
+def target_reached(rules: RuleSet, total: int) -> bool:
     """Whether a cumulative total ends the game (``target_comparison`` GE or GT)."""
     if rules.target_comparison == "GT":
         return total > rules.game_target
     return total >= rules.game_target
 
 
-def play_game(rules: Any, strategy_names: Sequence[str], master_seed: int, game_index: int = 0,
+def play_game(rules: RuleSet, strategy_names: Sequence[str], master_seed: int, game_index: int = 0,
               emit: Emit | None = None, strategies: Sequence[Strategy] | None = None) -> GameResult:
     """Play one complete game and return its result.
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simcli.duplicate import DuplicateError, PairSummary, sprt_bounds, sprt_decision, sprt_llr, summarize_pairs
+from simcli.ruleset import RuleSet
 from simcli.runner import ChunkResult, RunSpec, play_chunk
 
 
@@ -159,7 +160,7 @@ class MatchOutcome:
     sprt: dict[str, Any] | None = None
 
 
-def play_match(variant: str, rules: Any, a: str, b: str, seed: int, pairs: int, *, jobs: int = 1, batch: int = 50,
+def play_match(variant: str, rules: RuleSet, a: str, b: str, seed: int, pairs: int, *, jobs: int = 1, batch: int = 50,
                sprt: SprtSettings | None = None,
                progress: Callable[[MatchState, dict[str, Any] | None], None] | None = None,
                stored: Mapping[int, BatchCounts] | None = None,

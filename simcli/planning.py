@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from simcli.actions import Meld, TakePile
 from simcli.cards import ACE, CARD_VALUES, FOUR, JOKER, SEVEN, TWO
+from simcli.ruleset import RuleSet
 
 #: Natural ranks from the most valuable down (A, K ... 8, 7 ... 4).
 RANKS_BY_VALUE: tuple[int, ...] = tuple(sorted(range(FOUR, ACE + 1), key=lambda r: (-CARD_VALUES[r], -r)))
@@ -27,12 +28,12 @@ def take_wilds(hand: list[int], count: int, prefer_jokers: bool = False) -> tupl
     return got[TWO], got[JOKER]
 
 
-def penalized_ranks(rules: object) -> frozenset[int]:
+def penalized_ranks(rules: RuleSet) -> frozenset[int]:
     """Ranks whose meld costs a penalty if left short of a canasta (Americana: pure aces, sevens)."""
     out = set()
-    if rules.aces_special and rules.incomplete_penalty_pure_aces < 0:  # type: ignore[attr-defined]
+    if rules.aces_special and rules.incomplete_penalty_pure_aces < 0:
         out.add(ACE)
-    if rules.canasta_bonus_sevens is not None and rules.incomplete_penalty_sevens < 0:  # type: ignore[attr-defined]
+    if rules.canasta_bonus_sevens is not None and rules.incomplete_penalty_sevens < 0:
         out.add(SEVEN)
     return frozenset(out)
 
@@ -84,18 +85,18 @@ def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: i
     return plan if value >= minimum else None
 
 
-def closes_melds(rules: object) -> int | None:
+def closes_melds(rules: RuleSet) -> int | None:
     """The size at which a meld is a closed canasta that frees its rank for a new meld, or ``None``.
 
     That is ``meld_max_size`` under ``new_meld_after_closed_canasta`` (RULES.md A-PT-18); without the knob (or
     without a size cap) a team has one meld per rank for the whole deal.
     """
-    if rules.new_meld_after_closed_canasta and rules.meld_max_size:  # type: ignore[attr-defined]
-        return int(rules.meld_max_size)  # type: ignore[attr-defined]
+    if rules.new_meld_after_closed_canasta and rules.meld_max_size:
+        return int(rules.meld_max_size)
     return None
 
 
-def naturals_plan(rules: object, rank: int, count: int, meld: Sequence[int] | None,
+def naturals_plan(rules: RuleSet, rank: int, count: int, meld: Sequence[int] | None,
                   min_new: int | None = None) -> list[Meld]:
     """Meld actions laying up to ``count`` naturals of ``rank`` from the hand, given the team's meld ``meld``.
 
@@ -104,9 +105,9 @@ def naturals_plan(rules: object, rank: int, count: int, meld: Sequence[int] | No
     start new melds of the rank, each of ``min_new`` cards or more and at most ``meld_max_size``. Cards that fit
     nowhere stay in the hand. The engine still checks the plan.
     """
-    cap = rules.meld_max_size or 1 << 20  # type: ignore[attr-defined]
+    cap = rules.meld_max_size or 1 << 20
     if min_new is None:
-        min_new = rules.meld_min_size  # type: ignore[attr-defined]
+        min_new = rules.meld_min_size
     close_at = closes_melds(rules)
     out: list[Meld] = []
     size = 0 if meld is None else meld[0] + meld[1] + meld[2]

@@ -29,6 +29,7 @@ from simcli.cards import (
 )
 from simcli.melds import canasta_type, count_canastas, is_clean, meld_error, requirement_met
 from simcli.rules import load_rules
+from simcli.ruleset import RuleSet
 from simcli.scoring import TeamPosition
 
 __all__ = ["PositionError", "parse_position", "parse_meld", "position_to_json"]
@@ -69,7 +70,7 @@ def _bool(team: Mapping[str, Any], key: str, where: str) -> bool:
     return value
 
 
-def parse_meld(rules: Any, text: Any, where: str = "meld") -> tuple[int, int, int, int]:
+def parse_meld(rules: RuleSet, text: Any, where: str = "meld") -> tuple[int, int, int, int]:
     """Convert a meld string such as ``"8 8 8 8 8 2 JK"`` into ``(rank, naturals, twos, jokers)``.
 
     The rank is that of the meld's non-wild cards, which must all be the same; a
@@ -106,7 +107,7 @@ def parse_meld(rules: Any, text: Any, where: str = "meld") -> tuple[int, int, in
     return rank, naturals, twos, jokers
 
 
-def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
+def _parse_team(rules: RuleSet, raw: Any, label: str) -> TeamPosition:
     if not isinstance(raw, Mapping):
         raise PositionError(f"{label}: expected an object with keys {', '.join(TEAM_KEYS)}")
     unknown = [k for k in raw if k not in TEAM_KEYS]
@@ -261,7 +262,7 @@ def _parse_team(rules: Any, raw: Any, label: str) -> TeamPosition:
     )
 
 
-def _special_hand(rules: Any, raw: Mapping[str, Any], label: str) -> str | None:
+def _special_hand(rules: RuleSet, raw: Mapping[str, Any], label: str) -> str | None:
     """The team's ``special_hand`` (Americana), validated against ``rules.special_hands``."""
     value = raw.get("special_hand")
     if value is None:
@@ -277,7 +278,7 @@ def team_label(index: int) -> str:
     return f"Team {chr(ord('A') + index)}" if index < 26 else f"Team {index + 1}"
 
 
-def _check_pack(rules: Any, teams: Sequence[TeamPosition]) -> None:
+def _check_pack(rules: RuleSet, teams: Sequence[TeamPosition]) -> None:
     used = [0] * NUM_RANKS
     for team in teams:
         for rank, naturals, twos, jokers in team.melds:
@@ -347,7 +348,7 @@ def _hand_names(counts: Sequence[int]) -> list[str]:
     return [RANK_NAMES[r] for r in sorted(range(NUM_RANKS), reverse=True) for _ in range(counts[r])]
 
 
-def position_to_json(rules: Any, teams: Sequence[TeamPosition]) -> dict[str, Any]:
+def position_to_json(rules: RuleSet, teams: Sequence[TeamPosition]) -> dict[str, Any]:
     """The JSON-ready dict of a position; ``parse_position`` of it gives back equal rules and teams.
 
     Only the knobs that differ from the variant's preset are written under ``rules``.

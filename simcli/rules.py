@@ -9,42 +9,31 @@ same knob.
 
 from __future__ import annotations
 
-import dataclasses
 import tomllib
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
-from simcli.knobs import BY_DEAL_TABLES, KNOBS, MELD_TABLES, RuleError, knob
+from simcli.knobs import BY_DEAL_TABLES, KNOBS, MELD_TABLES, Knob, RuleError, knob
+from simcli.ruleset import RuleSet
 
 __all__ = [
-    "RuleError", "RuleSet", "load_rules", "list_variants", "parse_overrides", "preset_values",
+    "RuleError", "RuleSet", "load_rules", "list_variants", "parse_overrides", "preset_values", "replace_knobs",
 ]
-
-RuleSet = dataclasses.make_dataclass(
-    "RuleSet",
-    [("variant", str)] + [(k.field, Any) for k in KNOBS],
-    frozen=True,
-    slots=True,
-    namespace={
-        "__doc__": "A complete, validated, immutable set of rule knobs for one variant.",
-        "as_dict": lambda self: {k.name: getattr(self, k.field) for k in KNOBS},
-        "formatted": lambda self: {k.name: k.format(getattr(self, k.field)) for k in KNOBS},
-        "replace": lambda self, **kw: load_rules(
-            self.variant, {**_explicit(self), **kw}
-        ),
-        "n_teams": property(lambda self: self.num_players // self.team_size),
-    },
-)
-RuleSet.__module__ = __name__
-
 
 #: Preset tables whose keys become dotted knob names (``[canasta_bonus] natural = 500``).
 DOTTED_TABLES = ("canasta_bonus", "incomplete_penalty", "hand_rank_penalty", "special_hand_value")
 
 
-def _explicit(rules: Any) -> dict[str, Any]:
+def _explicit(rules: RuleSet) -> dict[str, Any]:
     return {k.name: getattr(rules, k.field) for k in KNOBS}
+
+
+def replace_knobs(rules: RuleSet, **overrides: Any) -> RuleSet:
+    """``rules`` with some knobs changed (by name or field name), every other knob kept, validated as
+    :func:`load_rules` validates. (It was the method ``RuleSet.replace``; it lives here, not on the class, because
+    building a rule set needs the presets and :func:`load_rules`, which import the class.)"""
+    return load_rules(rules.variant, {**_explicit(rules), **overrides})
 
 
 def list_variants() -> list[str]:
@@ -124,7 +113,7 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
     return out
 
 
-def load_rules(variant: str = "classic", overrides: Mapping[str, Any] | None = None) -> Any:
+def load_rules(variant: str = "classic", overrides: Mapping[str, Any] | None = None) -> RuleSet:
     """Build a validated, frozen :class:`RuleSet` for ``variant`` with ``overrides`` applied.
 
     Override values may be raw strings (as from the command line) or already parsed.
@@ -140,7 +129,7 @@ def load_rules(variant: str = "classic", overrides: Mapping[str, Any] | None = N
     return rules
 
 
-def _reparse(k: Any, value: Any) -> Any:
+def _reparse(k: Knob, value: Any) -> Any:
     # Already-canonical values (tuples from another RuleSet) pass through the parser
     # in their formatted form so that every path is validated the same way.
     if isinstance(value, tuple):
@@ -148,7 +137,7 @@ def _reparse(k: Any, value: Any) -> Any:
     return k.parse(value)
 
 
-def scores_concealed(rules: Any) -> bool:
+def scores_concealed(rules: RuleSet) -> bool:
     """Whether these rules define concealed going out (RULES.md §1.10, Classic only): they pay a concealed total
     (``concealed_out_total_bonus``) or waive the opening minimum for it (``concealed_out_waives_minimum``).
 
@@ -158,7 +147,7 @@ def scores_concealed(rules: Any) -> bool:
     return rules.concealed_out_total_bonus is not None or bool(rules.concealed_out_waives_minimum)
 
 
-def cut_target(rules: Any) -> int:
+def cut_target(rules: RuleSet) -> int:
     """The number of cards an exact cut must grab: ``exact_cut_target`` or its formula (RULES.md §1.14)."""
     if rules.exact_cut_target is not None:
         return int(rules.exact_cut_target)
@@ -166,12 +155,12 @@ def cut_target(rules: Any) -> int:
     return base + 1 if rules.exact_cut_target_formula == "HAND_X_PLAYERS_PLUS_1" else base
 
 
-def pick_target(rules: Any) -> int:
+def pick_target(rules: RuleSet) -> int:
     """The number of cards an exact pick of the initial pile must grab (its face-down and face-up cards)."""
     return rules.initial_pile_facedown + rules.initial_pile_faceup
 
 
-def _check_card_supply(rules: Any) -> None:
+def _check_card_supply(rules: RuleSet) -> None:
     """Refuse rules whose deal needs more cards than the decks hold: hands, ponies, wings, the initial pile
     (face down and up) and at least one card left in the stock."""
     p = rules.num_players
@@ -195,7 +184,7 @@ def _check_card_supply(rules: Any) -> None:
     )
 
 
-def _check_meld_basis(rules: Any) -> None:
+def _check_meld_basis(rules: RuleSet) -> None:
     """RULES.md A-X-6: ``initial_meld_basis=DEAL_NUMBER`` needs a table keyed by deal number.
 
     A table banded by team score (CLASSIC, PENNIES, AM_*) looked up by deal number gives its lowest band in every
@@ -220,7 +209,7 @@ def _named_table(table: Any) -> str | None:
     return next((name for name, bands in MELD_TABLES.items() if bands == table), None)
 
 
-def validate(rules: Any) -> None:
+def validate(rules: RuleSet) -> None:
     """Check combinations of knobs that are fine one by one but impossible together."""
     p, t = rules.num_players, rules.team_size
     if rules.table_modes is not None and (p, t) not in rules.table_modes:
@@ -261,7 +250,7 @@ def validate(rules: Any) -> None:
                         "allowed: give canasta_bonus.sevens a value or drop SEVENS")
 
 
-def diff(rules: Any, base: Any | None = None) -> dict[str, tuple[str, str]]:
+def diff(rules: RuleSet, base: RuleSet | None = None) -> dict[str, tuple[str, str]]:
     """Knobs whose value differs from ``base`` (default: the variant's preset for the same player count).
 
     Returns ``{knob: (preset_value, value)}`` with values formatted as on the command line.

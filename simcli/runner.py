@@ -43,6 +43,7 @@ from simcli.integrity import (
 )
 from simcli.records import deal_rows, game_row
 from simcli.rules import diff, load_rules
+from simcli.ruleset import RuleSet
 from simcli.trace import TraceWriter
 
 
@@ -101,7 +102,7 @@ class ChunkResult:
 
 
 @functools.lru_cache(maxsize=8)
-def _chunk_rules(variant: str, knobs: tuple[tuple[str, str], ...]) -> Any:
+def _chunk_rules(variant: str, knobs: tuple[tuple[str, str], ...]) -> RuleSet:
     # A worker plays many chunks of the same run: validate its (frozen) rules once, not once a chunk.
     return load_rules(variant, dict(knobs))
 

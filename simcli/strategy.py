@@ -1,11 +1,10 @@
-"""The strategy interface, and finding strategies by name, ``module:Class``, file path or entry point.
+"""Finding strategies by name, ``module:Class``, file path or entry point, and parsing their options.
 
 A strategy spec is ``NAME`` or ``NAME:key=value,...``; the options are passed to the class as keyword
 arguments (``Class(rng, **options)``), checked against its ``__init__`` signature.
 
-A strategy is a class built with its own seeded random stream. The engine calls
-its ``choose_*`` methods with a :class:`~simcli.view.PlayerView` and validates
-what they return. Subclass :class:`Strategy` and override only what you need.
+The interface itself, :class:`Strategy` and :data:`Draw`, lives in :mod:`simcli.strategy_base` and is
+re-exported here, so ``from simcli.strategy import Strategy`` keeps working.
 """
 
 from __future__ import annotations
@@ -18,21 +17,18 @@ import inspect
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from simcli.actions import DRAW_STOCK, Meld, TakePile, _DrawStock
-from simcli.cards import BLACK_THREE, CARD_VALUES, JOKER, TWO
+# Re-exported (the ``as`` form tells mypy and ruff so): the interface's historical home is this module.
+from simcli.strategy_base import Draw as Draw
+from simcli.strategy_base import Strategy as Strategy
 
-if TYPE_CHECKING:
-    from simcli.view import PlayerView
-
-Draw = _DrawStock | TakePile
 BUILTIN_STRATEGIES = {
     "random": "strategies.random_play:RandomStrategy",
     "greedy": "strategies.greedy:Greedy",
@@ -47,44 +43,6 @@ ENTRY_POINT_GROUP = "simcli.strategies"
 
 class StrategyLookupError(ValueError):
     """A strategy name that is neither built in, importable, nor registered."""
-
-
-class Strategy:
-    """Base strategy: draws from the stock, never melds, discards its cheapest card. Override what you need."""
-
-    #: Name used in results and error messages.
-    name = "base"
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-
-    def choose_draw(self, view: PlayerView) -> Draw:
-        """Return :data:`~simcli.actions.DRAW_STOCK` or a :class:`~simcli.actions.TakePile`."""
-        return DRAW_STOCK
-
-    def choose_melds(self, view: PlayerView) -> Sequence[Meld]:
-        """Return the melds to lay this turn (possibly none)."""
-        return ()
-
-    def choose_discard(self, view: PlayerView) -> int | None:
-        """Return the rank to discard, or ``None`` to go out by melding every card.
-
-        The default: a black three if held, else the cheapest legal natural, wild cards last.
-        """
-        legal = view.legal_discards()
-        return min(legal, key=lambda r: (r != BLACK_THREE, r in (JOKER, TWO), CARD_VALUES[r], r))
-
-    def hold_three(self, view: PlayerView, rank: int) -> bool:
-        """Americana: keep this three (``rank``) in hand until the team opens, e.g. for a straight."""
-        return False
-
-    def ask_to_go_out(self, view: PlayerView) -> bool:
-        """Whether to ask partner "may I go out?" after drawing (the answer binds)."""
-        return False
-
-    def answer_go_out(self, view: PlayerView) -> bool:
-        """Partner's answer to "may I go out?" (``view`` is the answering player's)."""
-        return True
 
 
 StrategyFactory = Callable[[np.random.Generator], Strategy]

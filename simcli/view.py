@@ -20,7 +20,9 @@ from simcli.judge import (
     special_hand_error,
     take_error,
 )
+from simcli.ruleset import RuleSet
 from simcli.state import DealState
+from simcli.worlds import sample_world
 
 
 class PlayerView:
@@ -56,7 +58,7 @@ class PlayerView:
 
     # ---------------------------------------------------------------- table
     @property
-    def rules(self) -> Any:
+    def rules(self) -> RuleSet:
         """The frozen rule set of this game."""
         return self._st.rules
 
@@ -108,6 +110,12 @@ class PlayerView:
     def hidden_canastas(self, team: int | None = None) -> int:
         """How many hidden canastas a team has laid this deal (Spanish *oculta*)."""
         return len(self._st.hidden[self._team if team is None else team])
+
+    @property
+    def special_hand_laid(self) -> bool:
+        """Whether a special hand has been laid this deal (it ends the deal: no decision after it changes the
+        score, so a search player need not search; see :meth:`check_special`)."""
+        return self._st.special_hand is not None
 
     @property
     def pile_premiado(self) -> bool:
@@ -277,10 +285,8 @@ class PlayerView:
         """A full deal state consistent with everything this player has seen and nothing it has not.
 
         The unseen cards are dealt at random (from ``rng``, a ``numpy.random.Generator``) among the hidden
-        places; the state can be played forward with :func:`simcli.forward.rollout`. See :mod:`simcli.forward`.
+        places; the state can be played forward with :func:`simcli.forward.rollout`. See :mod:`simcli.worlds`.
         """
-        from simcli.forward import sample_world  # the forward model imports the engine, which imports views
-
         return sample_world(self._st, self._seat, rng)
 
     def go_out_error(self) -> str | None:

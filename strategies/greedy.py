@@ -27,6 +27,7 @@ from simcli.planning import (
     penalized_ranks,
     take_wilds,
 )
+from simcli.ruleset import RuleSet
 from simcli.strategy import Draw, Strategy
 from simcli.view import PlayerView
 
@@ -145,24 +146,24 @@ class Greedy(Strategy):
             return plan  # no wild card was placed: legal by construction, as above
         return self._fit(view, plan)
 
-    def _place_wilds(self, rules: object, table: tuple, sizes: dict[int, int], left: list[int],
+    def _place_wilds(self, rules: RuleSet, table: tuple, sizes: dict[int, int], left: list[int],
                      plan: list[Meld], cap: int) -> None:
         """Wild cards go to a wild meld where the variant has them, else onto melds one or two short."""
         wild = table[WILD_MELD]
-        risky = rules.incomplete_penalty_wild < 0 and wild is None and (  # type: ignore[attr-defined]
-            left[TWO] + left[JOKER] < rules.canasta_size)  # type: ignore[attr-defined]
-        if rules.wild_melds_allowed and rules.canasta_bonus_wild and not risky:  # type: ignore[attr-defined]
+        risky = rules.incomplete_penalty_wild < 0 and wild is None and (
+            left[TWO] + left[JOKER] < rules.canasta_size)
+        if rules.wild_melds_allowed and rules.canasta_bonus_wild and not risky:
             size = 0 if wild is None else wild[1] + wild[2]
-            if size < rules.canasta_size:  # type: ignore[attr-defined]
+            if size < rules.canasta_size:
                 count = left[TWO] + left[JOKER]
-                if wild is not None or count >= rules.wild_meld_min_start:  # type: ignore[attr-defined]
+                if wild is not None or count >= rules.wild_meld_min_start:
                     tw, jk = take_wilds(left, min(count, cap - size))
                     if tw or jk:
                         plan.append(Meld(WILD_MELD, 0, tw, jk))
                 return  # keep the wild cards for the wild canasta
-        max_wilds = rules.max_wilds_per_meld  # type: ignore[attr-defined]
+        max_wilds = rules.max_wilds_per_meld
         for r in sorted(sizes, key=lambda x: -sizes[x]):
-            short = rules.canasta_size - sizes[r]  # type: ignore[attr-defined]
+            short = rules.canasta_size - sizes[r]
             if short <= 0 or short > 2 or left[TWO] + left[JOKER] == 0:
                 continue
             m = table[r]
@@ -171,15 +172,15 @@ class Greedy(Strategy):
             if tw or jk:
                 plan.append(Meld(r, 0, tw, jk))
 
-    _avoid_rules: object = None
+    _avoid_rules: RuleSet | None = None
     _avoid_set: frozenset[int] = frozenset()
     #: Whether the rules allow several melds of a rank (new_meld_after_closed_canasta), cached with _avoid_set.
     _several_melds = False
-    _discard_rules: object = None
+    _discard_rules: RuleSet | None = None
     _restricted = False
     _penalized: frozenset[int] = frozenset()
 
-    def _avoid(self, rules: object) -> frozenset[int]:
+    def _avoid(self, rules: RuleSet) -> frozenset[int]:
         """Penalized ranks for these rules (cached: the rules are the same all game)."""
         if self._avoid_rules is not rules:
             self._avoid_rules = rules

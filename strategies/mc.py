@@ -31,8 +31,9 @@ import numpy as np
 
 from simcli.actions import DRAW_STOCK, Meld, SpecialHand
 from simcli.cards import FOUR
-from simcli.forward import clone, margin, rollout
+from simcli.forward import clone, margin, rollout, true_state
 from simcli.planning import opening_take, take_wilds
+from simcli.ruleset import RuleSet
 from simcli.strategy import Strategy, load_strategy
 from simcli.view import PlayerView
 
@@ -79,7 +80,7 @@ class MonteCarlo(Strategy):
         self.max_discards = int(discards)
         self.budget = float(budget)
         self.confidence = float(confidence)
-        self._rules: Any = None
+        self._rules: RuleSet | None = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).
         self.searches = 0
@@ -177,7 +178,7 @@ class MonteCarlo(Strategy):
     def _worlds(self, view: PlayerView) -> Any:
         """The worlds to search: samples of the information set (``oracle``: the true state)."""
         if self.cheat:
-            yield view._st  # cheating by design: the true state
+            yield true_state(view)  # cheating by design: the true state
             return
         for _ in range(self.samples):
             yield view.sample_world(self.rng)
@@ -188,7 +189,7 @@ class MonteCarlo(Strategy):
         The first candidate (the heuristic's choice) wins ties, and is kept unless the best other one's
         mean gain over it is at least ``confidence`` standard errors of the per-world gain.
         """
-        if len(candidates) == 1 or view._st.special_hand is not None:  # a special hand ends the deal
+        if len(candidates) == 1 or view.special_hand_laid:  # a special hand ends the deal
             return candidates[0]
         self.searches += 1
         policies = self._policy(view)

@@ -23,6 +23,7 @@ from simcli.actions import Meld
 from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN, TWO, WILD_MELD
 from simcli.melds import canasta_bonus, canasta_type, meld_value, requirement_met
 from simcli.planning import closes_melds, take_wilds
+from simcli.ruleset import RuleSet
 from simcli.view import PlayerView
 
 from .greedy import Greedy
@@ -44,13 +45,13 @@ class Ponytail(Greedy):
     _wild_canastas = 0
     _mixed_canastas = 0
 
-    def _place_wilds(self, rules: object, table: tuple, sizes: dict[int, int], left: list[int],
+    def _place_wilds(self, rules: RuleSet, table: tuple, sizes: dict[int, int], left: list[int],
                      plan: list[Meld], cap: int) -> None:
         wild = table[WILD_MELD]
         # Under new_meld_after_closed_canasta the finished wild canasta is set aside and the slot is empty:
         # count it from the team's canastas, or the wild cards would be hoarded for a second one.
         wild_done = self._wild_canastas > 0 or (
-            wild is not None and wild[1] + wild[2] >= rules.canasta_size)  # type: ignore[attr-defined]
+            wild is not None and wild[1] + wild[2] >= rules.canasta_size)
         if not wild_done or (self._mixed_canastas and closes_melds(rules) is not None):
             # Before the wild canasta: build it. Under new_meld_after_closed_canasta, once the set has its wild
             # and mixed canastas, the wild cards go to the next wild canasta (1000 each) as greedy's do.
@@ -61,9 +62,9 @@ class Ponytail(Greedy):
         for r in sorted(sizes, key=lambda x: (x != SEVEN, -sizes[x])):
             if left[TWO] + left[JOKER] == 0:
                 break
-            if sizes[r] == rules.canasta_size - 1:  # type: ignore[attr-defined]
+            if sizes[r] == rules.canasta_size - 1:
                 m = table[r]
-                if m is not None and m[1] + m[2] >= rules.max_wilds_per_meld:  # type: ignore[attr-defined]
+                if m is not None and m[1] + m[2] >= rules.max_wilds_per_meld:
                     continue
                 tw, jk = take_wilds(left, 1)
                 plan.append(Meld(r, 0, tw, jk))

@@ -1,7 +1,7 @@
 """Twins for the no-leak tests: the same deal state with hidden cards moved, built without the sampler.
 
 A state's hidden places are found here from the rules and the state's own slots, not from
-:mod:`simcli.forward` (whose list of hidden places is what the tests check): the unknown part of every other
+:mod:`simcli.worlds` (whose list of hidden places is what the tests check): the unknown part of every other
 hand (the hand minus the cards all saw go into it, ``DealState.known``), the stock (order included), every
 face-down pony (the player's own too), the Americana wings still set aside, pending and void, and the face-down
 cards of a Spanish initial pile (walked from the rules: ``initial_pile_facedown`` cards, then each upcard, a

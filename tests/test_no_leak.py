@@ -27,7 +27,7 @@ from leak_twins import (
     twins,
 )
 
-import simcli.forward as forward
+import simcli.worlds as sampler
 from simcli.actions import Meld, TakePile
 from simcli.cards import NINE, RED_THREE
 from simcli.deal import new_deal
@@ -215,7 +215,7 @@ def test_twins_look_the_same(variant: str) -> None:
 
 def forgetful(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """Make the sampler forget one kind of hidden place: it keeps that place's true cards (a leak)."""
-    real_places, real_unseen = forward._hidden_places, forward.unseen_counts
+    real_places, real_unseen = sampler.hidden_places, sampler.unseen_counts
 
     def places(st: DealState, seat: int) -> list[tuple[str, int, int, bool]]:
         return [p for p in real_places(st, seat) if p[0] != kind]
@@ -228,8 +228,8 @@ def forgetful(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
                     pool[card] -= 1
         return pool
 
-    monkeypatch.setattr(forward, "_hidden_places", places)
-    monkeypatch.setattr(forward, "unseen_counts", unseen)
+    monkeypatch.setattr(sampler, "hidden_places", places)
+    monkeypatch.setattr(sampler, "unseen_counts", unseen)
 
 
 #: (variant, the kind of place the sampler forgets, the twins that must then catch it)
@@ -259,7 +259,7 @@ def test_hidden_places_match_the_samplers() -> None:
 
     def compare(st: DealState, seat: int) -> None:
         ours = {p: len(cards_at(st, p)) for p in hidden_places(st, seat)}
-        theirs = {(k, i): n for k, i, n, _ in forward._hidden_places(st, seat) if n}
+        theirs = {(k, i): n for k, i, n, _ in sampler.hidden_places(st, seat) if n}
         assert ours == theirs
         seen[st.rules.variant] += 1
 

@@ -22,6 +22,7 @@ from simcli.commands.common import (
 from simcli.commands.hints import interrupted_nothing_kept
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
+from simcli.ruleset import RuleSet
 from simcli.strategy import StrategyLookupError, load_strategy, parse_strategy_list, strategy_build
 
 
@@ -40,7 +41,7 @@ def strategies_build(names: list[str]) -> str:
     return builds.pop() if len(builds) == 1 else "mixed"
 
 
-def bench_games(rules: Any, names: list[str], hands: int, seed: int = 0) -> dict[str, Any]:
+def bench_games(rules: RuleSet, names: list[str], hands: int, seed: int = 0) -> dict[str, Any]:
     """Play seeded games 0, 1, 2, ... with :func:`play_game` until at least ``hands`` deals are played; time them.
 
     This is the workload of ``simcli run --jobs 1`` with the same seed and strategies, minus making

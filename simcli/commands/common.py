@@ -12,6 +12,7 @@ import click
 from simcli.errors import EngineError, StrategyError
 from simcli.knobs import RuleError
 from simcli.rules import load_rules, parse_overrides
+from simcli.ruleset import RuleSet
 from simcli.strategy import StrategyLookupError
 
 #: Help of ``--strategies`` (README "Strategies" has the details).
@@ -202,7 +203,7 @@ def overrides_of(rules: tuple[str, ...], rules_file: Path | None = None) -> dict
     return overrides
 
 
-def build_rules(variant: str, rules: tuple[str, ...], rules_file: Path | None = None) -> Any:
+def build_rules(variant: str, rules: tuple[str, ...], rules_file: Path | None = None) -> RuleSet:
     """Load a preset with ``--rules FILE`` and ``--rule`` overrides, turning rule errors into one-line CLI errors."""
     overrides = overrides_of(rules, rules_file)
     try:

@@ -34,6 +34,7 @@ from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, 
 from simcli.commands.run import refuse_useless_rotation
 from simcli.knobs import RuleError, knob
 from simcli.rules import diff, load_rules, parse_overrides
+from simcli.ruleset import RuleSet
 from simcli.runner import MANIFEST, RunError, RunSpec, default_chunk_size, execute_run
 from simcli.strategy import StrategyLookupError, parse_strategy_list
 
@@ -66,7 +67,7 @@ def make_rules(variant: str, overrides: dict[str, Any], strategies: str) -> tupl
         raise click.ClickException(str(exc)) from None
 
 
-def play_or_reuse(rs: Any, names: Sequence[str], seed: int, games: int, run_dir: Path, jobs: int,
+def play_or_reuse(rs: RuleSet, names: Sequence[str], seed: int, games: int, run_dir: Path, jobs: int,
                   label: str, command: list[str], rotate_seats: bool = False) -> Run:
     """Play a run into ``run_dir``, or reuse/finish the one there when its settings match exactly."""
     spec = RunSpec(variant=rs.variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, games=games,
