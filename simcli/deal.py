@@ -23,8 +23,8 @@ from simcli.cards import (
     SEVEN,
     TWO,
     WILD_MELD,
-    cards_of,
 )
+from simcli.dealing import Emit, emit_opening, new_deal
 from simcli.errors import EngineError, GameContext, IllegalDecision, StrategyError
 from simcli.judge import (
     DISCARD_LIFTS,
@@ -44,14 +44,16 @@ from simcli.judge import (
     take_error,
 )
 from simcli.melds import requirement_met
-from simcli.rules import cut_target, pick_target
 from simcli.scoring import TeamPosition, score_deal
 from simcli.special import find_special
 from simcli.state import DealState
 from simcli.strategy import Strategy
+from simcli.trace_json import cards_json, deal_scored_json, describe_decision, meld_json
 from simcli.view import PlayerView
 
-Emit = Callable[[str, dict[str, Any]], None]
+#: Names other modules and tests import from here (the engine's entry points).
+__all__ = ["DISCARD", "DRAW", "MELDS", "PHASE_STARTS", "START", "Deal", "DealResult", "Emit", "meld_json",
+           "new_deal", "play_deal"]
 
 #: Where :meth:`Deal._play_turn` starts a turn: at its start, or at one of its three decisions (a rollout).
 START, DRAW, MELDS, DISCARD = 0, 1, 2, 3
@@ -106,79 +108,6 @@ class DealResult:
     quick_finish: bool = False
     terremoto: bool = False
     positions: list[TeamPosition] = field(repr=False, default_factory=list)
-
-
-def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team_scores: list[int],
-             cut_count: int, pony_cut_count: int = 0, pick_count: int = 0) -> DealState:
-    """Set up a deal from a shuffled ``deck`` (``deck[0]`` is the top card): hands, ponies, upcards, cuts.
-
-    ``pick_count`` is the dealer's grab for a face-down initial pile (Spanish *picar exacto*).
-    """
-    st = DealState(rules, deal_index, dealer, team_scores)
-    st.deck = list(deck)
-    st.stock = list(reversed(deck))  # stock[-1] is the top card, so pop() draws it
-    stock = st.stock
-    p = st.n_players
-    order = [(st.first_player + i * st.step) % p for i in range(p)]
-    # One card at a time from the top, round the table: the k-th player in order gets deck[k::p].
-    dealt = rules.hand_size * p
-    for k, seat in enumerate(order):
-        hand = st.hands[seat]
-        for card in deck[k:dealt:p]:
-            hand[card] += 1
-    del stock[len(stock) - dealt:]
-    for seat in range(p):
-        st.hand_sizes[seat] = rules.hand_size
-    # Ponies are dealt after the hands, in the same order (the pony dealer sits after the dealer).
-    for _ in range(rules.pony_size):
-        for seat in order:
-            st.ponies[seat][stock.pop()] += 1
-    # Wings (Americana) are set aside after the hands, in wing_sizes order.
-    for size in rules.wing_sizes:
-        wing = [0] * len(st.hands[0])
-        for _ in range(size):
-            wing[stock.pop()] += 1
-        st.wings.append(wing)
-    for _ in range(rules.initial_pile_facedown):
-        st.pile.append(stock.pop())
-    if rules.initial_pile_faceup:
-        cover = rules.upcard_cover_ranks
-        while stock:
-            card = stock.pop()
-            st.pile.append(card)
-            st.upcards.append(card)
-            if card == SEVEN and rules.seven_freezes_pile != "NONE":
-                st.pile_frozen = True
-            # RULES.md §1.7: a wild card in the pile freezes it, discarded or turned up, covered or not.
-            if IS_WILD[card] and rules.freeze_on_wild_discard:
-                st.pile_frozen = True
-            if card not in cover:
-                break
-            if rules.upcard_cover_effect != "NONE" and card in rules.upcard_freeze_ranks:
-                st.pile_frozen = True
-                st.pile_premiado = rules.upcard_cover_effect == "PREMIADO"
-            # Spanish montón: a premio is covered by one more face-down card and a new upcard.
-            for _ in range(rules.upcard_cover_facedown):
-                if len(stock) > 1:
-                    st.pile.append(stock.pop())
-    st.cut_count = cut_count
-    st.cut_target = cut_target(rules)
-    st.exact_cut = cut_count == st.cut_target
-    if st.exact_cut and rules.exact_cut_bonus:
-        beneficiary = st.cutter if rules.exact_cut_beneficiary == "CUTTER_TEAM" else dealer
-        st.exact_cut_team = st.team_of[beneficiary]
-    if rules.initial_pile_facedown:
-        st.pick_count = pick_count
-        st.pick_target = pick_target(rules)
-        st.exact_pick = pick_count == st.pick_target
-        if st.exact_pick and rules.exact_pile_pick_bonus:
-            st.exact_pick_team = st.team_of[dealer]
-    if rules.pony_size:
-        st.pony_cut_count = pony_cut_count
-        st.pony_exact = pony_cut_count == rules.pony_size * p
-        if st.pony_exact and rules.pony_dealer_exact_bonus:
-            st.pony_exact_team = st.team_of[st.pony_dealer]
-    return st
 
 
 class Deal:
@@ -369,7 +298,7 @@ class Deal:
         st.has_melded[seat] = True
         if self.emit:
             self.emit("special_hand", {"seat": seat, "team": st.team_of[seat], "kind": kind, "turn": st.turn,
-                                       "cards": " ".join(RANK_NAMES[c] for c in cards_of(cards))})
+                                       "cards": cards_json(cards)})
 
     # ------------------------------------------------------------------ wings
     def _on_open(self, seat: int, via_pile: bool) -> None:
@@ -410,37 +339,10 @@ class Deal:
     # ----------------------------------------------------------------- play
     def play(self) -> DealResult:
         """Play the deal to its end and score it."""
-        st = self.st
-        emit = self.emit
-        if emit:
-            emit("deal", {
-                "deal_index": st.deal_index, "dealer": st.dealer, "first_player": st.first_player,
-                "deck": [RANK_NAMES[c] for c in st.deck],
-                "hands": [" ".join(RANK_NAMES[c] for c in cards_of(h)) for h in st.hands],
-                "upcards": [RANK_NAMES[c] for c in st.upcards], "pile_frozen": st.pile_frozen,
-                "minimum": list(st.minimum),
-            })
-            emit("cut", {"cutter": st.cutter, "count": st.cut_count, "target": st.cut_target,
-                         "exact": st.exact_cut, "bonus_team": st.exact_cut_team})
-            if st.rules.pony_size:
-                emit("pony_grab", {"pony_dealer": st.pony_dealer, "count": st.pony_cut_count,
-                                   "target": st.rules.pony_size * st.n_players, "exact": st.pony_exact,
-                                   "bonus_team": st.pony_exact_team})
-            if st.pick_target:
-                emit("pile_pick", {"dealer": st.dealer, "count": st.pick_count, "target": st.pick_target,
-                                   "exact": st.exact_pick, "bonus_team": st.exact_pick_team,
-                                   "premiado": st.pile_premiado})
+        if self.emit:
+            emit_opening(self.st, self.emit)
         self.lay_dealt_threes()
-        seat = st.first_player
-        step, p, ctx, turn = st.step, st.n_players, self.ctx, self._play_turn
-        while st.end_reason is None:
-            st.turn += 1
-            ctx.turn = st.turn
-            if st.turn > MAX_TURNS_PER_DEAL:
-                raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
-            turn(seat, False, START)
-            seat = (seat + step) % p
-        return self._finish()
+        return self._turns_from(self.st.first_player)
 
     def resume(self, phase: str) -> DealResult:
         """Finish a deal stopped at a decision of the current seat (``"draw"``, ``"melds"`` or ``"discard"``).
@@ -451,17 +353,69 @@ class Deal:
         st = self.st
         seat = st.current
         self._play_turn(seat, st.turn_had_melded, PHASE_STARTS[phase])
+        return self._turns_from((seat + st.step) % st.n_players)
+
+    def _turns_from(self, seat: int) -> DealResult:
+        """The turn loop shared by :meth:`play` and :meth:`resume`: whole turns from ``seat`` on until the deal
+        ends, then the score."""
+        st = self.st
         step, p, ctx, turn = st.step, st.n_players, self.ctx, self._play_turn
         while st.end_reason is None:
-            seat = (seat + step) % p
             st.turn += 1
             ctx.turn = st.turn
             if st.turn > MAX_TURNS_PER_DEAL:
                 raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
             turn(seat, False, START)
+            seat = (seat + step) % p
         return self._finish()
 
-    def _start_of_turn(self, seat: int, team: int) -> None:
+    def lay_dealt_threes(self) -> None:
+        """Lay and replace dealt threes right after the deal, in seat order (RULES.md §2.1).
+
+        With ``dealt_threes_laid=FIRST_TURN`` (§1.9) this does nothing: each player lays them at
+        the start of their first turn instead.
+        """
+        st = self.st
+        if st.rules.dealt_threes_laid != "AFTER_DEAL":
+            return
+        seat = st.first_player
+        for _ in range(st.n_players):
+            self._lay_held_threes(seat, "dealt")
+            seat = st.next_seat(seat)
+
+    def _play_turn(self, seat: int, had_melded: bool, phase: int) -> None:
+        """``seat``'s turn from ``phase`` on: START (the whole turn), DRAW, MELDS or DISCARD (a rollout resumes
+        at a decision: :meth:`resume`). ``had_melded``: whether the player had melded before this turn (set by
+        the start of turn). The phases, in order: :meth:`_start_turn`, :meth:`_draw_phase`,
+        :meth:`_meld_phase`, :meth:`_discard_phase`; the first two that end the deal say so."""
+        if phase == START:
+            had_melded = self._start_turn(seat)
+        if phase <= DRAW and self._draw_phase(seat):
+            return
+        if phase <= MELDS and self._meld_phase(seat, had_melded):
+            return
+        self._discard_phase(seat, had_melded)
+
+    # ------------------------------------------------------------ the phases
+    def _start_turn(self, seat: int) -> bool:
+        """Start of turn: reset the per-turn state, then the variant's start-of-turn steps (RULES.md §1.6 (a)-(c):
+        threes, pony, wing). Returns whether the player had melded before this turn."""
+        st = self.st
+        st.current = seat
+        st.seat_turns[seat] += 1
+        st.drew_from_stock = False
+        st.touched_existing = False
+        st.turn_new_ranks = 0
+        st.permission = None
+        st.asked = False
+        st.last_card_red_three = False
+        had_melded = st.turn_had_melded = st.has_melded[seat]
+        st.new_canasta = False
+        if self._turn_start_hooks:
+            self._start_of_turn_hooks(seat, st.team_of[seat])
+        return had_melded
+
+    def _start_of_turn_hooks(self, seat: int, team: int) -> None:
         """Step (a)-(c) of RULES.md §1.6 where the variant has them: threes, pony, wing."""
         st = self.st
         r = st.rules
@@ -480,172 +434,169 @@ class Deal:
             if hand[RED_THREE] or hand[BLACK_THREE]:
                 self._lay_held_threes(seat, "held")  # a three kept before opening is laid now
 
-    def lay_dealt_threes(self) -> None:
-        """Lay and replace dealt threes right after the deal, in seat order (RULES.md §2.1).
-
-        With ``dealt_threes_laid=FIRST_TURN`` (§1.9) this does nothing: each player lays them at
-        the start of their first turn instead.
-        """
+    def _draw_phase(self, seat: int) -> bool:
+        """Draw phase: the draw decision (stock or pile), checked, traced and carried out, then the "may I go
+        out?" question. Returns whether the deal ended (the stock ran out)."""
         st = self.st
-        if st.rules.dealt_threes_laid != "AFTER_DEAL":
-            return
-        seat = st.first_player
-        for _ in range(st.n_players):
-            self._lay_held_threes(seat, "dealt")
-            seat = st.next_seat(seat)
-
-    def _play_turn(self, seat: int, had_melded: bool, phase: int) -> None:
-        """``seat``'s turn from ``phase`` on: START (the whole turn), DRAW, MELDS or DISCARD (a rollout resumes
-        at a decision: :meth:`resume`). ``had_melded``: whether the player had melded before this turn (set
-        here at START). One function for the three decisions, so that the turn loop makes one call a turn."""
-        st = self.st
-        team = st.team_of[seat]
-        if phase == START:  # reset the per-turn state, then the start-of-turn steps
-            st.current = seat
-            st.seat_turns[seat] += 1
-            st.drew_from_stock = False
-            st.touched_existing = False
-            st.turn_new_ranks = 0
-            st.permission = None
-            st.asked = False
-            st.last_card_red_three = False
-            had_melded = st.turn_had_melded = st.has_melded[seat]
-            st.new_canasta = False
-            if self._turn_start_hooks:
-                self._start_of_turn(seat, team)
         r = st.rules
+        emit = self.emit
+        self.decisions += 3
+        st.phase += 1
+        try:
+            decision: Any = self.strategies[seat].choose_draw(self.views[seat])  # checked below
+        except Exception as exc:
+            raise self._wrap(seat, exc) from exc
+        # Every check comes before the decision line: a refused decision is never traced as made.
+        if decision is DRAW_STOCK:
+            if len(st.stock) < r.draw_count and must_take_pile(st, seat):
+                left = "empty" if not st.stock else f"down to {len(st.stock)} (partial_draw_allowed=false)"
+                raise self._fail(seat, f"the stock is {left} and the pile matches a team meld: it must be taken")
+        else:
+            err = draw_shape_error(decision)
+            if err:
+                raise self._fail(seat, err)
+            err = None if st.validated == (st.phase, seat, decision) else take_error(st, seat, decision)
+            if err:
+                raise self._fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
+        if emit:
+            emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": describe_decision(decision)})
+        if decision is DRAW_STOCK:
+            if self._draw_from_stock(seat):
+                return True
+        else:
+            self._take_pile(seat, decision)
+            if st.ponies_in_play:
+                self._after_melds(seat)
+        if self._asks[seat]:
+            self._ask_partner(seat)
+        return False
+
+    def _draw_from_stock(self, seat: int) -> bool:
+        """Draw ``draw_count`` cards from the stock (bonus threes laid and replaced); returns whether the
+        stock was out instead (the deal ends)."""
+        st = self.st
+        r = st.rules
+        emit = self.emit
+        if not st.stock:
+            st.end_reason = "stock_out"
+            if emit:
+                emit("stock_out", {"seat": seat, "turn": st.turn})
+            return True
+        if len(st.stock) < r.draw_count and not r.partial_draw_allowed:
+            # RULES.md A-X-5: too few cards for a whole draw end the deal as an empty stock would.
+            st.end_reason = "stock_out"
+            if emit:
+                emit("stock_out", {"seat": seat, "turn": st.turn, "stock_left": len(st.stock)})
+            return True
+        drawn = []
+        stock = st.stock
+        hand = st.hands[seat]
+        for _ in range(r.draw_count):
+            if not stock:
+                break
+            top = stock[-1]
+            if not st.is_bonus_three[top]:  # the common case, inlined: no laying, no replacement
+                stock.pop()
+                hand[top] += 1
+                st.hand_sizes[seat] += 1
+                drawn.append(top)
+                continue
+            # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
+            replacement = self._draw_one(seat, "stock")
+            if replacement is not None:
+                drawn.append(replacement)
+        st.drew_from_stock = True
+        if emit:
+            emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn], "stock_left": len(st.stock)})
+        return False
+
+    def _ask_partner(self, seat: int) -> None:
+        """Asking partner "may I go out?" (an agent hook with no scoring effect; the answer binds)."""
+        st = self.st
+        if not self._flag(seat, "ask_to_go_out", self._call(seat, self.strategies[seat].ask_to_go_out,
+                                                             self.views[seat])):
+            return
+        err = ask_error(st, seat)
+        if err:
+            raise self._fail(seat, f"ask_to_go_out: {err}")
+        partner = st.partners(seat)[0]
+        st.asked = True
+        st.permission = self._flag(partner, "answer_go_out", self._call(
+            partner, self.strategies[partner].answer_go_out, self.views[partner]))
+        if self.emit:
+            self.emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
+
+    def _meld_phase(self, seat: int, had_melded: bool) -> bool:
+        """Meld phase: melds (or a special hand) until the player stops, asked again after a pony pick-up;
+        then going out on an empty hand, or the end of the deal on an unreplaced last three. Returns whether
+        the deal ended."""
+        st = self.st
         emit = self.emit
         strategy = self.strategies[seat]
         view = self.views[seat]
-
-        if phase <= DRAW:
-            # DRAW
-            self.decisions += 3
+        while True:  # a pony picked up while melding brings new cards: the strategy is asked again
             st.phase += 1
             try:
-                decision: Any = strategy.choose_draw(view)  # checked below, whatever the strategy returned
+                melds = strategy.choose_melds(view)
             except Exception as exc:
                 raise self._wrap(seat, exc) from exc
-            # Every check comes before the decision line: a refused decision is never traced as made.
-            if decision is DRAW_STOCK:
-                if len(st.stock) < r.draw_count and must_take_pile(st, seat):
-                    left = "empty" if not st.stock else f"down to {len(st.stock)} (partial_draw_allowed=false)"
-                    raise self._fail(seat, f"the stock is {left} and the pile matches a team meld: it must be taken")
-            else:
-                err = draw_shape_error(decision)
+            if melds or (melds is not None and type(melds) is not list and type(melds) is not tuple):
+                err = melds_shape_error(melds)  # None and an empty list or tuple are no melds
                 if err:
                     raise self._fail(seat, err)
-                err = None if st.validated == (st.phase, seat, decision) else take_error(st, seat, decision)
-                if err:
-                    raise self._fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
-            if emit:
-                emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": _describe(decision)})
-            if decision is DRAW_STOCK:
-                if not st.stock:
-                    st.end_reason = "stock_out"
-                    if emit:
-                        emit("stock_out", {"seat": seat, "turn": st.turn})
-                    return
-                if len(st.stock) < r.draw_count and not r.partial_draw_allowed:
-                    # RULES.md A-X-5: too few cards for a whole draw end the deal as an empty stock would.
-                    st.end_reason = "stock_out"
-                    if emit:
-                        emit("stock_out", {"seat": seat, "turn": st.turn, "stock_left": len(st.stock)})
-                    return
-                drawn = []
-                stock = st.stock
-                hand = st.hands[seat]
-                for _ in range(r.draw_count):
-                    if not stock:
-                        break
-                    top = stock[-1]
-                    if not st.is_bonus_three[top]:  # the common case, inlined: no laying, no replacement
-                        stock.pop()
-                        hand[top] += 1
-                        st.hand_sizes[seat] += 1
-                        drawn.append(top)
-                        continue
-                    # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
-                    replacement = self._draw_one(seat, "stock")
-                    if replacement is not None:
-                        drawn.append(replacement)
-                st.drew_from_stock = True
-                if emit:
-                    emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn],
-                                  "stock_left": len(st.stock)})
-            else:
-                self._take_pile(seat, decision)
-                if st.ponies_in_play:
-                    self._after_melds(seat)
-
-            # Asking partner "may I go out?" (an agent hook with no scoring effect).
-            if self._asks[seat]:
-                if self._flag(seat, "ask_to_go_out", self._call(seat, strategy.ask_to_go_out, view)):
-                    err = ask_error(st, seat)
-                    if err:
-                        raise self._fail(seat, f"ask_to_go_out: {err}")
-                    partner = st.partners(seat)[0]
-                    st.asked = True
-                    st.permission = self._flag(partner, "answer_go_out", self._call(
-                        partner, self.strategies[partner].answer_go_out, self.views[partner]))
-                    if emit:
-                        emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
-
-        if phase <= MELDS:
-            # MELD
-            # A pony picked up while melding brings new cards: the strategy is asked again.
-            while True:
-                st.phase += 1
-                try:
-                    melds = strategy.choose_melds(view)
-                except Exception as exc:
-                    raise self._wrap(seat, exc) from exc
-                picked = False
-                if melds or (melds is not None and type(melds) is not list and type(melds) is not tuple):
-                    err = melds_shape_error(melds)  # None and an empty list or tuple are no melds
-                    if err:
-                        raise self._fail(seat, err)
-                if melds and isinstance(melds[0], SpecialHand):
-                    self._special_hand(seat, melds)
-                    if emit:
-                        emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
-                                          "value": {"special_hand": melds[0].kind}})
-                    if st.hand_sizes[seat] == 0:
-                        self._go_out(seat, had_melded)
-                        return
-                    break
-                if melds:
-                    melds = tuple(melds)
-                    err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
-                    if err:
-                        raise self._fail(seat, f"melds {[str(m) for m in melds]}: {err}")
-                    self._apply_melds(seat, melds)
+            if melds and isinstance(melds[0], SpecialHand):
+                self._special_hand(seat, melds)
                 if emit:
                     emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
-                                      "value": [meld_json(m) for m in melds] if melds else []})
-                if melds and st.ponies_in_play:
-                    picked = self._after_melds(seat)
-                    if not picked and st.hand_sizes[seat] == 0 and self._hand_empty_pony(seat):
-                        picked = True  # HAND_EMPTY: the pony comes in and the player may meld again
-                if not picked:
-                    break
+                                      "value": {"special_hand": melds[0].kind}})
+                if st.hand_sizes[seat] == 0:
+                    self._go_out(seat, had_melded)
+                    return True
+                break
+            if melds:
+                melds = tuple(melds)
+                err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
+                if err:
+                    raise self._fail(seat, f"melds {[str(m) for m in melds]}: {err}")
+                self._apply_melds(seat, melds)
+            if emit:
+                emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
+                                  "value": [meld_json(m) for m in melds] if melds else []})
+            if not (melds and st.ponies_in_play and self._pony_after_melding(seat)):
+                break
+        return self._after_meld_phase(seat, had_melded)
 
-            if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
-                self._go_out(seat, had_melded)
-                return
-            if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
-                    st.hand_sizes[seat] == 1 and go_out_error(st, seat, st.canastas[team]) is not None)):
-                # The last stock card was a three and could not be replaced: by the knob, or because the
-                # player is left with one card it may not discard, the deal ends here (stock out).
-                st.end_reason = "stock_out"
-                if emit:
-                    emit("stock_out", {"seat": seat, "turn": st.turn, "last_card_red_three": True})
-                return
+    def _pony_after_melding(self, seat: int) -> bool:
+        """Whether melds just laid brought ``seat``'s pony into the hand (then the player may meld again)."""
+        st = self.st
+        if self._after_melds(seat):
+            return True
+        return st.hand_sizes[seat] == 0 and self._hand_empty_pony(seat)
 
-        # DISCARD
+    def _after_meld_phase(self, seat: int, had_melded: bool) -> bool:
+        """The end of the meld phase: out on an empty hand, or the deal's end on an unreplaced last three."""
+        st = self.st
+        r = st.rules
+        if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
+            self._go_out(seat, had_melded)
+            return True
+        if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
+                st.hand_sizes[seat] == 1 and go_out_error(st, seat, st.canastas[st.team_of[seat]]) is not None)):
+            # The last stock card was a three and could not be replaced: by the knob, or because the
+            # player is left with one card it may not discard, the deal ends here (stock out).
+            st.end_reason = "stock_out"
+            if self.emit:
+                self.emit("stock_out", {"seat": seat, "turn": st.turn, "last_card_red_three": True})
+            return True
+        return False
+
+    def _discard_phase(self, seat: int, had_melded: bool) -> None:
+        """Discard phase: the discard, checked, traced and laid on the pile; going out if it was the last card."""
+        st = self.st
+        emit = self.emit
         st.phase += 1
         try:
-            returned: Any = strategy.choose_discard(view)
+            returned: Any = self.strategies[seat].choose_discard(self.views[seat])
         except Exception as exc:
             raise self._wrap(seat, exc) from exc
         hand = st.hands[seat]
@@ -654,17 +605,7 @@ class Deal:
             if err:
                 raise self._fail(seat, err)
         card: int = returned
-        if self._discard_rules and st.special_hand is None:
-            err = discard_error(st, seat, card)
-            if err:
-                raise self._fail(seat, f"discard {RANK_NAMES[card]}: {err}")
-        if st.hand_sizes[seat] == 1 and st.special_hand is None and not (
-                r.pony_unlock == "HAND_EMPTY" and not st.pony_picked[seat]):
-            err = go_out_error(st, seat, st.canastas[team])
-            if err:
-                raise self._fail(seat, f"discarding the last card: {err}")
-        if st.permission is True and st.hand_sizes[seat] > 1:
-            raise self._fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
+        self._check_discard(seat, card)
         lifted = 0
         if emit:  # after every check: a refused discard is never traced as made
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard", "value": RANK_NAMES[card]})
@@ -687,6 +628,21 @@ class Deal:
             emit("discard", data)
         if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
             self._go_out(seat, had_melded)
+
+    def _check_discard(self, seat: int, card: int) -> None:
+        """Refuse a discard the rules bar, a last card that may not go out, or a kept card after a "yes"."""
+        st = self.st
+        if self._discard_rules and st.special_hand is None:
+            err = discard_error(st, seat, card)
+            if err:
+                raise self._fail(seat, f"discard {RANK_NAMES[card]}: {err}")
+        if st.hand_sizes[seat] == 1 and st.special_hand is None and not (
+                st.rules.pony_unlock == "HAND_EMPTY" and not st.pony_picked[seat]):
+            err = go_out_error(st, seat, st.canastas[st.team_of[seat]])
+            if err:
+                raise self._fail(seat, f"discarding the last card: {err}")
+        if st.permission is True and st.hand_sizes[seat] > 1:
+            raise self._fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
 
     # ------------------------------------------------------------------ ponies
     def _pick_up_pony(self, seat: int) -> None:
@@ -937,40 +893,8 @@ class Deal:
             terremoto=st.terremoto,
         )
         if self.emit:
-            self.emit("deal_scored", {
-                "deal_index": st.deal_index, "end_reason": st.end_reason, "went_out_seat": st.went_out_seat,
-                "concealed": st.concealed, "turns": st.turn,
-                "teams": [{"total": s["total"], "breakdown": {k: v for k, v in s.items() if k != "total"},
-                           **_melds_json(st, team),
-                           "red_threes": pos.red_threes, "black_threes": pos.black_threes,
-                           "unpicked_ponies": [" ".join(RANK_NAMES[c] for c in cards_of(p)) for p in pos.ponies],
-                           "hands": [" ".join(RANK_NAMES[c] for c in cards_of(h)) for h in pos.hands]}
-                          for team, (s, pos) in enumerate(zip(scores, positions, strict=True))],
-            })
+            self.emit("deal_scored", deal_scored_json(st, scores, positions))
         return result
-
-
-def _melds_json(st: DealState, team: int) -> dict[str, Any]:
-    """A team's melds for ``deal_scored``: ``melds`` by rank and, under ``new_meld_after_closed_canasta``, the
-    closed canastas set aside as ``closed_canastas`` (a list of ``[rank, naturals, twos, jokers]``)."""
-    out: dict[str, Any] = {"melds": {("WILD" if r == WILD_MELD else RANK_NAMES[r]): [m[0], m[1], m[2]]
-                                     for r, m in enumerate(st.melds[team]) if m is not None}}
-    if st.layout.close_at is not None:
-        out["closed_canastas"] = [["WILD" if r == WILD_MELD else RANK_NAMES[r], n, tw, jk]
-                                  for r, n, tw, jk in st.closed[team]]
-    return out
-
-
-def meld_json(m: Meld) -> dict[str, Any]:
-    """A meld action as JSON: ``{"rank": "K", "naturals": 2, "twos": 1, "jokers": 0}``."""
-    return {"rank": "WILD" if m.rank == WILD_MELD and not m.naturals else RANK_NAMES[m.rank],
-            "naturals": m.naturals, "twos": m.twos, "jokers": m.jokers}
-
-
-def _describe(decision: Any) -> Any:
-    if isinstance(decision, TakePile):
-        return {"take_pile": meld_json(decision.meld), "extra": [meld_json(x) for x in decision.extra]}
-    return "stock" if decision is DRAW_STOCK else repr(decision)
 
 
 def play_deal(st: DealState, strategies: Sequence[Strategy], emit: Emit | None = None,

@@ -1,0 +1,112 @@
+"""Dealing: a deal set up from a shuffled deck (hands, ponies, wings, the initial pile, the cuts) and the opening
+events that describe it (RULES.md §1.5, §2.2, §2.3; the Spanish montón of §4).
+
+:func:`new_deal` is pure set-up over :class:`~simcli.state.DealState`; :func:`emit_opening` writes the
+``deal``, ``cut`` and (where the variant has them) ``pony_grab`` and ``pile_pick`` events before the first turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from simcli.cards import IS_WILD, RANK_NAMES, SEVEN
+from simcli.rules import cut_target, pick_target
+from simcli.state import DealState
+from simcli.trace_json import cards_json
+
+Emit = Callable[[str, dict[str, Any]], None]
+
+
+def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team_scores: list[int],
+             cut_count: int, pony_cut_count: int = 0, pick_count: int = 0) -> DealState:
+    """Set up a deal from a shuffled ``deck`` (``deck[0]`` is the top card): hands, ponies, upcards, cuts.
+
+    ``pick_count`` is the dealer's grab for a face-down initial pile (Spanish *picar exacto*).
+    """
+    st = DealState(rules, deal_index, dealer, team_scores)
+    st.deck = list(deck)
+    st.stock = list(reversed(deck))  # stock[-1] is the top card, so pop() draws it
+    stock = st.stock
+    p = st.n_players
+    order = [(st.first_player + i * st.step) % p for i in range(p)]
+    # One card at a time from the top, round the table: the k-th player in order gets deck[k::p].
+    dealt = rules.hand_size * p
+    for k, seat in enumerate(order):
+        hand = st.hands[seat]
+        for card in deck[k:dealt:p]:
+            hand[card] += 1
+    del stock[len(stock) - dealt:]
+    for seat in range(p):
+        st.hand_sizes[seat] = rules.hand_size
+    # Ponies are dealt after the hands, in the same order (the pony dealer sits after the dealer).
+    for _ in range(rules.pony_size):
+        for seat in order:
+            st.ponies[seat][stock.pop()] += 1
+    # Wings (Americana) are set aside after the hands, in wing_sizes order.
+    for size in rules.wing_sizes:
+        wing = [0] * len(st.hands[0])
+        for _ in range(size):
+            wing[stock.pop()] += 1
+        st.wings.append(wing)
+    for _ in range(rules.initial_pile_facedown):
+        st.pile.append(stock.pop())
+    if rules.initial_pile_faceup:
+        cover = rules.upcard_cover_ranks
+        while stock:
+            card = stock.pop()
+            st.pile.append(card)
+            st.upcards.append(card)
+            if card == SEVEN and rules.seven_freezes_pile != "NONE":
+                st.pile_frozen = True
+            # RULES.md §1.7: a wild card in the pile freezes it, discarded or turned up, covered or not.
+            if IS_WILD[card] and rules.freeze_on_wild_discard:
+                st.pile_frozen = True
+            if card not in cover:
+                break
+            if rules.upcard_cover_effect != "NONE" and card in rules.upcard_freeze_ranks:
+                st.pile_frozen = True
+                st.pile_premiado = rules.upcard_cover_effect == "PREMIADO"
+            # Spanish montón: a premio is covered by one more face-down card and a new upcard.
+            for _ in range(rules.upcard_cover_facedown):
+                if len(stock) > 1:
+                    st.pile.append(stock.pop())
+    st.cut_count = cut_count
+    st.cut_target = cut_target(rules)
+    st.exact_cut = cut_count == st.cut_target
+    if st.exact_cut and rules.exact_cut_bonus:
+        beneficiary = st.cutter if rules.exact_cut_beneficiary == "CUTTER_TEAM" else dealer
+        st.exact_cut_team = st.team_of[beneficiary]
+    if rules.initial_pile_facedown:
+        st.pick_count = pick_count
+        st.pick_target = pick_target(rules)
+        st.exact_pick = pick_count == st.pick_target
+        if st.exact_pick and rules.exact_pile_pick_bonus:
+            st.exact_pick_team = st.team_of[dealer]
+    if rules.pony_size:
+        st.pony_cut_count = pony_cut_count
+        st.pony_exact = pony_cut_count == rules.pony_size * p
+        if st.pony_exact and rules.pony_dealer_exact_bonus:
+            st.pony_exact_team = st.team_of[st.pony_dealer]
+    return st
+
+
+def emit_opening(st: DealState, emit: Emit) -> None:
+    """The events before the first turn: the deal itself, the cut, the pony grab and the initial pile's pick."""
+    emit("deal", {
+        "deal_index": st.deal_index, "dealer": st.dealer, "first_player": st.first_player,
+        "deck": [RANK_NAMES[c] for c in st.deck],
+        "hands": [cards_json(h) for h in st.hands],
+        "upcards": [RANK_NAMES[c] for c in st.upcards], "pile_frozen": st.pile_frozen,
+        "minimum": list(st.minimum),
+    })
+    emit("cut", {"cutter": st.cutter, "count": st.cut_count, "target": st.cut_target,
+                 "exact": st.exact_cut, "bonus_team": st.exact_cut_team})
+    if st.rules.pony_size:
+        emit("pony_grab", {"pony_dealer": st.pony_dealer, "count": st.pony_cut_count,
+                           "target": st.rules.pony_size * st.n_players, "exact": st.pony_exact,
+                           "bonus_team": st.pony_exact_team})
+    if st.pick_target:
+        emit("pile_pick", {"dealer": st.dealer, "count": st.pick_count, "target": st.pick_target,
+                           "exact": st.exact_pick, "bonus_team": st.exact_pick_team,
+                           "premiado": st.pile_premiado})
