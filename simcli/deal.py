@@ -8,7 +8,7 @@ builds no event data at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,8 +24,9 @@ from simcli.cards import (
     TWO,
     WILD_MELD,
 )
-from simcli.dealing import Emit, emit_opening, new_deal
-from simcli.errors import EngineError, GameContext, IllegalDecision, StrategyError
+from simcli.dealing import emit_opening, new_deal
+from simcli.engine import Emit, Engine
+from simcli.errors import EngineError, GameContext
 from simcli.judge import (
     DISCARD_LIFTS,
     ask_error,
@@ -33,7 +34,6 @@ from simcli.judge import (
     discard_lifts,
     discard_shape_error,
     draw_shape_error,
-    flag_error,
     go_out_error,
     meld_segments,
     melds_error,
@@ -110,17 +110,12 @@ class DealResult:
     positions: list[TeamPosition] = field(repr=False, default_factory=list)
 
 
-class Deal:
+class Deal(Engine):
     """Plays one prepared deal between the given strategies."""
 
     def __init__(self, st: DealState, strategies: Sequence[Strategy], emit: Emit | None = None,
                  ctx: GameContext | None = None):
-        self.st = st
-        self.strategies = strategies
-        self.views = [PlayerView(st, s) for s in range(st.n_players)]
-        self.emit = emit
-        self.ctx = ctx or GameContext()
-        self.decisions = 0
+        super().__init__(st, strategies, [PlayerView(st, s) for s in range(st.n_players)], emit, ctx)
         r = st.rules
         # Rule-derived constants, computed once per deal rather than once per turn.
         permission = r.ask_partner_permission != "OFF" and r.team_size > 1
@@ -134,48 +129,9 @@ class Deal:
             or r.wing_sizes or r.may_hold_one_three_before_opening)
         self._discard_rules = bool(r.discard_restrictions or r.empty_pile_no_dead_card)
         self._lifts = bool(r.empty_pile_no_dead_card)  # the only bar that can leave no discard (A-AM-4d)
-        self._hidden_canastas = r.hidden_canasta_bonus is not None
-        # Corte rápido and terremoto are Spanish: recorded (state, results, trace) only in the Spanish game or
-        # in a rule set that pays either bonus, so that no other variant shows the flags.
-        self._finish_bonuses = r.variant == "spanish" or bool(r.quick_finish_bonus or r.terremoto_bonus)
         self._discard_freezes = tuple(
             (IS_WILD[c] and r.freeze_on_wild_discard) or (c == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD")
             for c in range(len(RANK_NAMES)))
-
-    # ------------------------------------------------------------- plumbing
-    def _error(self, cls: type[StrategyError], seat: int, template: str, detail: str) -> StrategyError:
-        """An error of ``cls`` whose message (``template`` with ``{name}``, ``{seat}``, ``{ctx}`` and
-        ``{detail}``) and fields name the strategy, seat, game, seed, deal and turn."""
-        ctx = self.ctx
-        name = self.strategies[seat].name
-        return cls(template.format(name=name, seat=seat, ctx=ctx.describe(), detail=detail), seat=seat,
-                   strategy=name, game_index=ctx.game_index, seed=ctx.seed, deal_index=ctx.deal_index,
-                   turn=ctx.turn)
-
-    def _fail(self, seat: int, reason: str) -> StrategyError:
-        return self._error(IllegalDecision, seat, "illegal move by strategy '{name}' at seat {seat} in {ctx}: {detail}",
-                           reason)
-
-    def _wrap(self, seat: int, exc: Exception) -> StrategyError:
-        """Turn an exception raised inside a strategy into a StrategyError naming seat, game, seed and turn."""
-        if isinstance(exc, StrategyError):
-            return exc
-        return self._error(StrategyError, seat, "strategy '{name}' at seat {seat} raised {detail} in {ctx}",
-                           f"{type(exc).__name__}: {exc}")
-
-    def _call(self, seat: int, method: Callable[..., Any], view: PlayerView) -> Any:
-        self.decisions += 1
-        try:
-            return method(view)
-        except Exception as exc:
-            raise self._wrap(seat, exc) from exc
-
-    def _flag(self, seat: int, method: str, value: Any) -> bool:
-        """A yes/no hook's answer as a bool; anything but True or False is an illegal decision."""
-        err = flag_error(method, value)
-        if err:
-            raise self._fail(seat, err)
-        return bool(value)
 
     def _lay_three(self, seat: int, rank: int, source: str) -> None:
         """Lay a bonus three (a red three; in Americana a black one too) in front of the team."""
@@ -206,8 +162,8 @@ class Deal:
         try:
             hold = strategy.hold_three(self.views[seat], rank)
         except Exception as exc:
-            raise self._wrap(seat, exc) from exc
-        return self._flag(seat, "hold_three", hold)
+            raise self.wrap(seat, exc) from exc
+        return self.flag(seat, "hold_three", hold)
 
     def _hold_line(self, seat: int, rank: int, hold: bool | None) -> None:
         """Write the ``hold_three`` decision line, once the three is laid or in the hand (a consistent state)."""
@@ -282,11 +238,11 @@ class Deal:
         """Lay a special hand (Americana): it ends the deal after the discard of a last card, if any."""
         st = self.st
         if len(decision) != 1:
-            raise self._fail(seat, "a special hand must be returned alone")
+            raise self.fail(seat, "a special hand must be returned alone")
         kind = decision[0].kind
         err = special_hand_error(st, seat, kind)
         if err:
-            raise self._fail(seat, err)
+            raise self.fail(seat, err)
         cards = find_special(kind, st.hands[seat], st.rules.pairs_wild_pair_ranks)
         assert cards is not None
         hand = st.hands[seat]
@@ -445,19 +401,19 @@ class Deal:
         try:
             decision: Any = self.strategies[seat].choose_draw(self.views[seat])  # checked below
         except Exception as exc:
-            raise self._wrap(seat, exc) from exc
+            raise self.wrap(seat, exc) from exc
         # Every check comes before the decision line: a refused decision is never traced as made.
         if decision is DRAW_STOCK:
             if len(st.stock) < r.draw_count and must_take_pile(st, seat):
                 left = "empty" if not st.stock else f"down to {len(st.stock)} (partial_draw_allowed=false)"
-                raise self._fail(seat, f"the stock is {left} and the pile matches a team meld: it must be taken")
+                raise self.fail(seat, f"the stock is {left} and the pile matches a team meld: it must be taken")
         else:
             err = draw_shape_error(decision)
             if err:
-                raise self._fail(seat, err)
+                raise self.fail(seat, err)
             err = None if st.validated == (st.phase, seat, decision) else take_error(st, seat, decision)
             if err:
-                raise self._fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
+                raise self.fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
         if emit:
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": describe_decision(decision)})
         if decision is DRAW_STOCK:
@@ -513,15 +469,15 @@ class Deal:
     def _ask_partner(self, seat: int) -> None:
         """Asking partner "may I go out?" (an agent hook with no scoring effect; the answer binds)."""
         st = self.st
-        if not self._flag(seat, "ask_to_go_out", self._call(seat, self.strategies[seat].ask_to_go_out,
+        if not self.flag(seat, "ask_to_go_out", self.call(seat, self.strategies[seat].ask_to_go_out,
                                                              self.views[seat])):
             return
         err = ask_error(st, seat)
         if err:
-            raise self._fail(seat, f"ask_to_go_out: {err}")
+            raise self.fail(seat, f"ask_to_go_out: {err}")
         partner = st.partners(seat)[0]
         st.asked = True
-        st.permission = self._flag(partner, "answer_go_out", self._call(
+        st.permission = self.flag(partner, "answer_go_out", self.call(
             partner, self.strategies[partner].answer_go_out, self.views[partner]))
         if self.emit:
             self.emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
@@ -539,11 +495,11 @@ class Deal:
             try:
                 melds = strategy.choose_melds(view)
             except Exception as exc:
-                raise self._wrap(seat, exc) from exc
+                raise self.wrap(seat, exc) from exc
             if melds or (melds is not None and type(melds) is not list and type(melds) is not tuple):
                 err = melds_shape_error(melds)  # None and an empty list or tuple are no melds
                 if err:
-                    raise self._fail(seat, err)
+                    raise self.fail(seat, err)
             if melds and isinstance(melds[0], SpecialHand):
                 self._special_hand(seat, melds)
                 if emit:
@@ -557,7 +513,7 @@ class Deal:
                 melds = tuple(melds)
                 err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
                 if err:
-                    raise self._fail(seat, f"melds {[str(m) for m in melds]}: {err}")
+                    raise self.fail(seat, f"melds {[str(m) for m in melds]}: {err}")
                 self._apply_melds(seat, melds)
             if emit:
                 emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
@@ -598,12 +554,12 @@ class Deal:
         try:
             returned: Any = self.strategies[seat].choose_discard(self.views[seat])
         except Exception as exc:
-            raise self._wrap(seat, exc) from exc
+            raise self.wrap(seat, exc) from exc
         hand = st.hands[seat]
         if type(returned) is not int or not 0 <= returned < len(hand) or not hand[returned]:  # the rare case
             err = discard_shape_error(returned, hand)
             if err:
-                raise self._fail(seat, err)
+                raise self.fail(seat, err)
         card: int = returned
         self._check_discard(seat, card)
         lifted = 0
@@ -635,14 +591,14 @@ class Deal:
         if self._discard_rules and st.special_hand is None:
             err = discard_error(st, seat, card)
             if err:
-                raise self._fail(seat, f"discard {RANK_NAMES[card]}: {err}")
+                raise self.fail(seat, f"discard {RANK_NAMES[card]}: {err}")
         if st.hand_sizes[seat] == 1 and st.special_hand is None and not (
                 st.rules.pony_unlock == "HAND_EMPTY" and not st.pony_picked[seat]):
             err = go_out_error(st, seat, st.canastas[st.team_of[seat]])
             if err:
-                raise self._fail(seat, f"discarding the last card: {err}")
+                raise self.fail(seat, f"discarding the last card: {err}")
         if st.permission is True and st.hand_sizes[seat] > 1:
-            raise self._fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
+            raise self.fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
 
     # ------------------------------------------------------------------ ponies
     def _pick_up_pony(self, seat: int) -> None:
@@ -780,7 +736,7 @@ class Deal:
                 st.forget_meld(seat, rank, 0 if rank == WILD_MELD else n, tw, jk)
             st.hand_sizes[seat] -= n + tw + jk
             # A complete canasta laid from the hand as a new meld is hidden (Spanish *oculta*).
-            hidden = new and n + tw + jk >= size and self._hidden_canastas and rank >= FOUR
+            hidden = new and n + tw + jk >= size and self.hidden_canastas and rank >= FOUR
             self._add_to_meld(seat, rank, n, tw, jk, hidden)
             if hidden:
                 st.hidden[team].append(rank)
@@ -838,7 +794,7 @@ class Deal:
         )
         # Spanish: corte rápido (out on the player's first turn) and terremoto (out in one turn, after a
         # stock draw, with no earlier melds of the player).
-        if self._finish_bonuses:
+        if self.finish_bonuses:
             st.quick_finish = st.seat_turns[seat] == 1
             st.terremoto = not had_melded and st.drew_from_stock
         if self.emit:

@@ -7,15 +7,14 @@ events that describe it (RULES.md §1.5, §2.2, §2.3; the Spanish montón of §
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from simcli.cards import IS_WILD, RANK_NAMES, SEVEN
+from simcli.engine import Emit
 from simcli.rules import cut_target, pick_target
 from simcli.state import DealState
 from simcli.trace_json import cards_json
-
-Emit = Callable[[str, dict[str, Any]], None]
 
 
 def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team_scores: list[int],

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.cards import (
     ACE,
@@ -103,13 +101,6 @@ def discard_shape_error(card: Any, hand: Sequence[int]) -> str | None:
     if hand[card] == 0:
         return f"choose_discard returned {card!r} ({RANK_NAMES[card]}), which is not a card in hand"
     return None
-
-
-def flag_error(method: str, value: Any) -> str | None:
-    """Why a yes/no hook's return (``ask_to_go_out``, ``answer_go_out``, ``hold_three``) is not a bool."""
-    if isinstance(value, (bool, np.bool_)):  # numpy's bool too (a strategy may compute it with numpy)
-        return None
-    return f"{method} returned {value!r}; expected True or False"
 
 
 def merge_melds(melds: Sequence[Meld]) -> dict[int, list[int]]:
