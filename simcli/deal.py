@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from simcli import ponies, threes
 from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.cards import (
     BLACK_THREE,
@@ -133,106 +134,6 @@ class Deal(Engine):
             (IS_WILD[c] and r.freeze_on_wild_discard) or (c == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD")
             for c in range(len(RANK_NAMES)))
 
-    def _lay_three(self, seat: int, rank: int, source: str) -> None:
-        """Lay a bonus three (a red three; in Americana a black one too) in front of the team."""
-        st = self.st
-        team = st.team_of[seat]
-        if rank == RED_THREE:
-            st.red_threes[team] += 1
-            st.red_threes_by_seat[seat] += 1
-        else:
-            st.black_threes[team] += 1
-            st.black_threes_by_seat[seat] += 1
-        if self.emit:
-            self.emit("red_three" if rank == RED_THREE else "black_three",
-                      {"seat": seat, "team": team, "source": source})
-
-    def _may_hold_three(self, seat: int, rank: int) -> bool | None:
-        """Americana: a player may keep one three until the team opens, if the strategy wants to.
-
-        ``None`` when the strategy is not asked (the rules or the hand do not allow keeping this three).
-        """
-        st = self.st
-        if not st.rules.may_hold_one_three_before_opening or st.opened[st.team_of[seat]]:
-            return None
-        hand = st.hands[seat]
-        if hand[RED_THREE] + hand[BLACK_THREE] > 0:
-            return None
-        strategy = self.strategies[seat]
-        try:
-            hold = strategy.hold_three(self.views[seat], rank)
-        except Exception as exc:
-            raise self.wrap(seat, exc) from exc
-        return self.flag(seat, "hold_three", hold)
-
-    def _hold_line(self, seat: int, rank: int, hold: bool | None) -> None:
-        """Write the ``hold_three`` decision line, once the three is laid or in the hand (a consistent state)."""
-        if hold is not None and self.emit:
-            self.emit("decision", {"seat": seat, "turn": self.st.turn, "kind": "hold_three",
-                                   "value": {"card": RANK_NAMES[rank], "hold": hold}})
-
-    def _draw_one(self, seat: int, source: str) -> int | None:
-        """Draw one card from the stock into ``seat``'s hand, laying bonus threes and replacing them."""
-        st = self.st
-        stock = st.stock
-        hand = st.hands[seat]
-        bonus = st.is_bonus_three
-        while stock:
-            card = stock.pop()
-            hold = None
-            if bonus[card]:
-                hold = self._may_hold_three(seat, card)
-                if not hold:
-                    self._lay_three(seat, card, source)
-                    self._hold_line(seat, card, hold)
-                    if not stock:
-                        st.last_card_red_three = True
-                        return None
-                    source = "replacement"
-                    continue
-            hand[card] += 1
-            st.hand_sizes[seat] += 1
-            self._hold_line(seat, card, hold)
-            return card
-        return None
-
-    def _lay_held_threes(self, seat: int, source: str, held: tuple[int, int] = (0, 0)) -> None:
-        """Lay every bonus three in ``seat``'s hand, each replaced from the stock.
-
-        ``held`` counts (red, black) threes that were in the hand before the cards of ``source`` arrived
-        (Americana: a three kept before opening): those are laid first of their rank, with source ``held``.
-        """
-        st = self.st
-        hand = st.hands[seat]
-        for rank, kept in ((RED_THREE, held[0]), (BLACK_THREE, held[1])):
-            if not st.is_bonus_three[rank]:
-                continue
-            while hand[rank]:
-                hold = self._may_hold_three_from_hand(seat, rank) if source == "dealt" else None
-                if hold:
-                    self._hold_line(seat, rank, hold)
-                    break
-                hand[rank] -= 1
-                st.hand_sizes[seat] -= 1
-                st.forget(seat, rank, 1)
-                if kept:
-                    kept -= 1
-                    self._lay_three(seat, rank, "held")
-                else:
-                    self._lay_three(seat, rank, source)
-                self._hold_line(seat, rank, hold)
-                self._draw_one(seat, "replacement")
-
-    def _may_hold_three_from_hand(self, seat: int, rank: int) -> bool | None:
-        st = self.st
-        hand = st.hands[seat]
-        if hand[RED_THREE] + hand[BLACK_THREE] != 1:
-            return None  # one three at most may be kept
-        hand[rank] -= 1
-        try:
-            return self._may_hold_three(seat, rank)
-        finally:
-            hand[rank] += 1
 
     def _special_hand(self, seat: int, decision: Sequence[Any]) -> None:
         """Lay a special hand (Americana): it ends the deal after the discard of a last card, if any."""
@@ -290,7 +191,7 @@ class Deal(Engine):
         for rank, n in enumerate(wing):
             hand[rank] += n
         st.hand_sizes[seat] += sum(wing)
-        self._lay_held_threes(seat, "wing", held)
+        threes.lay_held_threes(self, seat, "wing", held)
 
     # ----------------------------------------------------------------- play
     def play(self) -> DealResult:
@@ -326,18 +227,8 @@ class Deal(Engine):
         return self._finish()
 
     def lay_dealt_threes(self) -> None:
-        """Lay and replace dealt threes right after the deal, in seat order (RULES.md §2.1).
-
-        With ``dealt_threes_laid=FIRST_TURN`` (§1.9) this does nothing: each player lays them at
-        the start of their first turn instead.
-        """
-        st = self.st
-        if st.rules.dealt_threes_laid != "AFTER_DEAL":
-            return
-        seat = st.first_player
-        for _ in range(st.n_players):
-            self._lay_held_threes(seat, "dealt")
-            seat = st.next_seat(seat)
+        """Lay and replace dealt threes right after the deal (:func:`simcli.threes.lay_dealt_threes`)."""
+        threes.lay_dealt_threes(self)
 
     def _play_turn(self, seat: int, had_melded: bool, phase: int) -> None:
         """``seat``'s turn from ``phase`` on: START (the whole turn), DRAW, MELDS or DISCARD (a rollout resumes
@@ -377,18 +268,13 @@ class Deal(Engine):
         r = st.rules
         if r.go_out_not_same_turn_as_required_canasta and r.go_out_wait_event == "REQUIREMENT":
             st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team], st.clean_canastas[team])
-        if st.seat_turns[seat] == 1 and r.dealt_threes_laid == "FIRST_TURN":
-            self._lay_held_threes(seat, "dealt")
-        if st.pony_unlocked[seat] and not st.pony_picked[seat]:
-            self._pick_up_pony(seat)  # a pony unlocked by a teammate is picked up at the start of the turn
+        threes.at_turn_start(self, seat)
+        ponies.at_turn_start(self, seat)
         pending = st.wing_pending[seat]
         if pending is not None:
             st.wing_pending[seat] = None
             self._add_wing(seat, pending)
-        if st.opened[team] and r.may_hold_one_three_before_opening:
-            hand = st.hands[seat]
-            if hand[RED_THREE] or hand[BLACK_THREE]:
-                self._lay_held_threes(seat, "held")  # a three kept before opening is laid now
+        threes.once_opened(self, seat, team)
 
     def _draw_phase(self, seat: int) -> bool:
         """Draw phase: the draw decision (stock or pile), checked, traced and carried out, then the "may I go
@@ -422,7 +308,7 @@ class Deal(Engine):
         else:
             self._take_pile(seat, decision)
             if st.ponies_in_play:
-                self._after_melds(seat)
+                ponies.after_melds(self, seat)
         if self._asks[seat]:
             self._ask_partner(seat)
         return False
@@ -458,7 +344,7 @@ class Deal(Engine):
                 drawn.append(top)
                 continue
             # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
-            replacement = self._draw_one(seat, "stock")
+            replacement = threes.draw_one(self, seat, "stock")
             if replacement is not None:
                 drawn.append(replacement)
         st.drew_from_stock = True
@@ -525,15 +411,15 @@ class Deal(Engine):
     def _pony_after_melding(self, seat: int) -> bool:
         """Whether melds just laid brought ``seat``'s pony into the hand (then the player may meld again)."""
         st = self.st
-        if self._after_melds(seat):
+        if ponies.after_melds(self, seat):
             return True
-        return st.hand_sizes[seat] == 0 and self._hand_empty_pony(seat)
+        return st.hand_sizes[seat] == 0 and ponies.hand_empty_pony(self, seat)
 
     def _after_meld_phase(self, seat: int, had_melded: bool) -> bool:
         """The end of the meld phase: out on an empty hand, or the deal's end on an unreplaced last three."""
         st = self.st
         r = st.rules
-        if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
+        if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat):
             self._go_out(seat, had_melded)
             return True
         if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
@@ -582,7 +468,7 @@ class Deal(Engine):
             if lifted:  # RULES.md A-AM-4d: no card was discardable, so bars were lifted (the last one named)
                 data["bar_lifted"] = DISCARD_LIFTS[lifted - 1]
             emit("discard", data)
-        if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
+        if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat):
             self._go_out(seat, had_melded)
 
     def _check_discard(self, seat: int, card: int) -> None:
@@ -592,8 +478,7 @@ class Deal(Engine):
             err = discard_error(st, seat, card)
             if err:
                 raise self.fail(seat, f"discard {RANK_NAMES[card]}: {err}")
-        if st.hand_sizes[seat] == 1 and st.special_hand is None and not (
-                st.rules.pony_unlock == "HAND_EMPTY" and not st.pony_picked[seat]):
+        if st.hand_sizes[seat] == 1 and st.special_hand is None and not ponies.empty_hand_takes_pony(st, seat):
             err = go_out_error(st, seat, st.canastas[st.team_of[seat]])
             if err:
                 raise self.fail(seat, f"discarding the last card: {err}")
@@ -601,61 +486,6 @@ class Deal(Engine):
             raise self.fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
 
     # ------------------------------------------------------------------ ponies
-    def _pick_up_pony(self, seat: int) -> None:
-        """Add ``seat``'s pony to the hand, laying its red threes and replacing them from the stock."""
-        st = self.st
-        pony = st.ponies[seat]
-        hand = st.hands[seat]
-        threes = pony[RED_THREE]
-        size = sum(pony)
-        for r, n in enumerate(pony):
-            if n and r != RED_THREE:
-                hand[r] += n
-        st.hand_sizes[seat] += size - threes
-        st.ponies[seat] = [0] * len(pony)
-        # The pony's red threes stay in it until each is laid, so that every event sees each card in one place.
-        st.ponies[seat][RED_THREE] = threes
-        st.pony_picked[seat] = True
-        st.ponies_in_play = not all(st.pony_picked)
-        st.pony_turn[seat] = st.turn
-        if self.emit:
-            self.emit("pony_pickup", {"seat": seat, "team": st.team_of[seat], "turn": st.turn, "cards": size})
-        for _ in range(threes):
-            st.ponies[seat][RED_THREE] -= 1
-            self._lay_three(seat, RED_THREE, "pony")
-            self._draw_one(seat, "replacement")
-
-    def _after_melds(self, seat: int) -> bool:
-        """Unlock ponies after melds (RULES.md §2.2); return whether ``seat`` picked up its own now."""
-        st = self.st
-        r = st.rules
-        team = st.team_of[seat]
-        picked = False
-        if st.new_canasta:
-            st.made_canasta[seat] = True
-        unlock = r.pony_unlock
-        if unlock == "TEAM_FIRST_CANASTA" and sum(st.canastas[team].values()):
-            for s in st.members(team):
-                st.pony_unlocked[s] = True
-        elif unlock == "OWN_FIRST_CANASTA" and st.made_canasta[seat]:
-            st.pony_unlocked[seat] = True
-        if st.pony_unlocked[seat] and not st.pony_picked[seat]:
-            self._pick_up_pony(seat)
-            picked = True
-        if r.pony_partner_pickup == "IMMEDIATE_OUT_OF_TURN":
-            for s in st.partners(seat):
-                if st.pony_unlocked[s] and not st.pony_picked[s]:
-                    self._pick_up_pony(s)
-        return picked
-
-    def _hand_empty_pony(self, seat: int) -> bool:
-        """``pony_unlock=HAND_EMPTY``: an emptied hand picks up the pony instead of going out."""
-        st = self.st
-        if st.rules.pony_unlock != "HAND_EMPTY" or st.pony_picked[seat]:
-            return False
-        st.pony_unlocked[seat] = True
-        self._pick_up_pony(seat)
-        return True
 
     def _take_pile(self, seat: int, take: TakePile) -> None:
         st = self.st
@@ -696,9 +526,9 @@ class Deal(Engine):
         # so that every event sees each card in exactly one place.
         while pile:
             pile.pop()
-            self._lay_three(seat, RED_THREE, "pile")
+            threes.lay_three(self, seat, RED_THREE, "pile")
             if st.rules.red_three_from_pile_replaced:
-                self._draw_one(seat, "replacement")
+                threes.draw_one(self, seat, "replacement")
         st.take_sizes[team].append(size)
         st.end_crossing()
         if st.pile_premiado and st.premiado_end_turn is None:

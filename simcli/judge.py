@@ -27,6 +27,7 @@ from simcli.cards import (
     WILD_MELD,
 )
 from simcli.melds import canasta_type, is_clean, meld_error, meld_value, requirement_met
+from simcli.ponies import empty_hand_takes_pony, pony_gain
 from simcli.special import find_special
 from simcli.state import DealState
 
@@ -213,7 +214,7 @@ def ask_error(st: DealState, seat: int) -> str | None:
     size = st.hand_sizes[seat]
     if size >= 2:
         return None
-    if size == 1 and (st.last_card_red_three or (r.pony_unlock == "HAND_EMPTY" and not st.pony_picked[seat])):
+    if size == 1 and (st.last_card_red_three or empty_hand_takes_pony(st, seat)):
         return None
     return (f"a player holding {size} card{'s' if size != 1 else ''} may not ask 'may I go out?': "
             "a 'no' could not be obeyed (the player must be able to end the turn with a card in hand)")
@@ -323,10 +324,10 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
         return f"hand holds {hand[JOKER]} x JK, not {used_jokers}"
     hand_after = st.hand_sizes[seat] - used + hand_bonus
     if not st.pony_picked[seat]:
-        hand_after += _pony_gain(st, seat, canastas, completed, hand_after)
+        hand_after += pony_gain(st, seat, sum(canastas.values()), completed or st.made_canasta[seat], hand_after)
     going_out = hand_after == 0 or (hand_after == 1 and not st.last_card_red_three)
-    if going_out and not st.pony_picked[seat] and r.pony_unlock == "HAND_EMPTY":
-        going_out = False  # emptying the hand picks up the pony instead (Deal._hand_empty_pony)
+    if going_out and empty_hand_takes_pony(st, seat):
+        going_out = False  # emptying the hand picks up the pony instead (simcli.ponies.hand_empty_pony)
     if BLACK_THREE in per_rank and not going_out:
         return "black threes may be melded only by a player going out"
     if over_cap and (not going_out or over_cap > 1):
@@ -355,18 +356,6 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
         if not concealed_waiver and not (hidden and r.hidden_canasta_satisfies_opening):
             return f"opening melds count {value}, below the minimum {st.minimum[team]}"
     return ask_first
-
-
-def _pony_gain(st: DealState, seat: int, canastas: dict[str, int], completed: bool, hand_after: int) -> int:
-    """Cards ``seat``'s pony would add to the hand if these melds unlock it (RULES.md §2.2)."""
-    unlock = st.rules.pony_unlock
-    opens = (
-        st.pony_unlocked[seat]
-        or (unlock == "TEAM_FIRST_CANASTA" and sum(canastas.values()) > 0)
-        or (unlock == "OWN_FIRST_CANASTA" and (completed or st.made_canasta[seat]))
-        or (unlock == "HAND_EMPTY" and hand_after == 0)
-    )
-    return sum(st.ponies[seat]) if opens else 0
 
 
 def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
