@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcli import ponies, threes
+from simcli import ponies, special, threes, wings
 from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.cards import (
     BLACK_THREE,
@@ -41,15 +41,13 @@ from simcli.judge import (
     melds_shape_error,
     merge_melds,
     must_take_pile,
-    special_hand_error,
     take_error,
 )
 from simcli.melds import requirement_met
 from simcli.scoring import TeamPosition, score_deal
-from simcli.special import find_special
 from simcli.state import DealState
 from simcli.strategy import Strategy
-from simcli.trace_json import cards_json, deal_scored_json, describe_decision, meld_json
+from simcli.trace_json import deal_scored_json, describe_decision, meld_json
 from simcli.view import PlayerView
 
 #: Names other modules and tests import from here (the engine's entry points).
@@ -135,63 +133,6 @@ class Deal(Engine):
             for c in range(len(RANK_NAMES)))
 
 
-    def _special_hand(self, seat: int, decision: Sequence[Any]) -> None:
-        """Lay a special hand (Americana): it ends the deal after the discard of a last card, if any."""
-        st = self.st
-        if len(decision) != 1:
-            raise self.fail(seat, "a special hand must be returned alone")
-        kind = decision[0].kind
-        err = special_hand_error(st, seat, kind)
-        if err:
-            raise self.fail(seat, err)
-        cards = find_special(kind, st.hands[seat], st.rules.pairs_wild_pair_ranks)
-        assert cards is not None
-        hand = st.hands[seat]
-        for rank, n in enumerate(cards):
-            hand[rank] -= n
-            st.forget(seat, rank, n)
-        st.hand_sizes[seat] -= 14
-        st.special_hand = kind
-        st.has_melded[seat] = True
-        if self.emit:
-            self.emit("special_hand", {"seat": seat, "team": st.team_of[seat], "kind": kind, "turn": st.turn,
-                                       "cards": cards_json(cards)})
-
-    # ------------------------------------------------------------------ wings
-    def _on_open(self, seat: int, via_pile: bool) -> None:
-        """A team has just opened: its opener takes the next wing if one is due (RULES.md §2.3)."""
-        st = self.st
-        r = st.rules
-        team = st.team_of[seat]
-        if not st.wings or st.wing_taken[team]:
-            return
-        st.wing_taken[team] = True
-        if via_pile and r.wing_denied_if_opened_via_pile:
-            if r.wing_after_pile_opening == "THREE":
-                # RULES.md A-AM-4b: the wing this opening would have taken is not given; the other team's
-                # first opener takes the next one (the 3-card wing). It stays set aside, never counted.
-                st.wings_void.append(st.wings.pop(0))
-            return
-        if r.wing_cutoff_stock_remaining is not None and len(st.stock) <= r.wing_cutoff_stock_remaining:
-            return
-        wing = st.wings[0]
-        st.wing_log.append((seat, sum(wing), st.turn))
-        if self.emit:  # while the wing is still set aside, so that listeners see every card in one place
-            self.emit("wing", {"seat": seat, "team": team, "cards": sum(wing), "turn": st.turn})
-        st.wings.pop(0)
-        if r.wing_timing == "IMMEDIATE":
-            self._add_wing(seat, wing)
-        else:
-            st.wing_pending[seat] = wing
-
-    def _add_wing(self, seat: int, wing: list[int]) -> None:
-        st = self.st
-        hand = st.hands[seat]
-        held = (hand[RED_THREE], hand[BLACK_THREE])  # a three kept before opening is laid now too, as "held"
-        for rank, n in enumerate(wing):
-            hand[rank] += n
-        st.hand_sizes[seat] += sum(wing)
-        threes.lay_held_threes(self, seat, "wing", held)
 
     # ----------------------------------------------------------------- play
     def play(self) -> DealResult:
@@ -270,10 +211,7 @@ class Deal(Engine):
             st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team], st.clean_canastas[team])
         threes.at_turn_start(self, seat)
         ponies.at_turn_start(self, seat)
-        pending = st.wing_pending[seat]
-        if pending is not None:
-            st.wing_pending[seat] = None
-            self._add_wing(seat, pending)
+        wings.at_turn_start(self, seat)
         threes.once_opened(self, seat, team)
 
     def _draw_phase(self, seat: int) -> bool:
@@ -387,7 +325,7 @@ class Deal(Engine):
                 if err:
                     raise self.fail(seat, err)
             if melds and isinstance(melds[0], SpecialHand):
-                self._special_hand(seat, melds)
+                special.lay_special_hand(self, seat, melds)
                 if emit:
                     emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
                                       "value": {"special_hand": melds[0].kind}})
@@ -538,7 +476,7 @@ class Deal(Engine):
         self._record_melds(seat)
         if not was_opened:
             st.opened[team] = True
-            self._on_open(seat, via_pile=True)
+            wings.on_open(self, seat, via_pile=True)
         if take.extra:
             self._apply_melds(seat, take.extra)
 
@@ -575,7 +513,7 @@ class Deal(Engine):
         self._record_melds(seat)
         if not st.opened[team]:
             st.opened[team] = True
-            self._on_open(seat, via_pile=False)
+            wings.on_open(self, seat, via_pile=False)
 
     def _add_to_meld(self, seat: int, rank: int, n: int, tw: int, jk: int, hidden: bool = False) -> None:
         st = self.st

@@ -14,7 +14,6 @@ from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.cards import (
     ACE,
     BLACK_THREE,
-    CARD_VALUES,
     FOUR,
     IS_NATURAL,
     IS_WILD,
@@ -28,7 +27,7 @@ from simcli.cards import (
 )
 from simcli.melds import canasta_type, is_clean, meld_error, meld_value, requirement_met
 from simcli.ponies import empty_hand_takes_pony, pony_gain
-from simcli.special import find_special
+from simcli.special import special_hand_error as special_hand_error  # re-exported: the judge of every move
 from simcli.state import DealState
 
 
@@ -486,24 +485,4 @@ def _discard_bar(st: DealState, seat: int, card: int, lifted: int) -> str | None
     if lifted < 2 and card in (ACE, SEVEN) and not st.pile and "EMPTY_PILE_NO_A7_UNLESS_ONLY" in restrictions:
         if any(hand[r] for r in range(FOUR, ACE + 1) if r not in (ACE, SEVEN)):
             return "on an empty pile an ace or a seven may be discarded only if no other natural card is held"
-    return None
-
-
-def special_hand_error(st: DealState, seat: int, kind: str) -> str | None:
-    """Why ``seat`` may not lay special hand ``kind`` now, or ``None`` (RULES.md §2.3)."""
-    r = st.rules
-    if kind not in r.special_hands:
-        allowed = ", ".join(r.special_hands) or "none in this variant"
-        return f"special hand {kind!r} is not allowed; allowed: {allowed}"
-    if r.special_hand_requires_team_unopened and st.opened[st.team_of[seat]]:
-        return "a special hand may be laid only while the team has not opened"
-    cards = find_special(kind, st.hands[seat], r.pairs_wild_pair_ranks)
-    if cards is None:
-        return f"the hand does not hold a {kind} special hand"
-    if not r.special_hand_waives_minimum and not st.opened[st.team_of[seat]]:
-        value = sum(n * CARD_VALUES[rank] for rank, n in enumerate(cards) if rank not in (RED_THREE, BLACK_THREE))
-        if value < st.minimum[st.team_of[seat]]:
-            return f"the special hand counts {value}, below the minimum {st.minimum[st.team_of[seat]]}"
-    if st.hand_sizes[seat] - 14 > 1:
-        return "a special hand must use the whole hand but one card at most"
     return None
