@@ -12,18 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcli import ponies, special, threes, wings
-from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
+from simcli import melding, ponies, spanish_pile, special, threes, wings
+from simcli.actions import DRAW_STOCK, SpecialHand
 from simcli.cards import (
-    BLACK_THREE,
     FOUR,
     IS_WILD,
-    JOKER,
     RANK_NAMES,
-    RED_THREE,
     SEVEN,
-    TWO,
-    WILD_MELD,
 )
 from simcli.dealing import emit_opening, new_deal
 from simcli.engine import Emit, Engine
@@ -36,10 +31,8 @@ from simcli.judge import (
     discard_shape_error,
     draw_shape_error,
     go_out_error,
-    meld_segments,
     melds_error,
     melds_shape_error,
-    merge_melds,
     must_take_pile,
     take_error,
 )
@@ -244,7 +237,7 @@ class Deal(Engine):
             if self._draw_from_stock(seat):
                 return True
         else:
-            self._take_pile(seat, decision)
+            melding.take_pile(self, seat, decision)
             if st.ponies_in_play:
                 ponies.after_melds(self, seat)
         if self._asks[seat]:
@@ -338,7 +331,7 @@ class Deal(Engine):
                 err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
                 if err:
                     raise self.fail(seat, f"melds {[str(m) for m in melds]}: {err}")
-                self._apply_melds(seat, melds)
+                melding.apply_melds(self, seat, melds)
             if emit:
                 emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
                                   "value": [meld_json(m) for m in melds] if melds else []})
@@ -399,8 +392,7 @@ class Deal(Engine):
         st.pile.append(card)
         if self._discard_freezes[card]:
             st.pile_frozen = True
-            if IS_WILD[card] and st.castigado_since is None:
-                st.castigado_since = st.turn  # the pile is crossed (castigado) until taken
+            spanish_pile.on_freezing_discard(st, card)
         if emit:
             data = {"seat": seat, "card": RANK_NAMES[card], "pile_size": len(st.pile), "frozen": st.pile_frozen}
             if lifted:  # RULES.md A-AM-4d: no card was discardable, so bars were lifted (the last one named)
@@ -425,127 +417,6 @@ class Deal(Engine):
 
     # ------------------------------------------------------------------ ponies
 
-    def _take_pile(self, seat: int, take: TakePile) -> None:
-        st = self.st
-        team = st.team_of[seat]
-        hand = st.hands[seat]
-        pile = st.pile
-        top = pile[-1]
-        size = len(pile)
-        m = take.meld
-        was_opened = st.opened[team]
-        if self.emit:  # before any card moves, so that listeners see a consistent state
-            self.emit("take_pile", {"seat": seat, "team": team, "top": RANK_NAMES[top], "size": size,
-                                    "meld": meld_json(m), "extra": [meld_json(x) for x in take.extra]})
-        pile.pop()
-        if st.melds[team][top] is not None:
-            st.touched_existing = True
-        else:
-            st.turn_new_ranks |= 1 << top
-        hand[top] -= m.naturals
-        hand[TWO] -= m.twos
-        hand[JOKER] -= m.jokers
-        known = st.known[seat]
-        if known[top] or known[TWO] or known[JOKER]:  # DealState.forget_meld, its test inlined
-            st.forget_meld(seat, top, m.naturals, m.twos, m.jokers)
-        st.hand_sizes[seat] -= m.size
-        self._add_to_meld(seat, top, m.naturals + 1, m.twos, m.jokers)
-        gained = 0
-        for card in pile:
-            if card != RED_THREE:
-                hand[card] += 1
-                known[card] += 1  # everyone saw the face-up cards go into this hand
-                gained += 1
-        st.hand_sizes[seat] += gained
-        st.unlearn_facedown(seat)  # ... but not the face-down ones
-        pile[:] = [RED_THREE] * (len(pile) - gained)
-        st.pile_frozen = False
-        # Red threes found in the pile are laid one by one once the rest of the pile is in the hand,
-        # so that every event sees each card in exactly one place.
-        while pile:
-            pile.pop()
-            threes.lay_three(self, seat, RED_THREE, "pile")
-            if st.rules.red_three_from_pile_replaced:
-                threes.draw_one(self, seat, "replacement")
-        st.take_sizes[team].append(size)
-        st.end_crossing()
-        if st.pile_premiado and st.premiado_end_turn is None:
-            st.premiado_end_turn = st.turn
-        st.first_take_done = True
-        st.team_took[team] = True
-        self._record_melds(seat)
-        if not was_opened:
-            st.opened[team] = True
-            wings.on_open(self, seat, via_pile=True)
-        if take.extra:
-            self._apply_melds(seat, take.extra)
-
-    def _apply_melds(self, seat: int, melds: Sequence[Meld]) -> None:
-        st = self.st
-        team = st.team_of[seat]
-        hand = st.hands[seat]
-        known = st.known[seat]
-        team_melds = st.melds[team]
-        size = st.rules.canasta_size
-        # One meld per rank (merged actions), or under new_meld_after_closed_canasta the melds the actions build.
-        groups = merge_melds(melds).items() if st.layout.close_at is None else (
-            (seg[0], seg[1:4]) for seg in meld_segments(st, team, melds))
-        for rank, (n, tw, jk) in groups:
-            new = team_melds[rank] is None  # read live: a meld closed by the previous segment freed its slot
-            if new:
-                st.turn_new_ranks |= 1 << rank
-            elif not st.turn_new_ranks >> rank & 1:
-                st.touched_existing = True  # a meld laid before this turn (partner's): not concealed
-            if rank != WILD_MELD:
-                hand[rank] -= n
-            hand[TWO] -= tw
-            hand[JOKER] -= jk
-            if known[rank] or known[TWO] or known[JOKER]:  # DealState.forget_meld, its test inlined
-                st.forget_meld(seat, rank, 0 if rank == WILD_MELD else n, tw, jk)
-            st.hand_sizes[seat] -= n + tw + jk
-            # A complete canasta laid from the hand as a new meld is hidden (Spanish *oculta*).
-            hidden = new and n + tw + jk >= size and self.hidden_canastas and rank >= FOUR
-            self._add_to_meld(seat, rank, n, tw, jk, hidden)
-            if hidden:
-                st.hidden[team].append(rank)
-            elif rank == BLACK_THREE and n >= size and st.rules.black_three_canasta_wins_game:
-                st.black_three_canasta_team = team
-        self._record_melds(seat)
-        if not st.opened[team]:
-            st.opened[team] = True
-            wings.on_open(self, seat, via_pile=False)
-
-    def _add_to_meld(self, seat: int, rank: int, n: int, tw: int, jk: int, hidden: bool = False) -> None:
-        st = self.st
-        team = st.team_of[seat]
-        if not self.emit:
-            st.add_to_meld(team, rank, n, tw, jk, hidden)
-            return
-        prev = st.melds[team][rank]  # read before the cards go on: the meld may close and leave its slot
-        meld = [n, tw, jk] if prev is None else [prev[0] + n, prev[1] + tw, prev[2] + jk]
-        before, after = st.add_to_meld(team, rank, n, tw, jk, hidden)
-        name = "WILD" if rank == WILD_MELD else RANK_NAMES[rank]
-        data: dict[str, Any] = {"seat": seat, "team": team, "rank": name,
-                                "added": {"naturals": n, "twos": tw, "jokers": jk}, "meld": meld}
-        if st.melds[team][rank] is None:
-            data["closed"] = True  # a closed canasta set aside (new_meld_after_closed_canasta): the slot is free
-        self.emit("meld", data)
-        if after is not None and before != after:
-            data = {"seat": seat, "team": team, "rank": name, "kind": after, "upgraded_from": before}
-            if hidden:
-                data["hidden"] = True
-            self.emit("canasta", data)
-
-    def _record_melds(self, seat: int) -> None:
-        st = self.st
-        team = st.team_of[seat]
-        st.has_melded[seat] = True
-        if st.first_meld_turn[team] is None:
-            st.first_meld_turn[team] = st.turn
-        if st.req_met_turn[team] is None and st.req_checked[team] != st.canasta_changes:
-            st.req_checked[team] = st.canasta_changes
-            if requirement_met(st.rules.go_out_requirement, st.canastas[team], st.clean_canastas[team]):
-                st.req_met_turn[team] = st.turn
 
     def _go_out(self, seat: int, had_melded: bool) -> None:
         st = self.st
@@ -574,7 +445,7 @@ class Deal(Engine):
 
     def _finish(self) -> DealResult:
         st = self.st
-        st.end_crossing()  # a pile still crossed at the end lasted until the last turn
+        spanish_pile.at_end(st)
         out_team = st.team_of[st.went_out_seat] if st.went_out_seat is not None else None
         positions = []
         for team in range(st.n_teams):

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from simcli.cards import IS_WILD, RANK_NAMES, SEVEN
+from simcli import spanish_pile
+from simcli.cards import RANK_NAMES
 from simcli.engine import Emit
-from simcli.rules import cut_target, pick_target
+from simcli.rules import cut_target
 from simcli.state import DealState
 from simcli.trace_json import cards_json
 
@@ -48,40 +49,14 @@ def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team
         for _ in range(size):
             wing[stock.pop()] += 1
         st.wings.append(wing)
-    for _ in range(rules.initial_pile_facedown):
-        st.pile.append(stock.pop())
-    if rules.initial_pile_faceup:
-        cover = rules.upcard_cover_ranks
-        while stock:
-            card = stock.pop()
-            st.pile.append(card)
-            st.upcards.append(card)
-            if card == SEVEN and rules.seven_freezes_pile != "NONE":
-                st.pile_frozen = True
-            # RULES.md §1.7: a wild card in the pile freezes it, discarded or turned up, covered or not.
-            if IS_WILD[card] and rules.freeze_on_wild_discard:
-                st.pile_frozen = True
-            if card not in cover:
-                break
-            if rules.upcard_cover_effect != "NONE" and card in rules.upcard_freeze_ranks:
-                st.pile_frozen = True
-                st.pile_premiado = rules.upcard_cover_effect == "PREMIADO"
-            # Spanish montón: a premio is covered by one more face-down card and a new upcard.
-            for _ in range(rules.upcard_cover_facedown):
-                if len(stock) > 1:
-                    st.pile.append(stock.pop())
+    spanish_pile.deal_initial_pile(st)
     st.cut_count = cut_count
     st.cut_target = cut_target(rules)
     st.exact_cut = cut_count == st.cut_target
     if st.exact_cut and rules.exact_cut_bonus:
         beneficiary = st.cutter if rules.exact_cut_beneficiary == "CUTTER_TEAM" else dealer
         st.exact_cut_team = st.team_of[beneficiary]
-    if rules.initial_pile_facedown:
-        st.pick_count = pick_count
-        st.pick_target = pick_target(rules)
-        st.exact_pick = pick_count == st.pick_target
-        if st.exact_pick and rules.exact_pile_pick_bonus:
-            st.exact_pick_team = st.team_of[dealer]
+    spanish_pile.pick_initial_pile(st, pick_count)
     if rules.pony_size:
         st.pony_cut_count = pony_cut_count
         st.pony_exact = pony_cut_count == rules.pony_size * p

@@ -27,6 +27,7 @@ from simcli.cards import (
 )
 from simcli.melds import canasta_type, is_clean, meld_error, meld_value, requirement_met
 from simcli.ponies import empty_hand_takes_pony, pony_gain
+from simcli.spanish_pile import crossed_take_error
 from simcli.special import special_hand_error as special_hand_error  # re-exported: the judge of every move
 from simcli.state import DealState
 
@@ -393,8 +394,9 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
         return "taking the pile needs a natural pair, a natural and a wild, or a team meld of its rank"
     if pair_only and method != "PAIR":
         return f"the pile is frozen for this team: a natural pair of {RANK_NAMES[top]} is needed"
-    if st.castigado_since is not None and r.castigado_requirement == "THREE_FROM_HAND" and m.naturals < 3:
-        return f"the pile is crossed by a wild card: three natural {RANK_NAMES[top]} from the hand are needed"
+    err = crossed_take_error(st, top, m.naturals)
+    if err:
+        return err
     if method not in methods:
         return f"taking by {method} is not allowed (take_methods_unfrozen)"
     gained = len(pile) - 1
