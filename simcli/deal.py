@@ -9,18 +9,17 @@ builds no event data at all.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from simcli import melding, ponies, spanish_pile, special, threes, wings
+from simcli import ending, melding, ponies, spanish_pile, special, threes, wings
 from simcli.actions import DRAW_STOCK, SpecialHand
 from simcli.cards import (
-    FOUR,
     IS_WILD,
     RANK_NAMES,
     SEVEN,
 )
 from simcli.dealing import emit_opening, new_deal
+from simcli.ending import DealResult
 from simcli.engine import Emit, Engine
 from simcli.errors import EngineError, GameContext
 from simcli.judge import (
@@ -36,11 +35,9 @@ from simcli.judge import (
     must_take_pile,
     take_error,
 )
-from simcli.melds import requirement_met
-from simcli.scoring import TeamPosition, score_deal
 from simcli.state import DealState
 from simcli.strategy import Strategy
-from simcli.trace_json import deal_scored_json, describe_decision, meld_json
+from simcli.trace_json import describe_decision, meld_json
 from simcli.view import PlayerView
 
 #: Names other modules and tests import from here (the engine's entry points).
@@ -53,53 +50,6 @@ PHASE_STARTS = {"draw": DRAW, "melds": MELDS, "discard": DISCARD}
 
 #: A deal that lasts longer than this is an engine bug (play always makes progress).
 MAX_TURNS_PER_DEAL = 5000
-
-
-@dataclass
-class DealResult:
-    """The outcome of one deal: scores per team and what happened, for records and reports."""
-
-    deal_index: int
-    dealer: int
-    first_player: int
-    scores: list[dict[str, int]]
-    end_reason: str  # "went_out" or "stock_out"
-    went_out_seat: int | None
-    concealed: bool
-    turns: int
-    canastas: list[dict[str, int]]
-    red_threes: list[int]
-    first_meld_turn: list[int | None]
-    pile_takes: list[list[int]]
-    cut_count: int
-    cut_target: int
-    exact_cut: bool
-    exact_cut_team: int | None
-    pony_pickup_turns: list[int | None] = field(default_factory=list)
-    required_set_turn: list[int | None] = field(default_factory=list)
-    pony_cut_count: int = 0
-    pony_exact: bool = False
-    pony_exact_team: int | None = None
-    black_threes: list[int] = field(default_factory=list)
-    special_hand: str | None = None
-    wings: list[tuple[int, int, int]] = field(default_factory=list)
-    #: Ranks with a canasta of either team at the end (dead for everyone under closed_rank_dead_for_all).
-    dead_ranks: int = 0
-    #: Spanish: hidden canastas per team; the premiado initial pile and the turn it was first taken (None:
-    #: never); each crossed (castigado) pile as (start turn, end turn); the dealer's pick of the initial pile;
-    #: the team that made a black-three canasta (it wins the game); corte rápido and terremoto.
-    hidden_canastas: list[int] = field(default_factory=list)
-    premiado: bool = False
-    premiado_end_turn: int | None = None
-    crossed: list[tuple[int, int]] = field(default_factory=list)
-    pick_count: int = 0
-    pick_target: int = 0
-    exact_pick: bool = False
-    exact_pick_team: int | None = None
-    black_three_canasta_team: int | None = None
-    quick_finish: bool = False
-    terremoto: bool = False
-    positions: list[TeamPosition] = field(repr=False, default_factory=list)
 
 
 class Deal(Engine):
@@ -197,11 +147,9 @@ class Deal(Engine):
         return had_melded
 
     def _start_of_turn_hooks(self, seat: int, team: int) -> None:
-        """Step (a)-(c) of RULES.md §1.6 where the variant has them: threes, pony, wing."""
-        st = self.st
-        r = st.rules
-        if r.go_out_not_same_turn_as_required_canasta and r.go_out_wait_event == "REQUIREMENT":
-            st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team], st.clean_canastas[team])
+        """Step (a)-(c) of RULES.md §1.6 where the variant has them, each feature's start-of-turn hook in order:
+        the go-out requirement's mark, dealt threes, pony, wing, a three kept before opening."""
+        ending.at_turn_start(self.st, team)
         threes.at_turn_start(self, seat)
         ponies.at_turn_start(self, seat)
         wings.at_turn_start(self, seat)
@@ -251,15 +199,11 @@ class Deal(Engine):
         r = st.rules
         emit = self.emit
         if not st.stock:
-            st.end_reason = "stock_out"
-            if emit:
-                emit("stock_out", {"seat": seat, "turn": st.turn})
+            ending.stock_out(self, seat, {})
             return True
         if len(st.stock) < r.draw_count and not r.partial_draw_allowed:
             # RULES.md A-X-5: too few cards for a whole draw end the deal as an empty stock would.
-            st.end_reason = "stock_out"
-            if emit:
-                emit("stock_out", {"seat": seat, "turn": st.turn, "stock_left": len(st.stock)})
+            ending.stock_out(self, seat, {"stock_left": len(st.stock)})
             return True
         drawn = []
         stock = st.stock
@@ -323,7 +267,7 @@ class Deal(Engine):
                     emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
                                       "value": {"special_hand": melds[0].kind}})
                 if st.hand_sizes[seat] == 0:
-                    self._go_out(seat, had_melded)
+                    ending.go_out(self, seat, had_melded)
                     return True
                 break
             if melds:
@@ -351,15 +295,13 @@ class Deal(Engine):
         st = self.st
         r = st.rules
         if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat):
-            self._go_out(seat, had_melded)
+            ending.go_out(self, seat, had_melded)
             return True
         if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
                 st.hand_sizes[seat] == 1 and go_out_error(st, seat, st.canastas[st.team_of[seat]]) is not None)):
             # The last stock card was a three and could not be replaced: by the knob, or because the
             # player is left with one card it may not discard, the deal ends here (stock out).
-            st.end_reason = "stock_out"
-            if self.emit:
-                self.emit("stock_out", {"seat": seat, "turn": st.turn, "last_card_red_three": True})
+            ending.stock_out(self, seat, {"last_card_red_three": True})
             return True
         return False
 
@@ -399,7 +341,7 @@ class Deal(Engine):
                 data["bar_lifted"] = DISCARD_LIFTS[lifted - 1]
             emit("discard", data)
         if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat):
-            self._go_out(seat, had_melded)
+            ending.go_out(self, seat, had_melded)
 
     def _check_discard(self, seat: int, card: int) -> None:
         """Refuse a discard the rules bar, a last card that may not go out, or a kept card after a "yes"."""
@@ -415,86 +357,12 @@ class Deal(Engine):
         if st.permission is True and st.hand_sizes[seat] > 1:
             raise self.fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
 
-    # ------------------------------------------------------------------ ponies
-
-
-    def _go_out(self, seat: int, had_melded: bool) -> None:
-        st = self.st
-        team = st.team_of[seat]
-        st.went_out_seat = seat
-        st.end_reason = "went_out"
-        # Concealed: the whole hand melded in this one turn, no earlier melds by this player, nothing added
-        # to melds laid before this turn (partner's), and at least one canasta among them (RULES.md §1.10).
-        # Adding to melds this player started earlier in the same turn (e.g. with a pile take) is fine.
-        st.concealed = (
-            not had_melded
-            and not st.touched_existing
-            and st.new_canasta
-        )
-        # Spanish: corte rápido (out on the player's first turn) and terremoto (out in one turn, after a
-        # stock draw, with no earlier melds of the player).
-        if self.finish_bonuses:
-            st.quick_finish = st.seat_turns[seat] == 1
-            st.terremoto = not had_melded and st.drew_from_stock
-        if self.emit:
-            data = {"seat": seat, "team": team, "concealed": st.concealed, "turn": st.turn}
-            for flag in ("quick_finish", "terremoto"):  # written only when true (Spanish bonuses)
-                if getattr(st, flag):
-                    data[flag] = True
-            self.emit("going_out", data)
-
     def _finish(self) -> DealResult:
-        st = self.st
-        spanish_pile.at_end(st)
-        out_team = st.team_of[st.went_out_seat] if st.went_out_seat is not None else None
-        positions = []
-        for team in range(st.n_teams):
-            positions.append(TeamPosition(
-                melds=tuple(st.team_melds(team)),
-                red_threes=st.red_threes[team],
-                hands=tuple(tuple(st.hands[s]) for s in st.members(team)),
-                went_out=st.went_out_seat is not None and st.team_of[st.went_out_seat] == team,
-                concealed=st.concealed and st.went_out_seat is not None
-                and st.team_of[st.went_out_seat] == team,
-                exact_cut=st.exact_cut_team == team,
-                ponies=tuple(tuple(st.ponies[s]) for s in st.members(team) if not st.pony_picked[s]),
-                pony_dealer_exact=st.pony_exact_team == team,
-                black_threes=st.black_threes[team],
-                special_hand=st.special_hand if st.went_out_seat is not None
-                and st.team_of[st.went_out_seat] == team else None,
-                hidden=tuple(st.hidden[team]),
-                exact_pick=st.exact_pick_team == team,
-                quick_finish=st.quick_finish and out_team == team,
-                terremoto=st.terremoto and out_team == team,
-            ))
-        scores = score_deal(st.rules, positions)
-        result = DealResult(
-            deal_index=st.deal_index, dealer=st.dealer, first_player=st.first_player, scores=scores,
-            end_reason=st.end_reason or "", went_out_seat=st.went_out_seat, concealed=st.concealed,
-            turns=st.turn, canastas=[dict(c) for c in st.canastas], red_threes=list(st.red_threes),
-            first_meld_turn=list(st.first_meld_turn), pile_takes=[list(t) for t in st.take_sizes],
-            cut_count=st.cut_count, cut_target=st.cut_target, exact_cut=st.exact_cut,
-            exact_cut_team=st.exact_cut_team, positions=positions,
-            pony_pickup_turns=list(st.pony_turn) if st.rules.pony_size else [],
-            required_set_turn=list(st.req_met_turn), pony_cut_count=st.pony_cut_count,
-            pony_exact=st.pony_exact, pony_exact_team=st.pony_exact_team,
-            black_threes=list(st.black_threes), special_hand=st.special_hand, wings=list(st.wing_log),
-            dead_ranks=len({rank for pos in positions for rank, n, tw, jk in pos.melds
-                            if rank >= FOUR and n + tw + jk >= st.rules.canasta_size}),
-            hidden_canastas=[len(h) for h in st.hidden], premiado=st.pile_premiado,
-            premiado_end_turn=st.premiado_end_turn, crossed=list(st.castigado_log), pick_count=st.pick_count,
-            pick_target=st.pick_target, exact_pick=st.exact_pick, exact_pick_team=st.exact_pick_team,
-            black_three_canasta_team=st.black_three_canasta_team, quick_finish=st.quick_finish,
-            terremoto=st.terremoto,
-        )
-        if self.emit:
-            self.emit("deal_scored", deal_scored_json(st, scores, positions))
-        return result
+        """Score the ended deal (:func:`simcli.ending.finish`)."""
+        return ending.finish(self)
 
 
 def play_deal(st: DealState, strategies: Sequence[Strategy], emit: Emit | None = None,
               ctx: GameContext | None = None) -> DealResult:
     """Play a prepared deal (see :func:`new_deal`) to its scored end."""
     return Deal(st, strategies, emit, ctx).play()
-
-
