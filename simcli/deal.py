@@ -1,9 +1,19 @@
-"""One deal: dealing, the turn loop and the end of the deal (RULES.md §1.6, §1.11).
+"""One deal: the turn loop and the turn's named phases (RULES.md §1.6), the thin orchestrator of the engine.
 
 :func:`play_deal` drives a :class:`~simcli.state.DealState` from a shuffled deck to
 a scored end, asking each seat's strategy for its decisions and validating them.
 The engine reports what happens through ``emit(kind, data)``; with no listener it
 builds no event data at all.
+
+A turn is :meth:`Deal._start_turn`, :meth:`Deal._draw_phase`, :meth:`Deal._meld_phase` and
+:meth:`Deal._discard_phase`; :meth:`Deal.play` and :meth:`Deal.resume` (a rollout from any decision) share one
+loop. What the phases do lives in modules of their own: :mod:`simcli.dealing` (the deal's set-up and opening
+events), :mod:`simcli.melding` (pile takes and melds), :mod:`simcli.ending` (going out, the stock running out,
+the score), :mod:`simcli.trace_json` (the events' shapes), and one module per variant feature holding its rule's
+predicates (shared with :mod:`simcli.judge`) and the transitions the phases call at their hook points (start of
+turn, after melds, on opening, at an empty hand, at the discard): :mod:`simcli.threes`, :mod:`simcli.ponies`,
+:mod:`simcli.wings`, :mod:`simcli.special` and :mod:`simcli.spanish_pile`. Precomputed "is this feature on"
+flags (here and on :class:`~simcli.engine.Engine`) keep Classic to one test per hook.
 """
 
 from __future__ import annotations
@@ -13,11 +23,7 @@ from typing import Any
 
 from simcli import ending, melding, ponies, spanish_pile, special, threes, wings
 from simcli.actions import DRAW_STOCK, SpecialHand
-from simcli.cards import (
-    IS_WILD,
-    RANK_NAMES,
-    SEVEN,
-)
+from simcli.cards import IS_WILD, RANK_NAMES, SEVEN
 from simcli.dealing import emit_opening, new_deal
 from simcli.ending import DealResult
 from simcli.engine import Emit, Engine

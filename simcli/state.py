@@ -467,7 +467,8 @@ class DealState:
     def unlearn_facedown(self, seat: int) -> None:
         """``seat`` takes the pile: nobody saw its face-down cards, so they are not known in that hand.
 
-        Deal._take_pile adds every card it moves into the hand to ``known``; this takes the face-down ones back."""
+        :func:`simcli.melding.take_pile` adds every card it moves into the hand to ``known``; this takes the
+        face-down ones back."""
         if self.first_take_done:
             return  # only the first take of a deal can hold face-down cards (an initial pile)
         k = self.known[seat]
