@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from simcli import spanish_pile
+from simcli import ponies, spanish_pile, wings
 from simcli.cards import RANK_NAMES
 from simcli.engine import Emit
 from simcli.rules import cut_target
@@ -39,16 +39,8 @@ def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team
     del stock[len(stock) - dealt:]
     for seat in range(p):
         st.hand_sizes[seat] = rules.hand_size
-    # Ponies are dealt after the hands, in the same order (the pony dealer sits after the dealer).
-    for _ in range(rules.pony_size):
-        for seat in order:
-            st.ponies[seat][stock.pop()] += 1
-    # Wings (Americana) are set aside after the hands, in wing_sizes order.
-    for size in rules.wing_sizes:
-        wing = [0] * len(st.hands[0])
-        for _ in range(size):
-            wing[stock.pop()] += 1
-        st.wings.append(wing)
+    ponies.deal_ponies(st, order)
+    wings.set_aside(st)
     spanish_pile.deal_initial_pile(st)
     st.cut_count = cut_count
     st.cut_target = cut_target(rules)
@@ -57,11 +49,7 @@ def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team
         beneficiary = st.cutter if rules.exact_cut_beneficiary == "CUTTER_TEAM" else dealer
         st.exact_cut_team = st.team_of[beneficiary]
     spanish_pile.pick_initial_pile(st, pick_count)
-    if rules.pony_size:
-        st.pony_cut_count = pony_cut_count
-        st.pony_exact = pony_cut_count == rules.pony_size * p
-        if st.pony_exact and rules.pony_dealer_exact_bonus:
-            st.pony_exact_team = st.team_of[st.pony_dealer]
+    ponies.grab_ponies(st, pony_cut_count)
     return st
 
 

@@ -1,10 +1,11 @@
 """Ponies (Ponytail, RULES.md §2.2): a second, face-down hand each player picks up once it is unlocked.
 
-Every pony rule is here once. The predicates over :class:`~simcli.state.DealState` say what unlocks a pony and
-what an emptied hand does; :mod:`simcli.judge` uses them to judge melds, asks and last discards before they
-happen, and the transitions below use them to carry the turn out: at the start of a turn (:func:`at_turn_start`),
-after melds (:func:`after_melds`) and at an empty hand (:func:`hand_empty_pony`). The engine calls the last two
-only while ``st.ponies_in_play`` (or at an empty hand), so a variant without ponies pays one test per hook.
+Every pony rule is here once: dealing them (:func:`deal_ponies`, :func:`grab_ponies`); the predicates over
+:class:`~simcli.state.DealState` that say what unlocks a pony and what an emptied hand does, which
+:mod:`simcli.judge` uses to judge melds, asks and last discards before they happen; and the transitions that use
+them to carry the turn out: at the start of a turn (:func:`at_turn_start`), after melds (:func:`after_melds`) and
+at an empty hand (:func:`hand_empty_pony`). The engine calls :func:`after_melds` only while
+``st.ponies_in_play``, so a variant without ponies pays one test per hook.
 """
 
 from __future__ import annotations
@@ -43,6 +44,26 @@ def pony_gain(st: DealState, seat: int, team_canastas: int, own_canasta: bool, h
         or (hand_after == 0 and empty_hand_takes_pony(st, seat))
     )
     return sum(st.ponies[seat]) if opens else 0
+
+
+def deal_ponies(st: DealState, order: list[int]) -> None:
+    """Deal the ponies from the stock after the hands, one card at a time in the hands' ``order`` (the pony
+    dealer sits after the dealer)."""
+    stock = st.stock
+    for _ in range(st.rules.pony_size):
+        for seat in order:
+            st.ponies[seat][stock.pop()] += 1
+
+
+def grab_ponies(st: DealState, pony_cut_count: int) -> None:
+    """The pony dealer's grab of the ponies' cards: exact, it may earn its team ``pony_dealer_exact_bonus``."""
+    rules = st.rules
+    if not rules.pony_size:
+        return
+    st.pony_cut_count = pony_cut_count
+    st.pony_exact = pony_cut_count == rules.pony_size * st.n_players
+    if st.pony_exact and rules.pony_dealer_exact_bonus:
+        st.pony_exact_team = st.team_of[st.pony_dealer]
 
 
 def at_turn_start(eng: Engine, seat: int) -> None:

@@ -1,9 +1,9 @@
 """Wings (Americana, RULES.md §2.3): small packets set aside at the deal, one given to each team's first opener.
 
-The predicate :func:`wing_for_opening` says whether an opening takes a wing; the transitions are the turn's
-hooks: on opening (:func:`on_open`) and at the start of a turn, for a wing handed over late
-(``wing_timing=NEXT_TURN``, :func:`at_turn_start`). Without wings ``st.wings`` is empty and ``on_open`` returns
-at its first test.
+:func:`set_aside` lays them aside at the deal; the predicate :func:`wing_for_opening` says whether an opening
+takes a wing; the transitions are the turn's hooks: on opening (:func:`on_open`) and at the start of a turn, for
+a wing handed over late (``wing_timing=NEXT_TURN``, :func:`at_turn_start`). Without wings ``st.wings`` is empty
+and ``on_open`` returns at its first test.
 """
 
 from __future__ import annotations
@@ -12,6 +12,16 @@ from simcli import threes
 from simcli.cards import BLACK_THREE, RED_THREE
 from simcli.engine import Engine
 from simcli.state import DealState
+
+
+def set_aside(st: DealState) -> None:
+    """Set the wings aside from the stock after the hands (and ponies), in ``wing_sizes`` order."""
+    stock = st.stock
+    for size in st.rules.wing_sizes:
+        wing = [0] * len(st.hands[0])
+        for _ in range(size):
+            wing[stock.pop()] += 1
+        st.wings.append(wing)
 
 
 def wing_for_opening(st: DealState, team: int, via_pile: bool) -> bool:
