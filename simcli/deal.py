@@ -81,8 +81,6 @@ class Deal(Engine):
             (IS_WILD[c] and r.freeze_on_wild_discard) or (c == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD")
             for c in range(len(RANK_NAMES)))
 
-
-
     # ----------------------------------------------------------------- play
     def play(self) -> DealResult:
         """Play the deal to its end and score it."""
