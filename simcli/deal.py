@@ -104,13 +104,17 @@ class Deal(Engine):
         """The turn loop shared by :meth:`play` and :meth:`resume`: whole turns from ``seat`` on until the deal
         ends, then the score."""
         st = self.st
-        step, p, ctx, turn = st.step, st.n_players, self.ctx, self._play_turn
+        step, p, ctx = st.step, st.n_players, self.ctx
+        # The phases bound once and called here directly, not through _play_turn: a call fewer on every turn.
+        start, draw, meld, discard = self._start_turn, self._draw_phase, self._meld_phase, self._discard_phase
         while st.end_reason is None:
             st.turn += 1
             ctx.turn = st.turn
             if st.turn > MAX_TURNS_PER_DEAL:
                 raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
-            turn(seat, False, START)
+            had_melded = start(seat)
+            if not draw(seat) and not meld(seat, had_melded):
+                discard(seat, had_melded)
             seat = (seat + step) % p
         return self._finish()
 
@@ -161,7 +165,8 @@ class Deal(Engine):
 
     def _draw_phase(self, seat: int) -> bool:
         """Draw phase: the draw decision (stock or pile), checked, traced and carried out, then the "may I go
-        out?" question. Returns whether the deal ended (the stock ran out)."""
+        out?" question. Returns whether the deal ended (the stock ran out). Over 60 lines: the stock draw is
+        inlined, as it runs on most turns."""
         st = self.st
         r = st.rules
         emit = self.emit
@@ -186,8 +191,30 @@ class Deal(Engine):
         if emit:
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": describe_decision(decision)})
         if decision is DRAW_STOCK:
-            if self._draw_from_stock(seat):
+            stock = st.stock
+            if not stock or (len(stock) < r.draw_count and not r.partial_draw_allowed):
+                self._stock_runs_out(seat)
                 return True
+            # The stock draw, inlined (it runs on most turns): bonus threes are laid and replaced by draw_one.
+            drawn = []
+            hand = st.hands[seat]
+            for _ in range(r.draw_count):
+                if not stock:
+                    break
+                top = stock[-1]
+                if not st.is_bonus_three[top]:  # the common case: no laying, no replacement
+                    stock.pop()
+                    hand[top] += 1
+                    st.hand_sizes[seat] += 1
+                    drawn.append(top)
+                    continue
+                # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
+                replacement = threes.draw_one(self, seat, "stock")
+                if replacement is not None:
+                    drawn.append(replacement)
+            st.drew_from_stock = True
+            if emit:
+                emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn], "stock_left": len(stock)})
         else:
             melding.take_pile(self, seat, decision)
             if st.ponies_in_play:
@@ -196,40 +223,10 @@ class Deal(Engine):
             self._ask_partner(seat)
         return False
 
-    def _draw_from_stock(self, seat: int) -> bool:
-        """Draw ``draw_count`` cards from the stock (bonus threes laid and replaced); returns whether the
-        stock was out instead (the deal ends)."""
+    def _stock_runs_out(self, seat: int) -> None:
+        """A stock draw with the stock empty, or too short for a whole draw (RULES.md A-X-5), ends the deal."""
         st = self.st
-        r = st.rules
-        emit = self.emit
-        if not st.stock:
-            ending.stock_out(self, seat, {})
-            return True
-        if len(st.stock) < r.draw_count and not r.partial_draw_allowed:
-            # RULES.md A-X-5: too few cards for a whole draw end the deal as an empty stock would.
-            ending.stock_out(self, seat, {"stock_left": len(st.stock)})
-            return True
-        drawn = []
-        stock = st.stock
-        hand = st.hands[seat]
-        for _ in range(r.draw_count):
-            if not stock:
-                break
-            top = stock[-1]
-            if not st.is_bonus_three[top]:  # the common case, inlined: no laying, no replacement
-                stock.pop()
-                hand[top] += 1
-                st.hand_sizes[seat] += 1
-                drawn.append(top)
-                continue
-            # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
-            replacement = threes.draw_one(self, seat, "stock")
-            if replacement is not None:
-                drawn.append(replacement)
-        st.drew_from_stock = True
-        if emit:
-            emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn], "stock_left": len(st.stock)})
-        return False
+        ending.stock_out(self, seat, {} if not st.stock else {"stock_left": len(st.stock)})
 
     def _ask_partner(self, seat: int) -> None:
         """Asking partner "may I go out?" (an agent hook with no scoring effect; the answer binds)."""
@@ -285,7 +282,9 @@ class Deal(Engine):
                                   "value": [meld_json(m) for m in melds] if melds else []})
             if not (melds and st.ponies_in_play and self._pony_after_melding(seat)):
                 break
-        return self._after_meld_phase(seat, had_melded)
+        if st.hand_sizes[seat] == 0 or st.last_card_red_three:  # tested here: the call is rare
+            return self._after_meld_phase(seat, had_melded)
+        return False
 
     def _pony_after_melding(self, seat: int) -> bool:
         """Whether melds just laid brought ``seat``'s pony into the hand (then the player may meld again)."""
@@ -324,7 +323,8 @@ class Deal(Engine):
             if err:
                 raise self.fail(seat, err)
         card: int = returned
-        self._check_discard(seat, card)
+        if (self._discard_rules and st.special_hand is None) or st.hand_sizes[seat] == 1 or st.permission is True:
+            self._check_discard(seat, card)  # tested here: in most turns there is nothing to check
         lifted = 0
         if emit:  # after every check: a refused discard is never traced as made
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard", "value": RANK_NAMES[card]})
