@@ -77,9 +77,7 @@ PLACED: dict[str, str] = {}
 
 #: Imports that go up the layers on purpose, each with the reason; ``--check`` fails on any other, and on an entry
 #: here that the code no longer has (delete it then).
-UPWARD: dict[tuple[str, str], str] = {
-    ("simcli.view", "simcli.forward"): "the view reaches the forward model lazily (issue 20 item 3 removes it)",
-}
+UPWARD: dict[tuple[str, str], str] = {}
 
 
 # ---------------------------------------------------------------------------------------------- the import graph

@@ -1,31 +1,33 @@
-"""One deal: dealing, the turn loop and the end of the deal (RULES.md §1.6, §1.11).
+"""One deal: the turn loop and the turn's named phases (RULES.md §1.6), the thin orchestrator of the engine.
 
 :func:`play_deal` drives a :class:`~simcli.state.DealState` from a shuffled deck to
 a scored end, asking each seat's strategy for its decisions and validating them.
 The engine reports what happens through ``emit(kind, data)``; with no listener it
 builds no event data at all.
+
+A turn is :meth:`Deal._start_turn`, :meth:`Deal._draw_phase`, :meth:`Deal._meld_phase` and
+:meth:`Deal._discard_phase`; :meth:`Deal.play` and :meth:`Deal.resume` (a rollout from any decision) share one
+loop. What the phases do lives in modules of their own: :mod:`simcli.dealing` (the deal's set-up and opening
+events), :mod:`simcli.melding` (pile takes and melds), :mod:`simcli.ending` (going out, the stock running out,
+the score), :mod:`simcli.trace_json` (the events' shapes), and one module per variant feature holding its rule's
+predicates (shared with :mod:`simcli.judge`) and the transitions the phases call at their hook points (start of
+turn, after melds, on opening, at an empty hand, at the discard): :mod:`simcli.threes`, :mod:`simcli.ponies`,
+:mod:`simcli.wings`, :mod:`simcli.special` and :mod:`simcli.spanish_pile`. Precomputed "is this feature on"
+flags (here and on :class:`~simcli.engine.Engine`) keep Classic to one test per hook.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
-from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
-from simcli.cards import (
-    BLACK_THREE,
-    FOUR,
-    IS_WILD,
-    JOKER,
-    RANK_NAMES,
-    RED_THREE,
-    SEVEN,
-    TWO,
-    WILD_MELD,
-    cards_of,
-)
-from simcli.errors import EngineError, GameContext, IllegalDecision, StrategyError
+from simcli import ending, melding, ponies, spanish_pile, special, threes, wings
+from simcli.actions import DRAW_STOCK, SpecialHand
+from simcli.cards import IS_WILD, RANK_NAMES, SEVEN
+from simcli.dealing import emit_opening, new_deal
+from simcli.ending import DealResult
+from simcli.engine import Emit, Engine
+from simcli.errors import EngineError, GameContext
 from simcli.judge import (
     DISCARD_LIFTS,
     ask_error,
@@ -33,25 +35,20 @@ from simcli.judge import (
     discard_lifts,
     discard_shape_error,
     draw_shape_error,
-    flag_error,
     go_out_error,
-    meld_segments,
     melds_error,
     melds_shape_error,
-    merge_melds,
     must_take_pile,
-    special_hand_error,
     take_error,
 )
-from simcli.melds import requirement_met
-from simcli.rules import cut_target, pick_target
-from simcli.scoring import TeamPosition, score_deal
-from simcli.special import find_special
 from simcli.state import DealState
 from simcli.strategy_base import Strategy
+from simcli.trace_json import describe_decision, meld_json
 from simcli.view import PlayerView
 
-Emit = Callable[[str, dict[str, Any]], None]
+#: Names other modules and tests import from here (the engine's entry points).
+__all__ = ["DISCARD", "DRAW", "MELDS", "PHASE_STARTS", "START", "Deal", "DealResult", "Emit", "meld_json",
+           "new_deal", "play_deal"]
 
 #: Where :meth:`Deal._play_turn` starts a turn: at its start, or at one of its three decisions (a rollout).
 START, DRAW, MELDS, DISCARD = 0, 1, 2, 3
@@ -61,137 +58,12 @@ PHASE_STARTS = {"draw": DRAW, "melds": MELDS, "discard": DISCARD}
 MAX_TURNS_PER_DEAL = 5000
 
 
-@dataclass
-class DealResult:
-    """The outcome of one deal: scores per team and what happened, for records and reports."""
-
-    deal_index: int
-    dealer: int
-    first_player: int
-    scores: list[dict[str, int]]
-    end_reason: str  # "went_out" or "stock_out"
-    went_out_seat: int | None
-    concealed: bool
-    turns: int
-    canastas: list[dict[str, int]]
-    red_threes: list[int]
-    first_meld_turn: list[int | None]
-    pile_takes: list[list[int]]
-    cut_count: int
-    cut_target: int
-    exact_cut: bool
-    exact_cut_team: int | None
-    pony_pickup_turns: list[int | None] = field(default_factory=list)
-    required_set_turn: list[int | None] = field(default_factory=list)
-    pony_cut_count: int = 0
-    pony_exact: bool = False
-    pony_exact_team: int | None = None
-    black_threes: list[int] = field(default_factory=list)
-    special_hand: str | None = None
-    wings: list[tuple[int, int, int]] = field(default_factory=list)
-    #: Ranks with a canasta of either team at the end (dead for everyone under closed_rank_dead_for_all).
-    dead_ranks: int = 0
-    #: Spanish: hidden canastas per team; the premiado initial pile and the turn it was first taken (None:
-    #: never); each crossed (castigado) pile as (start turn, end turn); the dealer's pick of the initial pile;
-    #: the team that made a black-three canasta (it wins the game); corte rápido and terremoto.
-    hidden_canastas: list[int] = field(default_factory=list)
-    premiado: bool = False
-    premiado_end_turn: int | None = None
-    crossed: list[tuple[int, int]] = field(default_factory=list)
-    pick_count: int = 0
-    pick_target: int = 0
-    exact_pick: bool = False
-    exact_pick_team: int | None = None
-    black_three_canasta_team: int | None = None
-    quick_finish: bool = False
-    terremoto: bool = False
-    positions: list[TeamPosition] = field(repr=False, default_factory=list)
-
-
-def new_deal(rules: Any, deck: Sequence[int], dealer: int, deal_index: int, team_scores: list[int],
-             cut_count: int, pony_cut_count: int = 0, pick_count: int = 0) -> DealState:
-    """Set up a deal from a shuffled ``deck`` (``deck[0]`` is the top card): hands, ponies, upcards, cuts.
-
-    ``pick_count`` is the dealer's grab for a face-down initial pile (Spanish *picar exacto*).
-    """
-    st = DealState(rules, deal_index, dealer, team_scores)
-    st.deck = list(deck)
-    st.stock = list(reversed(deck))  # stock[-1] is the top card, so pop() draws it
-    stock = st.stock
-    p = st.n_players
-    order = [(st.first_player + i * st.step) % p for i in range(p)]
-    # One card at a time from the top, round the table: the k-th player in order gets deck[k::p].
-    dealt = rules.hand_size * p
-    for k, seat in enumerate(order):
-        hand = st.hands[seat]
-        for card in deck[k:dealt:p]:
-            hand[card] += 1
-    del stock[len(stock) - dealt:]
-    for seat in range(p):
-        st.hand_sizes[seat] = rules.hand_size
-    # Ponies are dealt after the hands, in the same order (the pony dealer sits after the dealer).
-    for _ in range(rules.pony_size):
-        for seat in order:
-            st.ponies[seat][stock.pop()] += 1
-    # Wings (Americana) are set aside after the hands, in wing_sizes order.
-    for size in rules.wing_sizes:
-        wing = [0] * len(st.hands[0])
-        for _ in range(size):
-            wing[stock.pop()] += 1
-        st.wings.append(wing)
-    for _ in range(rules.initial_pile_facedown):
-        st.pile.append(stock.pop())
-    if rules.initial_pile_faceup:
-        cover = rules.upcard_cover_ranks
-        while stock:
-            card = stock.pop()
-            st.pile.append(card)
-            st.upcards.append(card)
-            if card == SEVEN and rules.seven_freezes_pile != "NONE":
-                st.pile_frozen = True
-            # RULES.md §1.7: a wild card in the pile freezes it, discarded or turned up, covered or not.
-            if IS_WILD[card] and rules.freeze_on_wild_discard:
-                st.pile_frozen = True
-            if card not in cover:
-                break
-            if rules.upcard_cover_effect != "NONE" and card in rules.upcard_freeze_ranks:
-                st.pile_frozen = True
-                st.pile_premiado = rules.upcard_cover_effect == "PREMIADO"
-            # Spanish montón: a premio is covered by one more face-down card and a new upcard.
-            for _ in range(rules.upcard_cover_facedown):
-                if len(stock) > 1:
-                    st.pile.append(stock.pop())
-    st.cut_count = cut_count
-    st.cut_target = cut_target(rules)
-    st.exact_cut = cut_count == st.cut_target
-    if st.exact_cut and rules.exact_cut_bonus:
-        beneficiary = st.cutter if rules.exact_cut_beneficiary == "CUTTER_TEAM" else dealer
-        st.exact_cut_team = st.team_of[beneficiary]
-    if rules.initial_pile_facedown:
-        st.pick_count = pick_count
-        st.pick_target = pick_target(rules)
-        st.exact_pick = pick_count == st.pick_target
-        if st.exact_pick and rules.exact_pile_pick_bonus:
-            st.exact_pick_team = st.team_of[dealer]
-    if rules.pony_size:
-        st.pony_cut_count = pony_cut_count
-        st.pony_exact = pony_cut_count == rules.pony_size * p
-        if st.pony_exact and rules.pony_dealer_exact_bonus:
-            st.pony_exact_team = st.team_of[st.pony_dealer]
-    return st
-
-
-class Deal:
+class Deal(Engine):
     """Plays one prepared deal between the given strategies."""
 
     def __init__(self, st: DealState, strategies: Sequence[Strategy], emit: Emit | None = None,
                  ctx: GameContext | None = None):
-        self.st = st
-        self.strategies = strategies
-        self.views = [PlayerView(st, s) for s in range(st.n_players)]
-        self.emit = emit
-        self.ctx = ctx or GameContext()
-        self.decisions = 0
+        super().__init__(st, strategies, [PlayerView(st, s) for s in range(st.n_players)], emit, ctx)
         r = st.rules
         # Rule-derived constants, computed once per deal rather than once per turn.
         permission = r.ask_partner_permission != "OFF" and r.team_size > 1
@@ -205,242 +77,17 @@ class Deal:
             or r.wing_sizes or r.may_hold_one_three_before_opening)
         self._discard_rules = bool(r.discard_restrictions or r.empty_pile_no_dead_card)
         self._lifts = bool(r.empty_pile_no_dead_card)  # the only bar that can leave no discard (A-AM-4d)
-        self._hidden_canastas = r.hidden_canasta_bonus is not None
-        # Corte rápido and terremoto are Spanish: recorded (state, results, trace) only in the Spanish game or
-        # in a rule set that pays either bonus, so that no other variant shows the flags.
-        self._finish_bonuses = r.variant == "spanish" or bool(r.quick_finish_bonus or r.terremoto_bonus)
         self._discard_freezes = tuple(
             (IS_WILD[c] and r.freeze_on_wild_discard) or (c == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD")
             for c in range(len(RANK_NAMES)))
 
-    # ------------------------------------------------------------- plumbing
-    def _error(self, cls: type[StrategyError], seat: int, template: str, detail: str) -> StrategyError:
-        """An error of ``cls`` whose message (``template`` with ``{name}``, ``{seat}``, ``{ctx}`` and
-        ``{detail}``) and fields name the strategy, seat, game, seed, deal and turn."""
-        ctx = self.ctx
-        name = self.strategies[seat].name
-        return cls(template.format(name=name, seat=seat, ctx=ctx.describe(), detail=detail), seat=seat,
-                   strategy=name, game_index=ctx.game_index, seed=ctx.seed, deal_index=ctx.deal_index,
-                   turn=ctx.turn)
-
-    def _fail(self, seat: int, reason: str) -> StrategyError:
-        return self._error(IllegalDecision, seat, "illegal move by strategy '{name}' at seat {seat} in {ctx}: {detail}",
-                           reason)
-
-    def _wrap(self, seat: int, exc: Exception) -> StrategyError:
-        """Turn an exception raised inside a strategy into a StrategyError naming seat, game, seed and turn."""
-        if isinstance(exc, StrategyError):
-            return exc
-        return self._error(StrategyError, seat, "strategy '{name}' at seat {seat} raised {detail} in {ctx}",
-                           f"{type(exc).__name__}: {exc}")
-
-    def _call(self, seat: int, method: Callable[..., Any], view: PlayerView) -> Any:
-        self.decisions += 1
-        try:
-            return method(view)
-        except Exception as exc:
-            raise self._wrap(seat, exc) from exc
-
-    def _flag(self, seat: int, method: str, value: Any) -> bool:
-        """A yes/no hook's answer as a bool; anything but True or False is an illegal decision."""
-        err = flag_error(method, value)
-        if err:
-            raise self._fail(seat, err)
-        return bool(value)
-
-    def _lay_three(self, seat: int, rank: int, source: str) -> None:
-        """Lay a bonus three (a red three; in Americana a black one too) in front of the team."""
-        st = self.st
-        team = st.team_of[seat]
-        if rank == RED_THREE:
-            st.red_threes[team] += 1
-            st.red_threes_by_seat[seat] += 1
-        else:
-            st.black_threes[team] += 1
-            st.black_threes_by_seat[seat] += 1
-        if self.emit:
-            self.emit("red_three" if rank == RED_THREE else "black_three",
-                      {"seat": seat, "team": team, "source": source})
-
-    def _may_hold_three(self, seat: int, rank: int) -> bool | None:
-        """Americana: a player may keep one three until the team opens, if the strategy wants to.
-
-        ``None`` when the strategy is not asked (the rules or the hand do not allow keeping this three).
-        """
-        st = self.st
-        if not st.rules.may_hold_one_three_before_opening or st.opened[st.team_of[seat]]:
-            return None
-        hand = st.hands[seat]
-        if hand[RED_THREE] + hand[BLACK_THREE] > 0:
-            return None
-        strategy = self.strategies[seat]
-        try:
-            hold = strategy.hold_three(self.views[seat], rank)
-        except Exception as exc:
-            raise self._wrap(seat, exc) from exc
-        return self._flag(seat, "hold_three", hold)
-
-    def _hold_line(self, seat: int, rank: int, hold: bool | None) -> None:
-        """Write the ``hold_three`` decision line, once the three is laid or in the hand (a consistent state)."""
-        if hold is not None and self.emit:
-            self.emit("decision", {"seat": seat, "turn": self.st.turn, "kind": "hold_three",
-                                   "value": {"card": RANK_NAMES[rank], "hold": hold}})
-
-    def _draw_one(self, seat: int, source: str) -> int | None:
-        """Draw one card from the stock into ``seat``'s hand, laying bonus threes and replacing them."""
-        st = self.st
-        stock = st.stock
-        hand = st.hands[seat]
-        bonus = st.is_bonus_three
-        while stock:
-            card = stock.pop()
-            hold = None
-            if bonus[card]:
-                hold = self._may_hold_three(seat, card)
-                if not hold:
-                    self._lay_three(seat, card, source)
-                    self._hold_line(seat, card, hold)
-                    if not stock:
-                        st.last_card_red_three = True
-                        return None
-                    source = "replacement"
-                    continue
-            hand[card] += 1
-            st.hand_sizes[seat] += 1
-            self._hold_line(seat, card, hold)
-            return card
-        return None
-
-    def _lay_held_threes(self, seat: int, source: str, held: tuple[int, int] = (0, 0)) -> None:
-        """Lay every bonus three in ``seat``'s hand, each replaced from the stock.
-
-        ``held`` counts (red, black) threes that were in the hand before the cards of ``source`` arrived
-        (Americana: a three kept before opening): those are laid first of their rank, with source ``held``.
-        """
-        st = self.st
-        hand = st.hands[seat]
-        for rank, kept in ((RED_THREE, held[0]), (BLACK_THREE, held[1])):
-            if not st.is_bonus_three[rank]:
-                continue
-            while hand[rank]:
-                hold = self._may_hold_three_from_hand(seat, rank) if source == "dealt" else None
-                if hold:
-                    self._hold_line(seat, rank, hold)
-                    break
-                hand[rank] -= 1
-                st.hand_sizes[seat] -= 1
-                st.forget(seat, rank, 1)
-                if kept:
-                    kept -= 1
-                    self._lay_three(seat, rank, "held")
-                else:
-                    self._lay_three(seat, rank, source)
-                self._hold_line(seat, rank, hold)
-                self._draw_one(seat, "replacement")
-
-    def _may_hold_three_from_hand(self, seat: int, rank: int) -> bool | None:
-        st = self.st
-        hand = st.hands[seat]
-        if hand[RED_THREE] + hand[BLACK_THREE] != 1:
-            return None  # one three at most may be kept
-        hand[rank] -= 1
-        try:
-            return self._may_hold_three(seat, rank)
-        finally:
-            hand[rank] += 1
-
-    def _special_hand(self, seat: int, decision: Sequence[Any]) -> None:
-        """Lay a special hand (Americana): it ends the deal after the discard of a last card, if any."""
-        st = self.st
-        if len(decision) != 1:
-            raise self._fail(seat, "a special hand must be returned alone")
-        kind = decision[0].kind
-        err = special_hand_error(st, seat, kind)
-        if err:
-            raise self._fail(seat, err)
-        cards = find_special(kind, st.hands[seat], st.rules.pairs_wild_pair_ranks)
-        assert cards is not None
-        hand = st.hands[seat]
-        for rank, n in enumerate(cards):
-            hand[rank] -= n
-            st.forget(seat, rank, n)
-        st.hand_sizes[seat] -= 14
-        st.special_hand = kind
-        st.has_melded[seat] = True
-        if self.emit:
-            self.emit("special_hand", {"seat": seat, "team": st.team_of[seat], "kind": kind, "turn": st.turn,
-                                       "cards": " ".join(RANK_NAMES[c] for c in cards_of(cards))})
-
-    # ------------------------------------------------------------------ wings
-    def _on_open(self, seat: int, via_pile: bool) -> None:
-        """A team has just opened: its opener takes the next wing if one is due (RULES.md §2.3)."""
-        st = self.st
-        r = st.rules
-        team = st.team_of[seat]
-        if not st.wings or st.wing_taken[team]:
-            return
-        st.wing_taken[team] = True
-        if via_pile and r.wing_denied_if_opened_via_pile:
-            if r.wing_after_pile_opening == "THREE":
-                # RULES.md A-AM-4b: the wing this opening would have taken is not given; the other team's
-                # first opener takes the next one (the 3-card wing). It stays set aside, never counted.
-                st.wings_void.append(st.wings.pop(0))
-            return
-        if r.wing_cutoff_stock_remaining is not None and len(st.stock) <= r.wing_cutoff_stock_remaining:
-            return
-        wing = st.wings[0]
-        st.wing_log.append((seat, sum(wing), st.turn))
-        if self.emit:  # while the wing is still set aside, so that listeners see every card in one place
-            self.emit("wing", {"seat": seat, "team": team, "cards": sum(wing), "turn": st.turn})
-        st.wings.pop(0)
-        if r.wing_timing == "IMMEDIATE":
-            self._add_wing(seat, wing)
-        else:
-            st.wing_pending[seat] = wing
-
-    def _add_wing(self, seat: int, wing: list[int]) -> None:
-        st = self.st
-        hand = st.hands[seat]
-        held = (hand[RED_THREE], hand[BLACK_THREE])  # a three kept before opening is laid now too, as "held"
-        for rank, n in enumerate(wing):
-            hand[rank] += n
-        st.hand_sizes[seat] += sum(wing)
-        self._lay_held_threes(seat, "wing", held)
-
     # ----------------------------------------------------------------- play
     def play(self) -> DealResult:
         """Play the deal to its end and score it."""
-        st = self.st
-        emit = self.emit
-        if emit:
-            emit("deal", {
-                "deal_index": st.deal_index, "dealer": st.dealer, "first_player": st.first_player,
-                "deck": [RANK_NAMES[c] for c in st.deck],
-                "hands": [" ".join(RANK_NAMES[c] for c in cards_of(h)) for h in st.hands],
-                "upcards": [RANK_NAMES[c] for c in st.upcards], "pile_frozen": st.pile_frozen,
-                "minimum": list(st.minimum),
-            })
-            emit("cut", {"cutter": st.cutter, "count": st.cut_count, "target": st.cut_target,
-                         "exact": st.exact_cut, "bonus_team": st.exact_cut_team})
-            if st.rules.pony_size:
-                emit("pony_grab", {"pony_dealer": st.pony_dealer, "count": st.pony_cut_count,
-                                   "target": st.rules.pony_size * st.n_players, "exact": st.pony_exact,
-                                   "bonus_team": st.pony_exact_team})
-            if st.pick_target:
-                emit("pile_pick", {"dealer": st.dealer, "count": st.pick_count, "target": st.pick_target,
-                                   "exact": st.exact_pick, "bonus_team": st.exact_pick_team,
-                                   "premiado": st.pile_premiado})
+        if self.emit:
+            emit_opening(self.st, self.emit)
         self.lay_dealt_threes()
-        seat = st.first_player
-        step, p, ctx, turn = st.step, st.n_players, self.ctx, self._play_turn
-        while st.end_reason is None:
-            st.turn += 1
-            ctx.turn = st.turn
-            if st.turn > MAX_TURNS_PER_DEAL:
-                raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
-            turn(seat, False, START)
-            seat = (seat + step) % p
-        return self._finish()
+        return self._turns_from(self.st.first_player)
 
     def resume(self, phase: str) -> DealResult:
         """Finish a deal stopped at a decision of the current seat (``"draw"``, ``"melds"`` or ``"discard"``).
@@ -451,220 +98,233 @@ class Deal:
         st = self.st
         seat = st.current
         self._play_turn(seat, st.turn_had_melded, PHASE_STARTS[phase])
-        step, p, ctx, turn = st.step, st.n_players, self.ctx, self._play_turn
+        return self._turns_from((seat + st.step) % st.n_players)
+
+    def _turns_from(self, seat: int) -> DealResult:
+        """The turn loop shared by :meth:`play` and :meth:`resume`: whole turns from ``seat`` on until the deal
+        ends, then the score."""
+        st = self.st
+        step, p, ctx = st.step, st.n_players, self.ctx
+        # The phases bound once and called here directly, not through _play_turn: a call fewer on every turn.
+        start, draw, meld, discard = self._start_turn, self._draw_phase, self._meld_phase, self._discard_phase
         while st.end_reason is None:
-            seat = (seat + step) % p
             st.turn += 1
             ctx.turn = st.turn
             if st.turn > MAX_TURNS_PER_DEAL:
                 raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
-            turn(seat, False, START)
+            had_melded = start(seat)
+            if not draw(seat) and not meld(seat, had_melded):
+                discard(seat, had_melded)
+            seat = (seat + step) % p
         return self._finish()
 
-    def _start_of_turn(self, seat: int, team: int) -> None:
-        """Step (a)-(c) of RULES.md §1.6 where the variant has them: threes, pony, wing."""
-        st = self.st
-        r = st.rules
-        if r.go_out_not_same_turn_as_required_canasta and r.go_out_wait_event == "REQUIREMENT":
-            st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team], st.clean_canastas[team])
-        if st.seat_turns[seat] == 1 and r.dealt_threes_laid == "FIRST_TURN":
-            self._lay_held_threes(seat, "dealt")
-        if st.pony_unlocked[seat] and not st.pony_picked[seat]:
-            self._pick_up_pony(seat)  # a pony unlocked by a teammate is picked up at the start of the turn
-        pending = st.wing_pending[seat]
-        if pending is not None:
-            st.wing_pending[seat] = None
-            self._add_wing(seat, pending)
-        if st.opened[team] and r.may_hold_one_three_before_opening:
-            hand = st.hands[seat]
-            if hand[RED_THREE] or hand[BLACK_THREE]:
-                self._lay_held_threes(seat, "held")  # a three kept before opening is laid now
-
     def lay_dealt_threes(self) -> None:
-        """Lay and replace dealt threes right after the deal, in seat order (RULES.md §2.1).
-
-        With ``dealt_threes_laid=FIRST_TURN`` (§1.9) this does nothing: each player lays them at
-        the start of their first turn instead.
-        """
-        st = self.st
-        if st.rules.dealt_threes_laid != "AFTER_DEAL":
-            return
-        seat = st.first_player
-        for _ in range(st.n_players):
-            self._lay_held_threes(seat, "dealt")
-            seat = st.next_seat(seat)
+        """Lay and replace dealt threes right after the deal (:func:`simcli.threes.lay_dealt_threes`)."""
+        threes.lay_dealt_threes(self)
 
     def _play_turn(self, seat: int, had_melded: bool, phase: int) -> None:
         """``seat``'s turn from ``phase`` on: START (the whole turn), DRAW, MELDS or DISCARD (a rollout resumes
-        at a decision: :meth:`resume`). ``had_melded``: whether the player had melded before this turn (set
-        here at START). One function for the three decisions, so that the turn loop makes one call a turn."""
+        at a decision: :meth:`resume`). ``had_melded``: whether the player had melded before this turn (set by
+        the start of turn). The phases, in order: :meth:`_start_turn`, :meth:`_draw_phase`,
+        :meth:`_meld_phase`, :meth:`_discard_phase`; the first two that end the deal say so."""
+        if phase == START:
+            had_melded = self._start_turn(seat)
+        if phase <= DRAW and self._draw_phase(seat):
+            return
+        if phase <= MELDS and self._meld_phase(seat, had_melded):
+            return
+        self._discard_phase(seat, had_melded)
+
+    # ------------------------------------------------------------ the phases
+    def _start_turn(self, seat: int) -> bool:
+        """Start of turn: reset the per-turn state, then the variant's start-of-turn steps (RULES.md §1.6 (a)-(c):
+        threes, pony, wing). Returns whether the player had melded before this turn."""
         st = self.st
-        team = st.team_of[seat]
-        if phase == START:  # reset the per-turn state, then the start-of-turn steps
-            st.current = seat
-            st.seat_turns[seat] += 1
-            st.drew_from_stock = False
-            st.touched_existing = False
-            st.turn_new_ranks = 0
-            st.permission = None
-            st.asked = False
-            st.last_card_red_three = False
-            had_melded = st.turn_had_melded = st.has_melded[seat]
-            st.new_canasta = False
-            if self._turn_start_hooks:
-                self._start_of_turn(seat, team)
+        st.current = seat
+        st.seat_turns[seat] += 1
+        st.drew_from_stock = False
+        st.touched_existing = False
+        st.turn_new_ranks = 0
+        st.permission = None
+        st.asked = False
+        st.last_card_red_three = False
+        had_melded = st.turn_had_melded = st.has_melded[seat]
+        st.new_canasta = False
+        if self._turn_start_hooks:
+            self._start_of_turn_hooks(seat, st.team_of[seat])
+        return had_melded
+
+    def _start_of_turn_hooks(self, seat: int, team: int) -> None:
+        """Step (a)-(c) of RULES.md §1.6 where the variant has them, each feature's start-of-turn hook in order:
+        the go-out requirement's mark, dealt threes, pony, wing, a three kept before opening."""
+        ending.at_turn_start(self.st, team)
+        threes.at_turn_start(self, seat)
+        ponies.at_turn_start(self, seat)
+        wings.at_turn_start(self, seat)
+        threes.once_opened(self, seat, team)
+
+    def _draw_phase(self, seat: int) -> bool:
+        """Draw phase: the draw decision (stock or pile), checked, traced and carried out, then the "may I go
+        out?" question. Returns whether the deal ended (the stock ran out). Over 60 lines: the stock draw is
+        inlined, as it runs on most turns."""
+        st = self.st
         r = st.rules
+        emit = self.emit
+        self.decisions += 3
+        st.phase += 1
+        try:
+            decision: Any = self.strategies[seat].choose_draw(self.views[seat])  # checked below
+        except Exception as exc:
+            raise self.wrap(seat, exc) from exc
+        # Every check comes before the decision line: a refused decision is never traced as made.
+        if decision is DRAW_STOCK:
+            if len(st.stock) < r.draw_count and must_take_pile(st, seat):
+                left = "empty" if not st.stock else f"down to {len(st.stock)} (partial_draw_allowed=false)"
+                raise self.fail(seat, f"the stock is {left} and the pile matches a team meld: it must be taken")
+        else:
+            err = draw_shape_error(decision)
+            if err:
+                raise self.fail(seat, err)
+            err = None if st.validated == (st.phase, seat, decision) else take_error(st, seat, decision)
+            if err:
+                raise self.fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
+        if emit:
+            emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": describe_decision(decision)})
+        if decision is DRAW_STOCK:
+            stock = st.stock
+            if not stock or (len(stock) < r.draw_count and not r.partial_draw_allowed):
+                self._stock_runs_out(seat)
+                return True
+            # The stock draw, inlined (it runs on most turns): bonus threes are laid and replaced by draw_one.
+            drawn = []
+            hand = st.hands[seat]
+            for _ in range(r.draw_count):
+                if not stock:
+                    break
+                top = stock[-1]
+                if not st.is_bonus_three[top]:  # the common case: no laying, no replacement
+                    stock.pop()
+                    hand[top] += 1
+                    st.hand_sizes[seat] += 1
+                    drawn.append(top)
+                    continue
+                # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
+                replacement = threes.draw_one(self, seat, "stock")
+                if replacement is not None:
+                    drawn.append(replacement)
+            st.drew_from_stock = True
+            if emit:
+                emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn], "stock_left": len(stock)})
+        else:
+            melding.take_pile(self, seat, decision)
+            if st.ponies_in_play:
+                ponies.after_melds(self, seat)
+        if self._asks[seat]:
+            self._ask_partner(seat)
+        return False
+
+    def _stock_runs_out(self, seat: int) -> None:
+        """A stock draw with the stock empty, or too short for a whole draw (RULES.md A-X-5), ends the deal."""
+        st = self.st
+        ending.stock_out(self, seat, {} if not st.stock else {"stock_left": len(st.stock)})
+
+    def _ask_partner(self, seat: int) -> None:
+        """Asking partner "may I go out?" (an agent hook with no scoring effect; the answer binds)."""
+        st = self.st
+        if not self.flag(seat, "ask_to_go_out", self.call(seat, self.strategies[seat].ask_to_go_out,
+                                                             self.views[seat])):
+            return
+        err = ask_error(st, seat)
+        if err:
+            raise self.fail(seat, f"ask_to_go_out: {err}")
+        partner = st.partners(seat)[0]
+        st.asked = True
+        st.permission = self.flag(partner, "answer_go_out", self.call(
+            partner, self.strategies[partner].answer_go_out, self.views[partner]))
+        if self.emit:
+            self.emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
+
+    def _meld_phase(self, seat: int, had_melded: bool) -> bool:
+        """Meld phase: melds (or a special hand) until the player stops, asked again after a pony pick-up;
+        then going out on an empty hand, or the end of the deal on an unreplaced last three. Returns whether
+        the deal ended."""
+        st = self.st
         emit = self.emit
         strategy = self.strategies[seat]
         view = self.views[seat]
-
-        if phase <= DRAW:
-            # DRAW
-            self.decisions += 3
+        while True:  # a pony picked up while melding brings new cards: the strategy is asked again
             st.phase += 1
             try:
-                decision: Any = strategy.choose_draw(view)  # checked below, whatever the strategy returned
+                melds = strategy.choose_melds(view)
             except Exception as exc:
-                raise self._wrap(seat, exc) from exc
-            # Every check comes before the decision line: a refused decision is never traced as made.
-            if decision is DRAW_STOCK:
-                if len(st.stock) < r.draw_count and must_take_pile(st, seat):
-                    left = "empty" if not st.stock else f"down to {len(st.stock)} (partial_draw_allowed=false)"
-                    raise self._fail(seat, f"the stock is {left} and the pile matches a team meld: it must be taken")
-            else:
-                err = draw_shape_error(decision)
+                raise self.wrap(seat, exc) from exc
+            if melds or (melds is not None and type(melds) is not list and type(melds) is not tuple):
+                err = melds_shape_error(melds)  # None and an empty list or tuple are no melds
                 if err:
-                    raise self._fail(seat, err)
-                err = None if st.validated == (st.phase, seat, decision) else take_error(st, seat, decision)
-                if err:
-                    raise self._fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
-            if emit:
-                emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": _describe(decision)})
-            if decision is DRAW_STOCK:
-                if not st.stock:
-                    st.end_reason = "stock_out"
-                    if emit:
-                        emit("stock_out", {"seat": seat, "turn": st.turn})
-                    return
-                if len(st.stock) < r.draw_count and not r.partial_draw_allowed:
-                    # RULES.md A-X-5: too few cards for a whole draw end the deal as an empty stock would.
-                    st.end_reason = "stock_out"
-                    if emit:
-                        emit("stock_out", {"seat": seat, "turn": st.turn, "stock_left": len(st.stock)})
-                    return
-                drawn = []
-                stock = st.stock
-                hand = st.hands[seat]
-                for _ in range(r.draw_count):
-                    if not stock:
-                        break
-                    top = stock[-1]
-                    if not st.is_bonus_three[top]:  # the common case, inlined: no laying, no replacement
-                        stock.pop()
-                        hand[top] += 1
-                        st.hand_sizes[seat] += 1
-                        drawn.append(top)
-                        continue
-                    # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
-                    replacement = self._draw_one(seat, "stock")
-                    if replacement is not None:
-                        drawn.append(replacement)
-                st.drew_from_stock = True
-                if emit:
-                    emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn],
-                                  "stock_left": len(st.stock)})
-            else:
-                self._take_pile(seat, decision)
-                if st.ponies_in_play:
-                    self._after_melds(seat)
-
-            # Asking partner "may I go out?" (an agent hook with no scoring effect).
-            if self._asks[seat]:
-                if self._flag(seat, "ask_to_go_out", self._call(seat, strategy.ask_to_go_out, view)):
-                    err = ask_error(st, seat)
-                    if err:
-                        raise self._fail(seat, f"ask_to_go_out: {err}")
-                    partner = st.partners(seat)[0]
-                    st.asked = True
-                    st.permission = self._flag(partner, "answer_go_out", self._call(
-                        partner, self.strategies[partner].answer_go_out, self.views[partner]))
-                    if emit:
-                        emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
-
-        if phase <= MELDS:
-            # MELD
-            # A pony picked up while melding brings new cards: the strategy is asked again.
-            while True:
-                st.phase += 1
-                try:
-                    melds = strategy.choose_melds(view)
-                except Exception as exc:
-                    raise self._wrap(seat, exc) from exc
-                picked = False
-                if melds or (melds is not None and type(melds) is not list and type(melds) is not tuple):
-                    err = melds_shape_error(melds)  # None and an empty list or tuple are no melds
-                    if err:
-                        raise self._fail(seat, err)
-                if melds and isinstance(melds[0], SpecialHand):
-                    self._special_hand(seat, melds)
-                    if emit:
-                        emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
-                                          "value": {"special_hand": melds[0].kind}})
-                    if st.hand_sizes[seat] == 0:
-                        self._go_out(seat, had_melded)
-                        return
-                    break
-                if melds:
-                    melds = tuple(melds)
-                    err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
-                    if err:
-                        raise self._fail(seat, f"melds {[str(m) for m in melds]}: {err}")
-                    self._apply_melds(seat, melds)
+                    raise self.fail(seat, err)
+            if melds and isinstance(melds[0], SpecialHand):
+                special.lay_special_hand(self, seat, melds)
                 if emit:
                     emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
-                                      "value": [meld_json(m) for m in melds] if melds else []})
-                if melds and st.ponies_in_play:
-                    picked = self._after_melds(seat)
-                    if not picked and st.hand_sizes[seat] == 0 and self._hand_empty_pony(seat):
-                        picked = True  # HAND_EMPTY: the pony comes in and the player may meld again
-                if not picked:
-                    break
+                                      "value": {"special_hand": melds[0].kind}})
+                if st.hand_sizes[seat] == 0:
+                    ending.go_out(self, seat, had_melded)
+                    return True
+                break
+            if melds:
+                melds = tuple(melds)
+                err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
+                if err:
+                    raise self.fail(seat, f"melds {[str(m) for m in melds]}: {err}")
+                melding.apply_melds(self, seat, melds)
+            if emit:
+                emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
+                                  "value": [meld_json(m) for m in melds] if melds else []})
+            if not (melds and st.ponies_in_play and self._pony_after_melding(seat)):
+                break
+        if st.hand_sizes[seat] == 0 or st.last_card_red_three:  # tested here: the call is rare
+            return self._after_meld_phase(seat, had_melded)
+        return False
 
-            if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
-                self._go_out(seat, had_melded)
-                return
-            if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
-                    st.hand_sizes[seat] == 1 and go_out_error(st, seat, st.canastas[team]) is not None)):
-                # The last stock card was a three and could not be replaced: by the knob, or because the
-                # player is left with one card it may not discard, the deal ends here (stock out).
-                st.end_reason = "stock_out"
-                if emit:
-                    emit("stock_out", {"seat": seat, "turn": st.turn, "last_card_red_three": True})
-                return
+    def _pony_after_melding(self, seat: int) -> bool:
+        """Whether melds just laid brought ``seat``'s pony into the hand (then the player may meld again)."""
+        st = self.st
+        if ponies.after_melds(self, seat):
+            return True
+        return st.hand_sizes[seat] == 0 and ponies.hand_empty_pony(self, seat)
 
-        # DISCARD
+    def _after_meld_phase(self, seat: int, had_melded: bool) -> bool:
+        """The end of the meld phase: out on an empty hand, or the deal's end on an unreplaced last three."""
+        st = self.st
+        r = st.rules
+        if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat):
+            ending.go_out(self, seat, had_melded)
+            return True
+        if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
+                st.hand_sizes[seat] == 1 and go_out_error(st, seat, st.canastas[st.team_of[seat]]) is not None)):
+            # The last stock card was a three and could not be replaced: by the knob, or because the
+            # player is left with one card it may not discard, the deal ends here (stock out).
+            ending.stock_out(self, seat, {"last_card_red_three": True})
+            return True
+        return False
+
+    def _discard_phase(self, seat: int, had_melded: bool) -> None:
+        """Discard phase: the discard, checked, traced and laid on the pile; going out if it was the last card."""
+        st = self.st
+        emit = self.emit
         st.phase += 1
         try:
-            returned: Any = strategy.choose_discard(view)
+            returned: Any = self.strategies[seat].choose_discard(self.views[seat])
         except Exception as exc:
-            raise self._wrap(seat, exc) from exc
+            raise self.wrap(seat, exc) from exc
         hand = st.hands[seat]
         if type(returned) is not int or not 0 <= returned < len(hand) or not hand[returned]:  # the rare case
             err = discard_shape_error(returned, hand)
             if err:
-                raise self._fail(seat, err)
+                raise self.fail(seat, err)
         card: int = returned
-        if self._discard_rules and st.special_hand is None:
-            err = discard_error(st, seat, card)
-            if err:
-                raise self._fail(seat, f"discard {RANK_NAMES[card]}: {err}")
-        if st.hand_sizes[seat] == 1 and st.special_hand is None and not (
-                r.pony_unlock == "HAND_EMPTY" and not st.pony_picked[seat]):
-            err = go_out_error(st, seat, st.canastas[team])
-            if err:
-                raise self._fail(seat, f"discarding the last card: {err}")
-        if st.permission is True and st.hand_sizes[seat] > 1:
-            raise self._fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
+        if (self._discard_rules and st.special_hand is None) or st.hand_sizes[seat] == 1 or st.permission is True:
+            self._check_discard(seat, card)  # tested here: in most turns there is nothing to check
         lifted = 0
         if emit:  # after every check: a refused discard is never traced as made
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard", "value": RANK_NAMES[card]})
@@ -678,304 +338,35 @@ class Deal:
         st.pile.append(card)
         if self._discard_freezes[card]:
             st.pile_frozen = True
-            if IS_WILD[card] and st.castigado_since is None:
-                st.castigado_since = st.turn  # the pile is crossed (castigado) until taken
+            spanish_pile.on_freezing_discard(st, card)
         if emit:
             data = {"seat": seat, "card": RANK_NAMES[card], "pile_size": len(st.pile), "frozen": st.pile_frozen}
             if lifted:  # RULES.md A-AM-4d: no card was discardable, so bars were lifted (the last one named)
                 data["bar_lifted"] = DISCARD_LIFTS[lifted - 1]
             emit("discard", data)
-        if st.hand_sizes[seat] == 0 and not self._hand_empty_pony(seat):
-            self._go_out(seat, had_melded)
+        if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat):
+            ending.go_out(self, seat, had_melded)
 
-    # ------------------------------------------------------------------ ponies
-    def _pick_up_pony(self, seat: int) -> None:
-        """Add ``seat``'s pony to the hand, laying its red threes and replacing them from the stock."""
+    def _check_discard(self, seat: int, card: int) -> None:
+        """Refuse a discard the rules bar, a last card that may not go out, or a kept card after a "yes"."""
         st = self.st
-        pony = st.ponies[seat]
-        hand = st.hands[seat]
-        threes = pony[RED_THREE]
-        size = sum(pony)
-        for r, n in enumerate(pony):
-            if n and r != RED_THREE:
-                hand[r] += n
-        st.hand_sizes[seat] += size - threes
-        st.ponies[seat] = [0] * len(pony)
-        # The pony's red threes stay in it until each is laid, so that every event sees each card in one place.
-        st.ponies[seat][RED_THREE] = threes
-        st.pony_picked[seat] = True
-        st.ponies_in_play = not all(st.pony_picked)
-        st.pony_turn[seat] = st.turn
-        if self.emit:
-            self.emit("pony_pickup", {"seat": seat, "team": st.team_of[seat], "turn": st.turn, "cards": size})
-        for _ in range(threes):
-            st.ponies[seat][RED_THREE] -= 1
-            self._lay_three(seat, RED_THREE, "pony")
-            self._draw_one(seat, "replacement")
-
-    def _after_melds(self, seat: int) -> bool:
-        """Unlock ponies after melds (RULES.md §2.2); return whether ``seat`` picked up its own now."""
-        st = self.st
-        r = st.rules
-        team = st.team_of[seat]
-        picked = False
-        if st.new_canasta:
-            st.made_canasta[seat] = True
-        unlock = r.pony_unlock
-        if unlock == "TEAM_FIRST_CANASTA" and sum(st.canastas[team].values()):
-            for s in st.members(team):
-                st.pony_unlocked[s] = True
-        elif unlock == "OWN_FIRST_CANASTA" and st.made_canasta[seat]:
-            st.pony_unlocked[seat] = True
-        if st.pony_unlocked[seat] and not st.pony_picked[seat]:
-            self._pick_up_pony(seat)
-            picked = True
-        if r.pony_partner_pickup == "IMMEDIATE_OUT_OF_TURN":
-            for s in st.partners(seat):
-                if st.pony_unlocked[s] and not st.pony_picked[s]:
-                    self._pick_up_pony(s)
-        return picked
-
-    def _hand_empty_pony(self, seat: int) -> bool:
-        """``pony_unlock=HAND_EMPTY``: an emptied hand picks up the pony instead of going out."""
-        st = self.st
-        if st.rules.pony_unlock != "HAND_EMPTY" or st.pony_picked[seat]:
-            return False
-        st.pony_unlocked[seat] = True
-        self._pick_up_pony(seat)
-        return True
-
-    def _take_pile(self, seat: int, take: TakePile) -> None:
-        st = self.st
-        team = st.team_of[seat]
-        hand = st.hands[seat]
-        pile = st.pile
-        top = pile[-1]
-        size = len(pile)
-        m = take.meld
-        was_opened = st.opened[team]
-        if self.emit:  # before any card moves, so that listeners see a consistent state
-            self.emit("take_pile", {"seat": seat, "team": team, "top": RANK_NAMES[top], "size": size,
-                                    "meld": meld_json(m), "extra": [meld_json(x) for x in take.extra]})
-        pile.pop()
-        if st.melds[team][top] is not None:
-            st.touched_existing = True
-        else:
-            st.turn_new_ranks |= 1 << top
-        hand[top] -= m.naturals
-        hand[TWO] -= m.twos
-        hand[JOKER] -= m.jokers
-        known = st.known[seat]
-        if known[top] or known[TWO] or known[JOKER]:  # DealState.forget_meld, its test inlined
-            st.forget_meld(seat, top, m.naturals, m.twos, m.jokers)
-        st.hand_sizes[seat] -= m.size
-        self._add_to_meld(seat, top, m.naturals + 1, m.twos, m.jokers)
-        gained = 0
-        for card in pile:
-            if card != RED_THREE:
-                hand[card] += 1
-                known[card] += 1  # everyone saw the face-up cards go into this hand
-                gained += 1
-        st.hand_sizes[seat] += gained
-        st.unlearn_facedown(seat)  # ... but not the face-down ones
-        pile[:] = [RED_THREE] * (len(pile) - gained)
-        st.pile_frozen = False
-        # Red threes found in the pile are laid one by one once the rest of the pile is in the hand,
-        # so that every event sees each card in exactly one place.
-        while pile:
-            pile.pop()
-            self._lay_three(seat, RED_THREE, "pile")
-            if st.rules.red_three_from_pile_replaced:
-                self._draw_one(seat, "replacement")
-        st.take_sizes[team].append(size)
-        st.end_crossing()
-        if st.pile_premiado and st.premiado_end_turn is None:
-            st.premiado_end_turn = st.turn
-        st.first_take_done = True
-        st.team_took[team] = True
-        self._record_melds(seat)
-        if not was_opened:
-            st.opened[team] = True
-            self._on_open(seat, via_pile=True)
-        if take.extra:
-            self._apply_melds(seat, take.extra)
-
-    def _apply_melds(self, seat: int, melds: Sequence[Meld]) -> None:
-        st = self.st
-        team = st.team_of[seat]
-        hand = st.hands[seat]
-        known = st.known[seat]
-        team_melds = st.melds[team]
-        size = st.rules.canasta_size
-        # One meld per rank (merged actions), or under new_meld_after_closed_canasta the melds the actions build.
-        groups = merge_melds(melds).items() if st.layout.close_at is None else (
-            (seg[0], seg[1:4]) for seg in meld_segments(st, team, melds))
-        for rank, (n, tw, jk) in groups:
-            new = team_melds[rank] is None  # read live: a meld closed by the previous segment freed its slot
-            if new:
-                st.turn_new_ranks |= 1 << rank
-            elif not st.turn_new_ranks >> rank & 1:
-                st.touched_existing = True  # a meld laid before this turn (partner's): not concealed
-            if rank != WILD_MELD:
-                hand[rank] -= n
-            hand[TWO] -= tw
-            hand[JOKER] -= jk
-            if known[rank] or known[TWO] or known[JOKER]:  # DealState.forget_meld, its test inlined
-                st.forget_meld(seat, rank, 0 if rank == WILD_MELD else n, tw, jk)
-            st.hand_sizes[seat] -= n + tw + jk
-            # A complete canasta laid from the hand as a new meld is hidden (Spanish *oculta*).
-            hidden = new and n + tw + jk >= size and self._hidden_canastas and rank >= FOUR
-            self._add_to_meld(seat, rank, n, tw, jk, hidden)
-            if hidden:
-                st.hidden[team].append(rank)
-            elif rank == BLACK_THREE and n >= size and st.rules.black_three_canasta_wins_game:
-                st.black_three_canasta_team = team
-        self._record_melds(seat)
-        if not st.opened[team]:
-            st.opened[team] = True
-            self._on_open(seat, via_pile=False)
-
-    def _add_to_meld(self, seat: int, rank: int, n: int, tw: int, jk: int, hidden: bool = False) -> None:
-        st = self.st
-        team = st.team_of[seat]
-        if not self.emit:
-            st.add_to_meld(team, rank, n, tw, jk, hidden)
-            return
-        prev = st.melds[team][rank]  # read before the cards go on: the meld may close and leave its slot
-        meld = [n, tw, jk] if prev is None else [prev[0] + n, prev[1] + tw, prev[2] + jk]
-        before, after = st.add_to_meld(team, rank, n, tw, jk, hidden)
-        name = "WILD" if rank == WILD_MELD else RANK_NAMES[rank]
-        data: dict[str, Any] = {"seat": seat, "team": team, "rank": name,
-                                "added": {"naturals": n, "twos": tw, "jokers": jk}, "meld": meld}
-        if st.melds[team][rank] is None:
-            data["closed"] = True  # a closed canasta set aside (new_meld_after_closed_canasta): the slot is free
-        self.emit("meld", data)
-        if after is not None and before != after:
-            data = {"seat": seat, "team": team, "rank": name, "kind": after, "upgraded_from": before}
-            if hidden:
-                data["hidden"] = True
-            self.emit("canasta", data)
-
-    def _record_melds(self, seat: int) -> None:
-        st = self.st
-        team = st.team_of[seat]
-        st.has_melded[seat] = True
-        if st.first_meld_turn[team] is None:
-            st.first_meld_turn[team] = st.turn
-        if st.req_met_turn[team] is None and st.req_checked[team] != st.canasta_changes:
-            st.req_checked[team] = st.canasta_changes
-            if requirement_met(st.rules.go_out_requirement, st.canastas[team], st.clean_canastas[team]):
-                st.req_met_turn[team] = st.turn
-
-    def _go_out(self, seat: int, had_melded: bool) -> None:
-        st = self.st
-        team = st.team_of[seat]
-        st.went_out_seat = seat
-        st.end_reason = "went_out"
-        # Concealed: the whole hand melded in this one turn, no earlier melds by this player, nothing added
-        # to melds laid before this turn (partner's), and at least one canasta among them (RULES.md §1.10).
-        # Adding to melds this player started earlier in the same turn (e.g. with a pile take) is fine.
-        st.concealed = (
-            not had_melded
-            and not st.touched_existing
-            and st.new_canasta
-        )
-        # Spanish: corte rápido (out on the player's first turn) and terremoto (out in one turn, after a
-        # stock draw, with no earlier melds of the player).
-        if self._finish_bonuses:
-            st.quick_finish = st.seat_turns[seat] == 1
-            st.terremoto = not had_melded and st.drew_from_stock
-        if self.emit:
-            data = {"seat": seat, "team": team, "concealed": st.concealed, "turn": st.turn}
-            for flag in ("quick_finish", "terremoto"):  # written only when true (Spanish bonuses)
-                if getattr(st, flag):
-                    data[flag] = True
-            self.emit("going_out", data)
+        if self._discard_rules and st.special_hand is None:
+            err = discard_error(st, seat, card)
+            if err:
+                raise self.fail(seat, f"discard {RANK_NAMES[card]}: {err}")
+        if st.hand_sizes[seat] == 1 and st.special_hand is None and not ponies.empty_hand_takes_pony(st, seat):
+            err = go_out_error(st, seat, st.canastas[st.team_of[seat]])
+            if err:
+                raise self.fail(seat, f"discarding the last card: {err}")
+        if st.permission is True and st.hand_sizes[seat] > 1:
+            raise self.fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
 
     def _finish(self) -> DealResult:
-        st = self.st
-        st.end_crossing()  # a pile still crossed at the end lasted until the last turn
-        out_team = st.team_of[st.went_out_seat] if st.went_out_seat is not None else None
-        positions = []
-        for team in range(st.n_teams):
-            positions.append(TeamPosition(
-                melds=tuple(st.team_melds(team)),
-                red_threes=st.red_threes[team],
-                hands=tuple(tuple(st.hands[s]) for s in st.members(team)),
-                went_out=st.went_out_seat is not None and st.team_of[st.went_out_seat] == team,
-                concealed=st.concealed and st.went_out_seat is not None
-                and st.team_of[st.went_out_seat] == team,
-                exact_cut=st.exact_cut_team == team,
-                ponies=tuple(tuple(st.ponies[s]) for s in st.members(team) if not st.pony_picked[s]),
-                pony_dealer_exact=st.pony_exact_team == team,
-                black_threes=st.black_threes[team],
-                special_hand=st.special_hand if st.went_out_seat is not None
-                and st.team_of[st.went_out_seat] == team else None,
-                hidden=tuple(st.hidden[team]),
-                exact_pick=st.exact_pick_team == team,
-                quick_finish=st.quick_finish and out_team == team,
-                terremoto=st.terremoto and out_team == team,
-            ))
-        scores = score_deal(st.rules, positions)
-        result = DealResult(
-            deal_index=st.deal_index, dealer=st.dealer, first_player=st.first_player, scores=scores,
-            end_reason=st.end_reason or "", went_out_seat=st.went_out_seat, concealed=st.concealed,
-            turns=st.turn, canastas=[dict(c) for c in st.canastas], red_threes=list(st.red_threes),
-            first_meld_turn=list(st.first_meld_turn), pile_takes=[list(t) for t in st.take_sizes],
-            cut_count=st.cut_count, cut_target=st.cut_target, exact_cut=st.exact_cut,
-            exact_cut_team=st.exact_cut_team, positions=positions,
-            pony_pickup_turns=list(st.pony_turn) if st.rules.pony_size else [],
-            required_set_turn=list(st.req_met_turn), pony_cut_count=st.pony_cut_count,
-            pony_exact=st.pony_exact, pony_exact_team=st.pony_exact_team,
-            black_threes=list(st.black_threes), special_hand=st.special_hand, wings=list(st.wing_log),
-            dead_ranks=len({rank for pos in positions for rank, n, tw, jk in pos.melds
-                            if rank >= FOUR and n + tw + jk >= st.rules.canasta_size}),
-            hidden_canastas=[len(h) for h in st.hidden], premiado=st.pile_premiado,
-            premiado_end_turn=st.premiado_end_turn, crossed=list(st.castigado_log), pick_count=st.pick_count,
-            pick_target=st.pick_target, exact_pick=st.exact_pick, exact_pick_team=st.exact_pick_team,
-            black_three_canasta_team=st.black_three_canasta_team, quick_finish=st.quick_finish,
-            terremoto=st.terremoto,
-        )
-        if self.emit:
-            self.emit("deal_scored", {
-                "deal_index": st.deal_index, "end_reason": st.end_reason, "went_out_seat": st.went_out_seat,
-                "concealed": st.concealed, "turns": st.turn,
-                "teams": [{"total": s["total"], "breakdown": {k: v for k, v in s.items() if k != "total"},
-                           **_melds_json(st, team),
-                           "red_threes": pos.red_threes, "black_threes": pos.black_threes,
-                           "unpicked_ponies": [" ".join(RANK_NAMES[c] for c in cards_of(p)) for p in pos.ponies],
-                           "hands": [" ".join(RANK_NAMES[c] for c in cards_of(h)) for h in pos.hands]}
-                          for team, (s, pos) in enumerate(zip(scores, positions, strict=True))],
-            })
-        return result
-
-
-def _melds_json(st: DealState, team: int) -> dict[str, Any]:
-    """A team's melds for ``deal_scored``: ``melds`` by rank and, under ``new_meld_after_closed_canasta``, the
-    closed canastas set aside as ``closed_canastas`` (a list of ``[rank, naturals, twos, jokers]``)."""
-    out: dict[str, Any] = {"melds": {("WILD" if r == WILD_MELD else RANK_NAMES[r]): [m[0], m[1], m[2]]
-                                     for r, m in enumerate(st.melds[team]) if m is not None}}
-    if st.layout.close_at is not None:
-        out["closed_canastas"] = [["WILD" if r == WILD_MELD else RANK_NAMES[r], n, tw, jk]
-                                  for r, n, tw, jk in st.closed[team]]
-    return out
-
-
-def meld_json(m: Meld) -> dict[str, Any]:
-    """A meld action as JSON: ``{"rank": "K", "naturals": 2, "twos": 1, "jokers": 0}``."""
-    return {"rank": "WILD" if m.rank == WILD_MELD and not m.naturals else RANK_NAMES[m.rank],
-            "naturals": m.naturals, "twos": m.twos, "jokers": m.jokers}
-
-
-def _describe(decision: Any) -> Any:
-    if isinstance(decision, TakePile):
-        return {"take_pile": meld_json(decision.meld), "extra": [meld_json(x) for x in decision.extra]}
-    return "stock" if decision is DRAW_STOCK else repr(decision)
+        """Score the ended deal (:func:`simcli.ending.finish`)."""
+        return ending.finish(self)
 
 
 def play_deal(st: DealState, strategies: Sequence[Strategy], emit: Emit | None = None,
               ctx: GameContext | None = None) -> DealResult:
     """Play a prepared deal (see :func:`new_deal`) to its scored end."""
     return Deal(st, strategies, emit, ctx).play()
-
-

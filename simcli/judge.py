@@ -10,13 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.cards import (
     ACE,
     BLACK_THREE,
-    CARD_VALUES,
     FOUR,
     IS_NATURAL,
     IS_WILD,
@@ -29,7 +26,9 @@ from simcli.cards import (
     WILD_MELD,
 )
 from simcli.melds import canasta_type, is_clean, meld_error, meld_value, requirement_met
-from simcli.special import find_special
+from simcli.ponies import empty_hand_takes_pony, pony_gain
+from simcli.spanish_pile import crossed_take_error
+from simcli.special import special_hand_error as special_hand_error  # re-exported: the judge of every move
 from simcli.state import DealState
 
 
@@ -103,13 +102,6 @@ def discard_shape_error(card: Any, hand: Sequence[int]) -> str | None:
     if hand[card] == 0:
         return f"choose_discard returned {card!r} ({RANK_NAMES[card]}), which is not a card in hand"
     return None
-
-
-def flag_error(method: str, value: Any) -> str | None:
-    """Why a yes/no hook's return (``ask_to_go_out``, ``answer_go_out``, ``hold_three``) is not a bool."""
-    if isinstance(value, (bool, np.bool_)):  # numpy's bool too (a strategy may compute it with numpy)
-        return None
-    return f"{method} returned {value!r}; expected True or False"
 
 
 def merge_melds(melds: Sequence[Meld]) -> dict[int, list[int]]:
@@ -222,7 +214,7 @@ def ask_error(st: DealState, seat: int) -> str | None:
     size = st.hand_sizes[seat]
     if size >= 2:
         return None
-    if size == 1 and (st.last_card_red_three or (r.pony_unlock == "HAND_EMPTY" and not st.pony_picked[seat])):
+    if size == 1 and (st.last_card_red_three or empty_hand_takes_pony(st, seat)):
         return None
     return (f"a player holding {size} card{'s' if size != 1 else ''} may not ask 'may I go out?': "
             "a 'no' could not be obeyed (the player must be able to end the turn with a card in hand)")
@@ -332,10 +324,10 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
         return f"hand holds {hand[JOKER]} x JK, not {used_jokers}"
     hand_after = st.hand_sizes[seat] - used + hand_bonus
     if not st.pony_picked[seat]:
-        hand_after += _pony_gain(st, seat, canastas, completed, hand_after)
+        hand_after += pony_gain(st, seat, sum(canastas.values()), completed or st.made_canasta[seat], hand_after)
     going_out = hand_after == 0 or (hand_after == 1 and not st.last_card_red_three)
-    if going_out and not st.pony_picked[seat] and r.pony_unlock == "HAND_EMPTY":
-        going_out = False  # emptying the hand picks up the pony instead (Deal._hand_empty_pony)
+    if going_out and empty_hand_takes_pony(st, seat):
+        going_out = False  # emptying the hand picks up the pony instead (simcli.ponies.hand_empty_pony)
     if BLACK_THREE in per_rank and not going_out:
         return "black threes may be melded only by a player going out"
     if over_cap and (not going_out or over_cap > 1):
@@ -364,18 +356,6 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
         if not concealed_waiver and not (hidden and r.hidden_canasta_satisfies_opening):
             return f"opening melds count {value}, below the minimum {st.minimum[team]}"
     return ask_first
-
-
-def _pony_gain(st: DealState, seat: int, canastas: dict[str, int], completed: bool, hand_after: int) -> int:
-    """Cards ``seat``'s pony would add to the hand if these melds unlock it (RULES.md §2.2)."""
-    unlock = st.rules.pony_unlock
-    opens = (
-        st.pony_unlocked[seat]
-        or (unlock == "TEAM_FIRST_CANASTA" and sum(canastas.values()) > 0)
-        or (unlock == "OWN_FIRST_CANASTA" and (completed or st.made_canasta[seat]))
-        or (unlock == "HAND_EMPTY" and hand_after == 0)
-    )
-    return sum(st.ponies[seat]) if opens else 0
 
 
 def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
@@ -414,8 +394,10 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
         return "taking the pile needs a natural pair, a natural and a wild, or a team meld of its rank"
     if pair_only and method != "PAIR":
         return f"the pile is frozen for this team: a natural pair of {RANK_NAMES[top]} is needed"
-    if st.castigado_since is not None and r.castigado_requirement == "THREE_FROM_HAND" and m.naturals < 3:
-        return f"the pile is crossed by a wild card: three natural {RANK_NAMES[top]} from the hand are needed"
+    if st.castigado_since is not None:  # tested here, not in a call: take_error runs for every take a player weighs
+        err = crossed_take_error(st, top, m.naturals)
+        if err:
+            return err
     if method not in methods:
         return f"taking by {method} is not allowed (take_methods_unfrozen)"
     gained = len(pile) - 1
@@ -506,24 +488,4 @@ def _discard_bar(st: DealState, seat: int, card: int, lifted: int) -> str | None
     if lifted < 2 and card in (ACE, SEVEN) and not st.pile and "EMPTY_PILE_NO_A7_UNLESS_ONLY" in restrictions:
         if any(hand[r] for r in range(FOUR, ACE + 1) if r not in (ACE, SEVEN)):
             return "on an empty pile an ace or a seven may be discarded only if no other natural card is held"
-    return None
-
-
-def special_hand_error(st: DealState, seat: int, kind: str) -> str | None:
-    """Why ``seat`` may not lay special hand ``kind`` now, or ``None`` (RULES.md §2.3)."""
-    r = st.rules
-    if kind not in r.special_hands:
-        allowed = ", ".join(r.special_hands) or "none in this variant"
-        return f"special hand {kind!r} is not allowed; allowed: {allowed}"
-    if r.special_hand_requires_team_unopened and st.opened[st.team_of[seat]]:
-        return "a special hand may be laid only while the team has not opened"
-    cards = find_special(kind, st.hands[seat], r.pairs_wild_pair_ranks)
-    if cards is None:
-        return f"the hand does not hold a {kind} special hand"
-    if not r.special_hand_waives_minimum and not st.opened[st.team_of[seat]]:
-        value = sum(n * CARD_VALUES[rank] for rank, n in enumerate(cards) if rank not in (RED_THREE, BLACK_THREE))
-        if value < st.minimum[st.team_of[seat]]:
-            return f"the special hand counts {value}, below the minimum {st.minimum[st.team_of[seat]]}"
-    if st.hand_sizes[seat] - 14 > 1:
-        return "a special hand must use the whole hand but one card at most"
     return None

@@ -9,9 +9,9 @@ going out. One meld per rank per team (RULES.md §1.4.3) falls out of this layou
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from simcli.cards import ACE, BLACK_THREE, CARD_VALUES, JOKER, SEVEN, TWO, WILD_MELD
+from simcli.ruleset import RuleSet
 
 #: The W <= cap that each wild rule imposes by itself (RULES.md §1.4.4).
 _RULE_WILD_CAP = {"PAGAT": 3, "WIKI": 3, "STRICT_MAJORITY": 3, "AMERICAN": 2}
@@ -40,7 +40,7 @@ def wild_ratio_ok(wild_rule: str, naturals: int, wilds: int, max_wilds: int = 3)
     return naturals >= 2  # PAGAT, AMERICAN
 
 
-def meld_error(rules: Any, rank: int, naturals: int, twos: int, jokers: int, *,
+def meld_error(rules: RuleSet, rank: int, naturals: int, twos: int, jokers: int, *,
                new: bool, opening: bool = True, added_wilds: int = 0, over_cap: int = 0) -> str | None:
     """Why a meld of ``rank`` holding these cards is illegal under ``rules``, or ``None`` if legal.
 
@@ -91,7 +91,7 @@ def meld_value(naturals: int, twos: int, jokers: int, rank: int) -> int:
     return naturals * CARD_VALUES[rank] + twos * CARD_VALUES[TWO] + jokers * CARD_VALUES[JOKER]
 
 
-def canasta_type(rules: Any, rank: int, meld: Sequence[int]) -> str | None:
+def canasta_type(rules: RuleSet, rank: int, meld: Sequence[int]) -> str | None:
     """``WILD``, ``SEVENS``, ``NATURAL`` or ``MIXED`` if the meld is a canasta, else ``None``.
 
     A canasta of sevens is its own type only where the variant pays a sevens bonus
@@ -109,7 +109,7 @@ def canasta_type(rules: Any, rank: int, meld: Sequence[int]) -> str | None:
     return MIXED
 
 
-def canasta_bonus(rules: Any, kind: str, meld: Sequence[int] = (7, 0, 0)) -> int:
+def canasta_bonus(rules: RuleSet, kind: str, meld: Sequence[int] = (7, 0, 0)) -> int:
     """The bonus for one canasta of ``kind``; wild canastas are split by content (``meld``)."""
     if kind == NATURAL:
         return rules.canasta_bonus_natural
@@ -128,7 +128,7 @@ def canasta_bonus(rules: Any, kind: str, meld: Sequence[int] = (7, 0, 0)) -> int
     return rules.canasta_bonus_wild
 
 
-def count_canastas(rules: Any, melds: Sequence[Sequence[int] | None]) -> dict[str, int]:
+def count_canastas(rules: RuleSet, melds: Sequence[Sequence[int] | None]) -> dict[str, int]:
     """Count a team's canastas by type: ``{"NATURAL": n, "MIXED": m, "WILD": w, "SEVENS": s, "ACES": a}``."""
     out = dict.fromkeys((NATURAL, MIXED, WILD, SEVENS, ACES), 0)
     for rank, meld in enumerate(melds):
@@ -139,7 +139,7 @@ def count_canastas(rules: Any, melds: Sequence[Sequence[int] | None]) -> dict[st
     return out
 
 
-def count_clean(rules: Any, melds: Sequence[Sequence[int] | None]) -> int:
+def count_clean(rules: RuleSet, melds: Sequence[Sequence[int] | None]) -> int:
     """How many of a team's canastas are clean (:func:`is_clean`)."""
     return sum(1 for rank, meld in enumerate(melds)
                if meld is not None and canasta_type(rules, rank, meld) is not None and is_clean(rank, meld))
@@ -172,7 +172,7 @@ def requirement_met(requirement: Sequence[tuple[str, int]], canastas: dict[str, 
     return total >= needed_specific + any_needed
 
 
-def initial_meld_minimum(rules: Any, team_score: int, deal_number: int = 1) -> int:
+def initial_meld_minimum(rules: RuleSet, team_score: int, deal_number: int = 1) -> int:
     """The opening minimum for a team (RULES.md §1.8) from its cumulative score or the deal number."""
     key = deal_number if rules.initial_meld_basis == "DEAL_NUMBER" else team_score
     minimum = rules.initial_meld_table[0][1]

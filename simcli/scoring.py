@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from simcli.cards import ACE, BLACK_THREE, CARD_VALUES, RED_THREE, SEVEN, WILD_MELD
 from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_bonus, canasta_type, meld_value
+from simcli.ruleset import RuleSet
 
 #: Score parts in the order they are reported; a team's total is their sum.
 SCORE_PARTS: tuple[str, ...] = (
@@ -66,7 +66,7 @@ class TeamPosition:
     terremoto: bool = False
 
 
-def hand_points(rules: Any, counts: Sequence[int]) -> int:
+def hand_points(rules: RuleSet, counts: Sequence[int]) -> int:
     """Value of the cards left in one hand (positive; subtracted by the caller)."""
     total = 0
     any_three = rules.threes_mode == "AMERICAN_COLOUR_TABLE"
@@ -79,7 +79,7 @@ def hand_points(rules: Any, counts: Sequence[int]) -> int:
     return total
 
 
-def american_threes(rules: Any, count: int, canastas: int) -> int:
+def american_threes(rules: RuleSet, count: int, canastas: int) -> int:
     """Americana threes of one colour: the table value times ``american_threes_sign`` for the team's canastas
     (S1: negative with none, ignored with one, positive with two or more)."""
     if not count:
@@ -91,7 +91,7 @@ def american_threes(rules: Any, count: int, canastas: int) -> int:
     return value * rules.american_threes_sign[min(canastas, 2)]  # S1: -1, 0, +1 for 0, 1, 2+ canastas
 
 
-def red_threes_value(rules: Any, count: int) -> int:
+def red_threes_value(rules: RuleSet, count: int) -> int:
     """The bonus for ``count`` red threes before its sign: the band of ``red_three_totals`` that ``count`` reaches
     (Classic 6 players: 5 -> 1000, 6 -> 1200), else ``all_red_threes_total`` for every red three of the decks,
     else ``red_three_value`` each (RULES.md §1.9, A-CL-4)."""
@@ -104,7 +104,7 @@ def red_threes_value(rules: Any, count: int) -> int:
     return count * int(rules.red_three_value)
 
 
-def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
+def score_team(rules: RuleSet, team: TeamPosition) -> dict[str, int]:
     """Score one team: a dict of the parts in :data:`SCORE_PARTS` plus ``total``."""
     parts = dict.fromkeys(SCORE_PARTS, 0)
     if team.special_hand is not None and rules.special_hand_overrides_team_score:
@@ -117,15 +117,16 @@ def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
     n_canastas = 0
     melded = 0
     size = rules.canasta_size
-    hidden = list(team.hidden) if rules.hidden_canasta_bonus is not None else []
+    hidden_bonus = rules.hidden_canasta_bonus
+    hidden = list(team.hidden) if hidden_bonus is not None else []
     for rank, naturals, twos, jokers in team.melds:
         melded += meld_value(naturals, twos, jokers, rank)
         kind = canasta_type(rules, rank, (naturals, twos, jokers))
         if kind is not None:
             n_canastas += 1
-            if rank in hidden:
+            if hidden_bonus is not None and rank in hidden:  # (hidden is empty without the bonus)
                 hidden.remove(rank)
-                parts["canasta_hidden"] += rules.hidden_canasta_bonus
+                parts["canasta_hidden"] += hidden_bonus
                 if rules.hidden_canasta_mode == "REPLACE":
                     continue
             parts[CANASTA_PART[kind]] += canasta_bonus(rules, kind, (naturals, twos, jokers))
@@ -181,7 +182,7 @@ def score_team(rules: Any, team: TeamPosition) -> dict[str, int]:
     return parts
 
 
-def canasta_count_bonus(rules: Any, canastas: int) -> int:
+def canasta_count_bonus(rules: RuleSet, canastas: int) -> int:
     """The bonus for holding ``canastas`` canastas (Spanish: 5 → 500, 7 → 2000; cumulative or the highest)."""
     bands = rules.canasta_count_bonus
     if not bands:
@@ -192,7 +193,7 @@ def canasta_count_bonus(rules: Any, canastas: int) -> int:
     return sum(earned) if rules.canasta_count_bonus_cumulative else earned[-1]
 
 
-def incomplete_penalty(rules: Any, rank: int, wilds: int) -> int:
+def incomplete_penalty(rules: RuleSet, rank: int, wilds: int) -> int:
     """Penalty for a special meld left short of a canasta (Americana): pure aces, sevens, wild cards."""
     if rank == WILD_MELD:
         return rules.incomplete_penalty_wild
@@ -203,7 +204,7 @@ def incomplete_penalty(rules: Any, rank: int, wilds: int) -> int:
     return 0
 
 
-def score_deal(rules: Any, teams: Sequence[TeamPosition]) -> list[dict[str, int]]:
+def score_deal(rules: RuleSet, teams: Sequence[TeamPosition]) -> list[dict[str, int]]:
     """Score every team of a finished deal; the result is in the order of ``teams``."""
     return [score_team(rules, t) for t in teams]
 

@@ -1,14 +1,19 @@
 """Special hands of Canasta Americana (RULES.md §2.3): which 14 cards of a hand make one.
 
 Each finder takes a rank-count vector and returns the rank-count vector of the 14 cards
-that form the special hand, or ``None``. The engine and strategies share them.
+that form the special hand, or ``None``. The engine and strategies share them. :func:`special_hand_error` is the
+rule (used by :mod:`simcli.judge` and the view) and :func:`lay_special_hand` the meld phase's transition.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from simcli.cards import ACE, BLACK_THREE, FOUR, JOKER, NUM_RANKS, RED_THREE, SEVEN, TWO
+from simcli.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, RED_THREE, SEVEN, TWO
+from simcli.engine import Engine
+from simcli.state import DealState
+from simcli.trace_json import cards_json
 
 NATURALS_HIGH_FIRST = tuple(range(ACE, FOUR - 1, -1))
 
@@ -84,3 +89,46 @@ def find_special(kind: str, hand: Sequence[int], wild_pair_ranks: Sequence[int] 
     if kind == "PAIRS_WITH_2_7_A":
         return pairs_with_2_7_a(hand, wild_pair_ranks)
     return FINDERS[kind](hand)
+
+
+def special_hand_error(st: DealState, seat: int, kind: str) -> str | None:
+    """Why ``seat`` may not lay special hand ``kind`` now, or ``None`` (RULES.md §2.3)."""
+    r = st.rules
+    if kind not in r.special_hands:
+        allowed = ", ".join(r.special_hands) or "none in this variant"
+        return f"special hand {kind!r} is not allowed; allowed: {allowed}"
+    if r.special_hand_requires_team_unopened and st.opened[st.team_of[seat]]:
+        return "a special hand may be laid only while the team has not opened"
+    cards = find_special(kind, st.hands[seat], r.pairs_wild_pair_ranks)
+    if cards is None:
+        return f"the hand does not hold a {kind} special hand"
+    if not r.special_hand_waives_minimum and not st.opened[st.team_of[seat]]:
+        value = sum(n * CARD_VALUES[rank] for rank, n in enumerate(cards) if rank not in (RED_THREE, BLACK_THREE))
+        if value < st.minimum[st.team_of[seat]]:
+            return f"the special hand counts {value}, below the minimum {st.minimum[st.team_of[seat]]}"
+    if st.hand_sizes[seat] - 14 > 1:
+        return "a special hand must use the whole hand but one card at most"
+    return None
+
+
+def lay_special_hand(eng: Engine, seat: int, decision: Sequence[Any]) -> None:
+    """Lay a special hand (Americana): it ends the deal after the discard of a last card, if any."""
+    st = eng.st
+    if len(decision) != 1:
+        raise eng.fail(seat, "a special hand must be returned alone")
+    kind = decision[0].kind
+    err = special_hand_error(st, seat, kind)
+    if err:
+        raise eng.fail(seat, err)
+    cards = find_special(kind, st.hands[seat], st.rules.pairs_wild_pair_ranks)
+    assert cards is not None
+    hand = st.hands[seat]
+    for rank, n in enumerate(cards):
+        hand[rank] -= n
+        st.forget(seat, rank, n)
+    st.hand_sizes[seat] -= 14
+    st.special_hand = kind
+    st.has_melded[seat] = True
+    if eng.emit:
+        eng.emit("special_hand", {"seat": seat, "team": st.team_of[seat], "kind": kind, "turn": st.turn,
+                                  "cards": cards_json(cards)})

@@ -12,6 +12,7 @@ from typing import Any
 
 from simcli.cards import BLACK_THREE, FOUR, NUM_RANKS, RED_THREE, WILD_MELD
 from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_type, initial_meld_minimum, is_clean
+from simcli.ruleset import RuleSet
 
 CANASTA_KINDS = (NATURAL, MIXED, WILD, SEVENS, ACES)
 
@@ -21,7 +22,7 @@ class TableLayout:
 
     __slots__ = ("rules", "n_players", "n_teams", "team_of", "step", "members", "is_bonus_three", "close_at")
 
-    def __init__(self, rules: Any):
+    def __init__(self, rules: RuleSet):
         self.rules = rules
         p = self.n_players = rules.num_players
         t = self.n_teams = p // rules.team_size
@@ -41,7 +42,7 @@ class TableLayout:
 _LAYOUTS: dict[int, TableLayout] = {}
 
 
-def table_layout(rules: Any) -> TableLayout:
+def table_layout(rules: RuleSet) -> TableLayout:
     """The (cached) :class:`TableLayout` of a rule set."""
     layout = _LAYOUTS.get(id(rules))
     if layout is None or layout.rules is not rules:
@@ -76,7 +77,7 @@ class DealState:
         "closed", "hidden_open", "wings_void", "known", "turn_had_melded",
     )
 
-    def __init__(self, rules: Any, deal_index: int, dealer: int, team_scores: list[int]):
+    def __init__(self, rules: RuleSet, deal_index: int, dealer: int, team_scores: list[int]):
         if rules is _BLANK:
             return  # clone(): every slot is set by the copy
         self.rules = rules
@@ -467,7 +468,8 @@ class DealState:
     def unlearn_facedown(self, seat: int) -> None:
         """``seat`` takes the pile: nobody saw its face-down cards, so they are not known in that hand.
 
-        Deal._take_pile adds every card it moves into the hand to ``known``; this takes the face-down ones back."""
+        :func:`simcli.melding.take_pile` adds every card it moves into the hand to ``known``; this takes the
+        face-down ones back."""
         if self.first_take_done:
             return  # only the first take of a deal can hold face-down cards (an initial pile)
         k = self.known[seat]

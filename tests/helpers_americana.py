@@ -5,7 +5,7 @@ top of the stock right after the hands, so the first seven ``stock`` cards of ``
 the wings. :func:`stack_am_deck` takes the wings explicitly and puts ``stock`` after them, in drawing order.
 
 Why not :class:`helpers.Table` alone: its prelude lays only dealt *red* threes, while ``Deal.play`` lays every
-bonus three (black ones too in Americana) through ``Deal._lay_held_threes``, which also asks the ``hold_three``
+bonus three (black ones too in Americana) through ``simcli.threes.lay_held_threes``, which also asks the ``hold_three``
 hook. :class:`AmTable` uses the engine's own prelude.
 
 Seats: the dealer is seat 3, so seat 0 plays first; team 0 = seats 0 and 2, team 1 = seats 1 and 3.
@@ -19,6 +19,7 @@ from typing import Any
 
 from helpers import Cards, PackCounter, Scripted, Table, filler_cards, seat_order
 
+from simcli import threes
 from simcli.cards import RANK_NAMES
 from simcli.deal import new_deal
 from simcli.errors import GameContext
@@ -97,11 +98,11 @@ class AmTable(Table):
         super().__init__(st, strategies, ctx, emit)
 
     def _lay_dealt_red_threes(self) -> None:
-        # The same loop as Deal.play: seat order from the first player, _lay_held_threes(seat, "dealt").
+        # The same loop as Deal.play: seat order from the first player, threes.lay_held_threes(deal, seat, "dealt").
         st = self.st
         seat = st.first_player
         for _ in range(st.n_players):
-            self.deal._lay_held_threes(seat, "dealt")
+            threes.lay_held_threes(self.deal, seat, "dealt")
             seat = st.next_seat(seat)
 
 

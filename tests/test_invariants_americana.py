@@ -691,7 +691,7 @@ MUTANTS = {
     "threes-always-plus": ([("simcli.scoring.american_threes", lambda rules, count, canastas: 100 * count)],
                            "score parts"),
     # every three drawn is kept, whether the team opened or not
-    "keep-every-three": ([("simcli.deal.Deal._may_hold_three", lambda self, seat, rank: True)], "three"),
+    "keep-every-three": ([("simcli.threes.may_hold_three", lambda eng, seat, rank: True)], "three"),
 }
 
 

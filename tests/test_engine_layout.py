@@ -1,0 +1,133 @@
+"""The engine's layout (issue 20): each variant feature's rule in one module, shared by the judge and the turn.
+
+These pin what a reader relies on: a feature knob is named in one module of simcli (beside its declaration in
+knobs.py), the judge uses the feature modules' predicates themselves rather than copies, and the feature modules
+sit below the judge, the view and the turn (so the judge can import them and they never import back).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import simcli
+from simcli import deal, judge, ponies, spanish_pile, special, threes, view
+from simcli.cards import KING, RED_THREE
+from simcli.rules import load_rules
+from simcli.state import DealState
+
+SIMCLI = Path(simcli.__file__).resolve().parent
+
+#: Feature knobs and the one module of simcli that reads each (knobs.py declares them all).
+ONE_HOME = {
+    "pony_unlock": "ponies.py",
+    "pony_partner_pickup": "ponies.py",
+    "castigado_requirement": "spanish_pile.py",
+    "wing_timing": "wings.py",
+    "wing_denied_if_opened_via_pile": "wings.py",
+    "wing_cutoff_stock_remaining": "wings.py",
+    "special_hand_waives_minimum": "special.py",
+}
+
+#: The feature modules and the engine core they build on: below the judge, the view, the turn and the loader.
+BELOW_JUDGE = ("engine", "threes", "ponies", "wings", "special", "spanish_pile", "trace_json", "dealing")
+ABOVE = {"simcli.judge", "simcli.view", "simcli.deal", "simcli.strategy", "simcli.forward", "simcli.melding",
+         "simcli.ending", "simcli.game"}
+
+
+def _naming(knob: str) -> set[str]:
+    pattern = re.compile(rf"\b{knob}\b")
+    return {p.relative_to(SIMCLI).as_posix() for p in SIMCLI.rglob("*.py")
+            if p.name != "knobs.py" and pattern.search(p.read_text(encoding="utf-8"))}
+
+
+@pytest.mark.parametrize("knob", sorted(ONE_HOME))
+def test_a_feature_knob_is_read_in_one_module(knob: str) -> None:
+    assert _naming(knob) == {ONE_HOME[knob]}
+
+
+def _imports(module: str) -> set[str]:
+    """Every simcli module ``module`` imports, at the top, in functions or under TYPE_CHECKING."""
+    tree = ast.parse((SIMCLI / f"{module}.py").read_text(encoding="utf-8"))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+            if node.module == "simcli":  # from simcli import ponies, threes
+                out.update(f"simcli.{a.name}" for a in node.names)
+    return {m for m in out if m.startswith("simcli.")}
+
+
+@pytest.mark.parametrize("module", BELOW_JUDGE)
+def test_feature_modules_sit_below_the_judge(module: str) -> None:
+    assert not _imports(module) & ABOVE
+
+
+def test_the_judge_and_the_engine_share_each_predicate() -> None:
+    """The judge (and through it the view) uses the feature modules' own functions, not copies of the rule."""
+    assert judge.empty_hand_takes_pony is ponies.empty_hand_takes_pony
+    assert judge.pony_gain is ponies.pony_gain
+    assert judge.crossed_take_error is spanish_pile.crossed_take_error
+    assert judge.special_hand_error is view.special_hand_error is special.special_hand_error
+    # ... and the turn reads them from the same modules.
+    turn = (SIMCLI / "deal.py").read_text(encoding="utf-8")
+    assert "ponies.empty_hand_takes_pony(" in turn and "special.lay_special_hand(" in turn
+    assert deal.ponies is ponies
+
+
+def _pony_state(unlock: str, picked: bool = False) -> DealState:
+    st = DealState(load_rules("ponytail", {"pony_unlock": unlock}), 0, 3, [0, 0])
+    st.ponies[0][KING] = 3
+    st.pony_picked[0] = picked
+    return st
+
+
+@pytest.mark.parametrize(("unlock", "team", "own", "seats"), [
+    ("TEAM_FIRST_CANASTA", 1, False, (0, 2)),
+    ("TEAM_FIRST_CANASTA", 0, True, ()),
+    ("OWN_FIRST_CANASTA", 1, False, ()),
+    ("OWN_FIRST_CANASTA", 1, True, (0,)),
+    ("HAND_EMPTY", 2, True, ()),
+])
+def test_what_melds_unlock(unlock: str, team: int, own: bool, seats: tuple[int, ...]) -> None:
+    """RULES.md §2.2: a team canasta unlocks the team's ponies, an own canasta the player's; HAND_EMPTY neither."""
+    st = _pony_state(unlock)
+    assert ponies.unlocked_by_melds(st, 0, team, own) == seats
+    assert ponies.pony_gain(st, 0, team, own, hand_after=3) == (3 if seats else 0)
+
+
+def test_an_empty_hand_takes_the_pony_only_under_hand_empty() -> None:
+    assert ponies.empty_hand_takes_pony(_pony_state("HAND_EMPTY"), 0)
+    assert not ponies.empty_hand_takes_pony(_pony_state("HAND_EMPTY", picked=True), 0)
+    assert not ponies.empty_hand_takes_pony(_pony_state("TEAM_FIRST_CANASTA"), 0)
+    assert ponies.pony_gain(_pony_state("HAND_EMPTY"), 0, 0, False, hand_after=0) == 3
+    assert ponies.pony_gain(_pony_state("HAND_EMPTY"), 0, 0, False, hand_after=1) == 0
+
+
+def test_a_crossed_pile_needs_three_naturals() -> None:
+    """RULES.md A-ES-4's alternative: a pile crossed by a wild card is taken with three naturals from the hand."""
+    st = DealState(load_rules("spanish", {"castigado_requirement": "THREE_FROM_HAND"}), 0, 3, [0, 0])
+    assert spanish_pile.crossed_take_error(st, KING, 2) is None  # not crossed
+    st.castigado_since = 1
+    assert "three natural K" in (spanish_pile.crossed_take_error(st, KING, 2) or "")
+    assert spanish_pile.crossed_take_error(st, KING, 3) is None
+    lenient = DealState(load_rules("spanish", {"castigado_requirement": "PAIR"}), 0, 3, [0, 0])
+    lenient.castigado_since = 1
+    assert spanish_pile.crossed_take_error(lenient, KING, 2) is None
+
+
+def test_a_three_may_be_kept_only_before_opening() -> None:
+    """Americana: one three may stay in the hand until the team opens; Classic keeps none."""
+    st = DealState(load_rules("americana"), 0, 3, [0, 0])
+    assert threes.may_keep_three(st, 0)
+    st.hands[0][RED_THREE] = 1
+    assert not threes.may_keep_three(st, 0)  # one three at most
+    st.hands[0][RED_THREE] = 0
+    st.opened[st.team_of[0]] = True
+    assert not threes.may_keep_three(st, 0)
+    assert not threes.may_keep_three(DealState(load_rules("classic"), 0, 3, [0, 0]), 0)
