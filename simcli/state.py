@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from simcli.cards import BLACK_THREE, FOUR, NUM_RANKS, RED_THREE, WILD_MELD
 from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_type, initial_meld_minimum, is_clean
@@ -52,8 +51,6 @@ def table_layout(rules: RuleSet) -> TableLayout:
     return layout
 
 
-#: Passed as ``rules`` by :meth:`DealState.clone` for an empty state that the copy fills in.
-_BLANK: Any = object()
 
 
 class DealState:
@@ -77,9 +74,11 @@ class DealState:
         "closed", "hidden_open", "wings_void", "known", "turn_had_melded",
     )
 
-    def __init__(self, rules: RuleSet, deal_index: int, dealer: int, team_scores: list[int]):
-        if rules is _BLANK:
-            return  # clone(): every slot is set by the copy
+    def __init__(self, rules: RuleSet | None, deal_index: int, dealer: int, team_scores: list[int]):
+        if rules is None:
+            # clone(): every slot is set by the copy. None, not a sentinel object: the compiled build checks
+            # that ``rules`` is a RuleSet (or None) at run time.
+            return
         self.rules = rules
         layout = self.layout = table_layout(rules)
         p = self.n_players = layout.n_players
@@ -201,7 +200,7 @@ class DealState:
         ``__slots__`` at run time, and straight-line code is several times faster than a loop either way.
         tests/test_forward.py checks that every slot is copied and that no mutable value is shared.
         """
-        new = DealState(_BLANK, 0, 0, [])
+        new = DealState(None, 0, 0, [])
         new.layout = self.layout
         new.rules = self.rules
         new.n_players = self.n_players
