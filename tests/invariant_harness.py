@@ -14,6 +14,7 @@ decides whether a meld or a score is right, only runs the oracle at every event 
 
 from __future__ import annotations
 
+import abc
 import itertools
 import time
 from collections import Counter
@@ -48,7 +49,7 @@ def rank_name(rank: int) -> str:
     return "WILD" if rank == WILD_MELD else RANK_NAMES[rank]
 
 
-class DealChecker:
+class DealChecker(abc.ABC):
     """The common part of a variant's checker: the event loop, the shared state checks and the error.
 
     A subclass writes ``on_event`` (what one event must mean), ``check_state`` (what must hold after every
@@ -95,13 +96,13 @@ class DealChecker:
         if self.ended_by is not None and kind not in (self.ended_by, "deal_scored"):
             self.fail(kind, f"event after the deal ended by '{self.ended_by}'")
 
+    @abc.abstractmethod
     def on_event(self, kind: str, data: dict[str, Any]) -> None:
         """What one event must mean (the variant's oracle); bookkeeping for the later checks."""
-        raise NotImplementedError(f"{type(self).__name__} must say what each event means")
 
+    @abc.abstractmethod
     def check_state(self, kind: str, data: dict[str, Any] | None = None) -> None:
         """What must hold after every event (the variant's oracle)."""
-        raise NotImplementedError(f"{type(self).__name__} must check the state")
 
     # ------------------------------------------------------------------ shared state checks
     def stock_counts(self, kind: str) -> list[int]:
@@ -127,9 +128,9 @@ class DealChecker:
             self.fail(kind, f"cards not accounted for (found - pack, by rank): {diff}")
 
     # ------------------------------------------------------------------ end of deal
+    @abc.abstractmethod
     def finish(self, result: DealResult) -> None:
         """The end-of-deal checks (the variant's oracle), called once the deal is scored."""
-        raise NotImplementedError(f"{type(self).__name__} must check the end of the deal")
 
     def finish_common(self, result: DealResult) -> str:
         """The end-of-deal checks every variant makes: count the deal, require that events reached the checker
