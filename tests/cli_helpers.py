@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import traceback
 from typing import Any
 
@@ -26,3 +27,27 @@ def error_line(*args: Any) -> str:
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), res.stderr
     return lines[0]
+
+
+class FakeTty:
+    """Stands in for ``sys`` in a module (monkeypatched over a command's ``sys``).
+
+    The same, except that stderr claims to be a terminal (progress bars and hints shown only at a terminal).
+    """
+
+    class _Tty:
+        def __init__(self, stream: Any) -> None:
+            self._stream = stream
+
+        def isatty(self) -> bool:
+            return True
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._stream, name)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(sys, name)
+
+    @property
+    def stderr(self) -> Any:
+        return self._Tty(sys.stderr)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import cli, error_line
+from cli_helpers import FakeTty, cli, error_line
 
 from simcli.commands import balance as balance_cmd
 from simcli.commands import hints
@@ -25,27 +25,6 @@ from simcli.match_store import BATCH_DIR, MANIFEST, RESULT, batch_path
 
 SHORT = ("--rule", "max_hands=1")
 MATCH = ("match", "greedy", "random", "--games", 40, "--batch", 5, "--seed", 3, "--jobs", 1, *SHORT)
-
-
-class FakeTty:
-    """Stands in for ``sys`` in a module: the same, except that stderr claims to be a terminal."""
-
-    class _Tty:
-        def __init__(self, stream: Any) -> None:
-            self._stream = stream
-
-        def isatty(self) -> bool:
-            return True
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self._stream, name)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(sys, name)
-
-    @property
-    def stderr(self) -> Any:
-        return self._Tty(sys.stderr)
 
 
 def interrupt_on_batch(monkeypatch: pytest.MonkeyPatch, k: int) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from cli_helpers import FakeTty
 from click.testing import CliRunner, Result
 from pandas.testing import assert_frame_equal
 
@@ -523,30 +524,9 @@ def test_no_bar_without_a_tty_and_a_summary(ref: tuple[Path, Result]) -> None:
     assert str(out) in res.stdout
 
 
-class _TtyStderr:
-    """Stands in for ``sys`` in simcli.commands.run: the same, except that stderr claims to be a terminal."""
-
-    class _Tty:
-        def __init__(self, stream: Any) -> None:
-            self._stream = stream
-
-        def isatty(self) -> bool:
-            return True
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self._stream, name)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(sys, name)
-
-    @property
-    def stderr(self) -> Any:
-        return self._Tty(sys.stderr)
-
-
 @pytest.mark.parametrize("quiet", [False, True])
 def test_bar_on_a_tty_unless_quiet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, quiet: bool) -> None:
-    monkeypatch.setattr(run_cmd, "sys", _TtyStderr())
+    monkeypatch.setattr(run_cmd, "sys", FakeTty())
     res = cli("--games", 10, "--jobs", 1, "--out", tmp_path / "run", *(["--quiet"] if quiet else []))
     if quiet:
         assert res.stderr == ""
