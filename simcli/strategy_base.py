@@ -44,8 +44,10 @@ class Strategy:
         return ()
 
     def choose_discard(self, view: PlayerView) -> int | None:
-        """Return the rank to discard, or ``None`` to go out by melding every card.
+        """Return the rank to discard: a rank index (:mod:`simcli.cards`) the hand holds.
 
+        The engine asks only when the hand still holds a card after the melds; going out by melding every card
+        needs no discard, so the engine never asks then, and a ``None`` returned here is refused as a bad move.
         The default: a black three if held, else the cheapest legal natural, wild cards last.
         """
         legal = view.legal_discards()
