@@ -28,7 +28,10 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 #: The backends ``--backend`` takes.
 BACKENDS = ("local", "dask")
@@ -157,7 +160,7 @@ def _broken() -> BackendError:
                         "the run with --resume")
 
 
-def _as_finished(pool: Any, play: Callable[[S, int], R], spec: S, todo: Sequence[int], window: int,
+def _as_finished(pool: ProcessPoolExecutor, play: Callable[[S, int], R], spec: S, todo: Sequence[int], window: int,
                  stop: StopFlag | None) -> Generator[R, None, bool]:
     """The chunks as they finish; True at the end (nothing is left in flight)."""
     from concurrent.futures import FIRST_COMPLETED, wait
@@ -189,7 +192,7 @@ def _as_finished(pool: Any, play: Callable[[S, int], R], spec: S, todo: Sequence
     return True
 
 
-def _in_order(pool: Any, play: Callable[[S, int], R], spec: S, todo: Sequence[int], window: int,
+def _in_order(pool: ProcessPoolExecutor, play: Callable[[S, int], R], spec: S, todo: Sequence[int], window: int,
               stop: StopFlag | None) -> Generator[R, None, bool]:
     """The chunks in the order of ``todo``; False when a stop left later chunks in flight (they are of no use)."""
     from concurrent.futures.process import BrokenProcessPool

@@ -21,6 +21,8 @@ import simcli.backends as backends
 import simcli.commands.match as match_cmd
 import simcli.commands.sweep as sweep_cmd
 import simcli.commands.tournament as tournament_cmd
+from simcli.rules import load_rules
+from simcli.runner import RunSpec, play_chunk
 
 SHORT = ("--rule", "max_hands=1")  # one deal a game: the tests need games, not long ones
 COMMANDS = {"match": ("match", "greedy", "random"), "tournament": ("tournament", "greedy,random"),
@@ -63,6 +65,32 @@ def files(folder: Path, pattern: str) -> dict[str, bytes]:
 def without(data: dict[str, Any], *keys: str) -> dict[str, Any]:
     """A JSON object without the keys that name folders or command lines (which differ between two runs)."""
     return {k: v for k, v in data.items() if k not in keys}
+
+
+# ---------------------------------------------------------------------------------------------- backends
+class Flag:
+    """A stop flag as the runner's signal handler sets it."""
+
+    requested: int | None = None
+
+
+@pytest.mark.parametrize("kind", ["local", "dask"])
+def test_ordered_results_come_in_index_order_and_a_stop_ends_after_the_chunks_in_flight(
+        kind: str, dask: tuple[str, ...]) -> None:
+    spec = RunSpec(variant="classic", rules=load_rules("classic", {"max_hands": "1"}).formatted(),
+                   strategies=("greedy", "random") * 2, seed=1, games=24, chunk_size=2)
+    todo = list(range(12))
+    with backends.open_backend(kind, 2, dask[3] if kind == "dask" else None) as backend:
+        chunks = list(backend.results(play_chunk, spec, todo, ordered=True))
+        assert [c.index for c in chunks] == todo
+        assert [row["game_index"] for c in chunks for row in c.games] == list(range(24))
+        flag = Flag()
+        seen = []
+        for chunk in backend.results(play_chunk, spec, todo, stop=flag, ordered=True):
+            seen.append(chunk.index)
+            flag.requested = 2  # Ctrl-C: nothing more is handed out
+        assert seen == todo[:len(seen)] and len(seen) < len(todo)
+        assert chunk.games == chunks[seen[-1]].games  # the same games whoever plays them
 
 
 # ------------------------------------------------------------------------------------------------ match
