@@ -3,19 +3,19 @@
 A match is a run with ``--rotate-seats`` under the hood: seats of team 0 play A and seats of team 1 play B, and
 :func:`simcli.runner.play_chunk` plays every game index twice (rotation 1 shifts every strategy one seat, which
 swaps the two teams), so game ``i`` of seed ``S`` is dealt from the same streams in both seatings, exactly as
-in ``simcli run --rotate-seats``. Chunks are played in parallel but consumed in index order, so where a
-sequential test stops depends on the seed and the batch size alone, never on ``--jobs`` or timing.
+in ``simcli run --rotate-seats``. Chunks are played in parallel (local processes or Dask, :mod:`simcli.backends`)
+but consumed in index order, so where a sequential test stops depends on the seed and the batch size alone, never
+on ``--jobs``, the backend or timing.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import signal
 from collections.abc import Callable, Collection, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
 
+from simcli.backends import Backend, BackendError, use_backend
 from simcli.duplicate import DuplicateError, PairSummary, sprt_bounds, sprt_decision, sprt_llr, summarize_pairs
 from simcli.ruleset import RuleSet
 from simcli.runner import ChunkResult, RunSpec, play_chunk
@@ -102,36 +102,15 @@ class MatchState:
         return summarize_pairs(self.half_points, wins=self.wins, ties=self.ties, losses=self.losses)
 
 
-def _ignore_sigint() -> None:
-    # Workers leave Ctrl-C to the parent, which stops with one line instead of a traceback per worker.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _chunks(spec: RunSpec, jobs: int, skip: Collection[int] = ()) -> Iterator[tuple[int, ChunkResult | None]]:
-    """``(k, chunk)`` for every chunk of ``spec`` in index order, played ``jobs`` at a time (a few chunks ahead);
-    the chunks in ``skip`` (stored by an earlier, interrupted match) are not played and come as ``None``."""
+def _chunks(backend: Backend, spec: RunSpec, skip: Collection[int] = ()) -> Iterator[tuple[int, ChunkResult | None]]:
+    """``(k, chunk)`` for every chunk of ``spec`` in index order, played on ``backend`` a few chunks ahead; the
+    chunks in ``skip`` (stored by an earlier, interrupted match) are not played and come as ``None``. Closing the
+    generator (the test has decided) stops the chunks in flight."""
     n_chunks = -(-spec.games // spec.chunk_size)
-    todo = [k for k in range(n_chunks) if k not in skip]
-    if jobs <= 1:
+    played = backend.results(play_chunk, spec, [k for k in range(n_chunks) if k not in skip], ordered=True)
+    with closing(played):  # type: ignore[type-var]  # a generator has close()
         for k in range(n_chunks):
-            yield k, None if k in skip else play_chunk(spec, k)
-        return
-    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint)
-    try:
-        ahead = jobs * 2
-        futures: dict[int, Future[ChunkResult]] = {}
-        position = 0  # todo[:position] are submitted
-        for k in range(n_chunks):
-            if k in skip:
-                yield k, None
-                continue
-            while position < len(todo) and len(futures) < ahead:
-                futures[todo[position]] = pool.submit(play_chunk, spec, todo[position])
-                position += 1
-            yield k, futures.pop(k).result()
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+            yield k, None if k in skip else next(played)
 
 
 @dataclass
@@ -164,7 +143,8 @@ def play_match(variant: str, rules: RuleSet, a: str, b: str, seed: int, pairs: i
                sprt: SprtSettings | None = None,
                progress: Callable[[MatchState, dict[str, Any] | None], None] | None = None,
                stored: Mapping[int, BatchCounts] | None = None,
-               on_batch: Callable[[int, BatchCounts], None] | None = None) -> MatchOutcome:
+               on_batch: Callable[[int, BatchCounts], None] | None = None, backend: str | Backend = "local",
+               scheduler: str | None = None) -> MatchOutcome:
     """Play A against B in up to ``pairs`` duplicate pairs (game indices 0..pairs-1 of ``seed``).
 
     ``rules`` is a loaded rule set. Games are played in batches of ``batch`` pairs; after each batch
@@ -172,7 +152,10 @@ def play_match(variant: str, rules: RuleSet, a: str, b: str, seed: int, pairs: i
     pairs so far leaves the bounds (H0 or H1) or ``pairs`` are played (inconclusive). Batches in ``stored`` (by
     batch index, from an interrupted match with the same settings) are taken as they are instead of played, and
     ``on_batch(k, counts)`` is called for each batch played here (to store it), so a resumed match stops where
-    an uninterrupted one would. Raises :class:`MatchError` for a failed game.
+    an uninterrupted one would. ``backend`` plays the batches: an open :class:`~simcli.backends.Backend` (a
+    command's, shared by all its matches), or ``local`` or ``dask`` (with ``scheduler``), opened for this match with
+    ``jobs`` workers; batches are consumed in index order whatever plays them, so the results and where the test
+    stops are the same on any backend. Raises :class:`MatchError` for a failed game or a backend that cannot play.
     """
     seats = seat_strategies(a, b, rules.num_players, rules.n_teams, variant)
     spec = RunSpec(variant=variant, rules=rules.formatted(), strategies=seats, seed=seed, games=pairs,
@@ -181,28 +164,43 @@ def play_match(variant: str, rules: RuleSet, a: str, b: str, seed: int, pairs: i
     bounds = sprt.bounds() if sprt is not None else None
     state = MatchState()
     status: dict[str, Any] | None = None
-    for k, chunk in _chunks(spec, jobs, skip=set(stored)):
-        if chunk is None:
-            counts = stored[k]
-        else:
-            if chunk.fatal is not None:
-                err = chunk.errors[-1]
-                raise MatchError(f"game {err['game_index']} (seed {seed}, rotation {err['rotation']}) failed at "
-                                 f"seat {err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}",
-                                 traceback=str(err.get("traceback") or ""))
-            counts = batch_counts(chunk)
-            if on_batch is not None:
-                on_batch(k, counts)
-        state.add(counts)
-        if sprt is not None and bounds is not None:
-            try:
-                llr = sprt_llr(state.summary().pentanomial, sprt.elo0, sprt.elo1, sprt.model)
-            except DuplicateError as exc:
-                raise MatchError(str(exc)) from None
-            status = {"llr": llr, "lower": bounds[0], "upper": bounds[1],
-                      "result": sprt_decision(llr, *bounds)}
-        if progress is not None:
-            progress(state, status)
-        if status is not None and status["result"] != "inconclusive":
-            break
+    try:
+        with use_backend(backend, jobs, scheduler) as pool:
+            chunks = _chunks(pool, spec, skip=set(stored))
+            with closing(chunks):  # type: ignore[type-var]  # a generator has close()
+                for k, chunk in chunks:
+                    status = _take(k, chunk, state, stored, seed=seed, sprt=sprt, bounds=bounds, status=status,
+                                   on_batch=on_batch)
+                    if progress is not None:
+                        progress(state, status)
+                    if status is not None and status["result"] != "inconclusive":
+                        break
+    except BackendError as exc:
+        raise MatchError(str(exc)) from None
     return MatchOutcome(a=a, b=b, state=state, summary=state.summary(), sprt=status)
+
+
+def _take(k: int, chunk: ChunkResult | None, state: MatchState, stored: Mapping[int, BatchCounts], *, seed: int,
+          sprt: SprtSettings | None, bounds: tuple[float, float] | None, status: dict[str, Any] | None,
+          on_batch: Callable[[int, BatchCounts], None] | None) -> dict[str, Any] | None:
+    """Add batch ``k`` (played, or stored when ``chunk`` is None) to ``state``; the SPRT status after it."""
+    if chunk is None:
+        counts = stored[k]
+    else:
+        if chunk.fatal is not None:
+            err = chunk.errors[-1]
+            raise MatchError(f"game {err['game_index']} (seed {seed}, rotation {err['rotation']}) failed at "
+                             f"seat {err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}",
+                             traceback=str(err.get("traceback") or ""))
+        counts = batch_counts(chunk)
+        if on_batch is not None:
+            on_batch(k, counts)
+    state.add(counts)
+    if sprt is not None and bounds is not None:
+        try:
+            llr = sprt_llr(state.summary().pentanomial, sprt.elo0, sprt.elo1, sprt.model)
+        except DuplicateError as exc:
+            raise MatchError(str(exc)) from None
+        status = {"llr": llr, "lower": bounds[0], "upper": bounds[1],
+                  "result": sprt_decision(llr, *bounds)}
+    return status

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import itertools
 import json
 import os
 import signal
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from simcli import __version__
+from simcli.backends import HELD_LOCKS, Backend, BackendError, use_backend
 from simcli.errors import EngineError, StrategyError
 from simcli.game import play_game
 from simcli.integrity import (
@@ -161,43 +161,6 @@ def cause_traceback(exc: BaseException) -> str:
     return "".join(traceback.format_exception(exc.__cause__ or exc)).rstrip("\n")
 
 
-def _worker_init(parent: int, pdeathsig: bool) -> None:
-    """Set up a local worker process: leave signals to the parent, and die with it.
-
-    Ctrl-C and SIGTERM are the parent's to handle (it finishes the chunks in flight, writes them and marks
-    the run interrupted), so workers ignore them. A parent killed outright (SIGKILL) cannot stop its
-    workers, so each worker watches for that itself: on Linux the kernel sends it SIGKILL when the parent
-    dies (``prctl(PR_SET_PDEATHSIG)``), and everywhere a daemon thread checks the parent every half second.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    for fd in list(_HELD_LOCKS):
-        # The run lock is the parent's: a worker keeping its copy of the descriptor would keep the lock.
-        try:
-            os.close(fd)
-        except OSError:
-            pass
-    _HELD_LOCKS.clear()
-    if pdeathsig and sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before the watch was set up
-        os._exit(1)
-    threading.Thread(target=_watch_parent, args=(parent,), name="simcli-parent-watch", daemon=True).start()
-
-
-def _watch_parent(parent: int) -> None:
-    while True:
-        time.sleep(0.5)
-        if os.getppid() != parent:
-            os._exit(1)
-
-
 class Interrupted(KeyboardInterrupt):
     """The run was stopped by a signal (SIGINT, SIGTERM or SIGHUP); finished chunks are kept."""
 
@@ -283,9 +246,6 @@ class _Stopper:
 
 
 # ----------------------------------------------------------------------------- lock
-_HELD_LOCKS: set[int] = set()
-
-
 @contextmanager
 def run_lock(run_dir: Path) -> Iterator[None]:
     """Hold ``RUN_DIR/run.lock`` while a process writes the run, so a second one is refused ("run is in use").
@@ -320,13 +280,13 @@ def run_lock(run_dir: Path) -> Iterator[None]:
         if same:
             break
         os.close(fd)  # the holder removed the file as we opened it: lock the new one
-    _HELD_LOCKS.add(fd)
+    HELD_LOCKS.add(fd)
     try:
         os.ftruncate(fd, 0)
         os.write(fd, me)
         yield
     finally:
-        _HELD_LOCKS.discard(fd)
+        HELD_LOCKS.discard(fd)
         path.unlink(missing_ok=True)
         os.close(fd)
 
@@ -515,90 +475,15 @@ def _difference(key: str, was: Any, now: Any) -> str:
     return f"{key} (run has {was!r}, now {now!r})"
 
 
-# --------------------------------------------------------------------------- backends
-def _local_results(spec: RunSpec, todo: list[int], jobs: int, stop: _Stopper) -> Iterator[ChunkResult]:
-    if jobs <= 1:
-        for k in todo:
-            if stop.requested is not None:
-                return
-            yield play_chunk(spec, k)
-        return
-    import multiprocessing as mp
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
-
-    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    # PR_SET_PDEATHSIG fires when the *thread* that forked a worker ends; the pool forks from the thread
-    # that submits, so it is only safe when that is the main thread, which lives as long as the process.
-    pdeathsig = threading.current_thread() is threading.main_thread()
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
-                               initargs=(os.getpid(), pdeathsig))
-    finished = False
-    try:
-        pending = set()
-        queue = iter(todo)
-        # Keep a bounded number of chunks in flight so memory stays flat for huge runs.
-        for k in queue:
-            pending.add(pool.submit(play_chunk, spec, k))
-            if len(pending) >= jobs * 3:
-                break
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            if stop.requested is not None:
-                # Stopping: chunks not started yet are dropped, the ones in flight are finished and kept.
-                pending = {f for f in pending if not f.cancel()}
-            for fut in done:
-                if fut.cancelled():
-                    continue
-                try:
-                    result = fut.result()
-                except BrokenProcessPool:
-                    raise RunError("a worker process died (killed, or out of memory?); the finished chunks are "
-                                   "kept: finish the run with --resume") from None
-                yield result
-                nxt = next(queue, None) if stop.requested is None else None
-                if nxt is not None:
-                    pending.add(pool.submit(play_chunk, spec, nxt))
-        finished = True
-    finally:
-        if not finished:
-            # Stopped at once (a second signal, a failed game, an error): the chunks in flight are of no use.
-            for proc in list((getattr(pool, "_processes", None) or {}).values()):
-                proc.kill()
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _dask_results(spec: RunSpec, todo: list[int], jobs: int, scheduler: str | None,
-                  stop: _Stopper) -> Iterator[ChunkResult]:
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise RunError("--backend dask needs the dask extra: pip install -e '.[dask]'") from None
-    cluster = None
-    if scheduler:
-        client = Client(scheduler)
-    else:
-        cluster = LocalCluster(n_workers=max(jobs, 1), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
-    try:
-        window = max(jobs, 1) * 4
-        queue = iter(todo)
-        futures = [client.submit(play_chunk, spec, k, pure=False) for k in itertools.islice(queue, window)]
-        ac = as_completed(futures)
-        for fut in ac:
-            # Stopping: nothing more is submitted, and the chunks already sent are finished and kept.
-            yield fut.result()
-            nxt = next(queue, None) if stop.requested is None else None
-            if nxt is not None:
-                ac.add(client.submit(play_chunk, spec, nxt, pure=False))
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
 # ------------------------------------------------------------------------------- run
+def _run_errors(source: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
+    """The backend's chunks, a backend failure (a worker that died) as a :class:`RunError`."""
+    try:
+        yield from source
+    except BackendError as exc:
+        raise RunError(str(exc)) from None
+
+
 @dataclass
 class RunOutcome:
     """What :func:`execute_run` did: where, how many games, how fast, and what it replayed."""
@@ -679,7 +564,7 @@ def _repairs(run_dir: Path, spec: RunSpec, manifest: dict[str, Any], say: Callab
     return notes
 
 
-def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "local",
+def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str | Backend = "local",
                 scheduler: str | None = None, fmt: str = "parquet", resume: bool = False,
                 command: list[str] | None = None, progress: Callable[[int], None] | None = None,
                 rules_diff: dict[str, Any] | None = None, notify: Callable[[str], None] | None = None,
@@ -692,6 +577,9 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "
     or an unusable output folder, and :class:`Interrupted` (a KeyboardInterrupt) when a signal stopped it.
     Finished chunks are on disk whatever happens. A new run that fails before its first chunk (a failed
     set-up) leaves no run directory behind when it made the folder (``made_dir``: the caller made it).
+
+    ``backend`` is an open :class:`~simcli.backends.Backend` (a command's, shared by its runs: its ``jobs`` are
+    the run's), or its name, ``local`` or ``dask`` (with ``scheduler``), opened for this run with ``jobs`` workers.
     """
     say = notify or _stderr
     if resume:
@@ -708,16 +596,17 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str = "
         raise RunError(f"output folder {run_dir} is not writable")
     wrote: list[bool] = []  # set once this process wrote a new run's manifest: only then is the folder its own
     try:
-        with run_lock(run_dir):
-            return _execute_locked(spec, run_dir, jobs=jobs, backend=backend, scheduler=scheduler, fmt=fmt,
-                                   resume=resume, command=command, progress=progress, rules_diff=rules_diff,
-                                   say=say, wrote=wrote)
+        with use_backend(backend, jobs, scheduler) as pool, run_lock(run_dir):
+            return _execute_locked(spec, run_dir, pool=pool, fmt=fmt, resume=resume, command=command,
+                                   progress=progress, rules_diff=rules_diff, say=say, wrote=wrote)
     except (GameFailed, KeyboardInterrupt):
         raise
-    except BaseException:
+    except BaseException as exc:
         if made_dir and (wrote or not resume and not (run_dir / MANIFEST).exists()) \
                 and not list((run_dir / CHUNK_DIR).glob("done-*.json")):
             _remove_new_run(run_dir, manifest=bool(wrote))
+        if isinstance(exc, BackendError):  # the backend could not be opened (no dask extra, no scheduler)
+            raise RunError(str(exc)) from None
         raise
 
 
@@ -732,8 +621,8 @@ def _remove_new_run(run_dir: Path, *, manifest: bool) -> None:
             pass
 
 
-def _execute_locked(spec: RunSpec, run_dir: Path, *, jobs: int, backend: str, scheduler: str | None, fmt: str,
-                    resume: bool, command: list[str] | None, progress: Callable[[int], None] | None,
+def _execute_locked(spec: RunSpec, run_dir: Path, *, pool: Backend, fmt: str, resume: bool,
+                    command: list[str] | None, progress: Callable[[int], None] | None,
                     rules_diff: dict[str, Any] | None, say: Callable[[str], None], wrote: list[bool]) -> RunOutcome:
     n_chunks = -(-spec.games // spec.chunk_size)
     replayed: list[str] = []
@@ -776,7 +665,7 @@ def _execute_locked(spec: RunSpec, run_dir: Path, *, jobs: int, backend: str, sc
                           hands=int(manifest.get("hands") or 0), errors=int(manifest.get("errors") or 0),
                           wall_seconds=0.0, hands_per_s=0.0, status="complete")
     manifest.pop("error", None)
-    manifest.update({"status": "running", "jobs": jobs, "backend": backend})
+    manifest.update({"status": "running", "jobs": pool.jobs, "backend": pool.name})
     write_manifest(run_dir, manifest)
     if not resume:
         wrote.append(True)
@@ -784,8 +673,8 @@ def _execute_locked(spec: RunSpec, run_dir: Path, *, jobs: int, backend: str, sc
     stop = _Stopper(say)
     try:
         with stop.installed():
-            return _play(spec, run_dir, manifest, n_chunks=n_chunks, jobs=jobs, backend=backend,
-                         scheduler=scheduler, fmt=fmt, progress=progress, stop=stop, replayed=replayed)
+            return _play(spec, run_dir, manifest, n_chunks=n_chunks, pool=pool, fmt=fmt, progress=progress,
+                         stop=stop, replayed=replayed)
     except KeyboardInterrupt:
         manifest["status"] = "interrupted"
         write_manifest(run_dir, manifest)
@@ -798,9 +687,8 @@ def _execute_locked(spec: RunSpec, run_dir: Path, *, jobs: int, backend: str, sc
         raise
 
 
-def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: int, jobs: int, backend: str,
-          scheduler: str | None, fmt: str, progress: Callable[[int], None] | None, stop: _Stopper,
-          replayed: list[str]) -> RunOutcome:
+def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: int, pool: Backend, fmt: str,
+          progress: Callable[[int], None] | None, stop: _Stopper, replayed: list[str]) -> RunOutcome:
     _warm_up_tables()
     finished = done_chunks(run_dir)
     todo = [k for k in range(n_chunks) if k not in finished]
@@ -815,8 +703,9 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
     hands = 0
     errors = 0
     try:
-        source = (_dask_results(spec, todo, jobs, scheduler, stop) if backend == "dask"
-                  else _local_results(spec, todo, jobs, stop))
+        # Closing the source (a failed game, a second signal) closes the backend's generator, which stops the
+        # chunks in flight.
+        source = _run_errors(pool.results(play_chunk, spec, todo, stop=stop))
         with closing(source):  # type: ignore[type-var]  # a generator has close()
             for chunk in source:
                 if chunk.fatal is not None:

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+import simcli.backends as backends
 import simcli.commands.run as run_cmd
 import simcli.runner as runner
 from simcli import results
@@ -347,11 +348,11 @@ def test_default_names_are_unique_within_a_second(tmp_path: Path, monkeypatch: p
 
 
 def test_failed_set_up_leaves_no_run_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_workers(*args: Any) -> Any:
-        raise runner.RunError("cannot start the workers")
+    def no_workers(*args: Any, **kwargs: Any) -> Any:
+        raise backends.BackendError("cannot start the workers")
         yield  # a generator, like the real backends
 
-    monkeypatch.setattr(runner, "_local_results", no_workers)
+    monkeypatch.setattr(backends.LocalBackend, "results", no_workers)
     out = tmp_path / "new" / "run"
     assert "cannot start the workers" in one_error_line(cli("run", "--games", 5, "--out", out, code=1))
     assert not out.exists()

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from simcli.commands.common import (
+    BackendChoice,
+    backend_options,
     complete_variants,
     json_flag,
     overrides_of,
@@ -184,6 +186,7 @@ def study_markdown(table: pd.DataFrame, runs: list[tuple[str, Run]], cmd: str, s
 @rule_option
 @rules_file_option
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
+@backend_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="folder for the runs (one per variant) [default: results/runs/balance-<variants>-<time>]")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
@@ -191,7 +194,7 @@ def study_markdown(table: pd.DataFrame, runs: list[tuple[str, Run]], cmd: str, s
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="format of the table printed on stdout")
 def balance(variants: str, games: int, strategy: str, seed: int, rules: tuple[str, ...], rules_file: Path | None,
-            jobs: int | None, out: Path | None,
+            jobs: int | None, backend: BackendChoice, out: Path | None,
             save: Path | None, fmt: str) -> None:
     """Seat balance per variant with the same strategy in every seat: first-player and dealer team win rates,
     mean margin, deals per game and stock-out and going-out shares, each with its 95% interval.
@@ -213,7 +216,7 @@ def balance(variants: str, games: int, strategy: str, seed: int, rules: tuple[st
     cmd = command_line("balance", [("--variants", ",".join(names)), ("--games", games), ("--strategy", strategy),
                                    ("--seed", seed), ("--rule", rules), ("--rules", rules_file), ("--out", out),
                                    ("--save", save)])
-    runs = play_all(settings, seed, games, out, jobs, cmd, names)
+    runs = play_all(settings, seed, games, out, jobs, cmd, names, backend=backend.open(jobs))
     try:
         table = stats.balance_table(runs)
     except stats.StatsError as exc:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
+from simcli.backends import BACKENDS, DASK_HINT, Backend, BackendError, open_backend
 from simcli.errors import EngineError, StrategyError
 from simcli.knobs import RuleError
 from simcli.rules import load_rules, parse_overrides
@@ -251,6 +253,56 @@ def first_error_message(path: Path) -> str:
         return "(unreadable errors table)"
 
 
+@dataclass(frozen=True)
+class BackendChoice:
+    """What ``--backend``, ``--scheduler`` and ``--scheduler-timeout`` chose (checked by :func:`backend_options`)."""
+
+    kind: str
+    scheduler: str | None = None
+    timeout: float = 10.0
+
+    def open(self, jobs: int) -> Backend:
+        """The command's one backend with ``jobs`` workers, closed when the command ends (click's context): every
+        run or match of the command plays on it, so a tournament or sweep starts one Dask cluster or client."""
+        try:
+            return click.get_current_context().with_resource(open_backend(self.kind, jobs, self.scheduler))
+        except BackendError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+def backend_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--backend local|dask``, ``--scheduler ADDRESS`` and ``--scheduler-timeout S``, the same on every command
+    that plays games; the command gets them as one ``backend`` (:class:`BackendChoice`).
+
+    Checked before the command does anything: ``--scheduler`` without ``--backend dask`` (and a timeout without
+    ``--scheduler``) is refused, ``--backend dask`` without the dask extra gives the install hint, and a scheduler
+    that does not answer within the timeout is a one-line error.
+    """
+    @functools.wraps(f)
+    def command(*args: Any, backend: str, scheduler: str | None, scheduler_timeout: float, **kwargs: Any) -> Any:
+        refuse_unused(click.get_current_context(), [
+            ("scheduler", backend == "dask", "--scheduler is the address of a Dask cluster; add --backend dask"),
+            ("scheduler_timeout", scheduler is not None, "it is the wait for --scheduler, which is not given"),
+        ])
+        if scheduler is not None:
+            check_scheduler(scheduler, scheduler_timeout)
+        elif backend == "dask":
+            try:
+                import distributed  # noqa: F401
+            except ImportError:
+                raise click.ClickException(DASK_HINT) from None
+        return f(*args, backend=BackendChoice(backend, scheduler, scheduler_timeout), **kwargs)
+
+    command = click.option("--scheduler-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
+                           show_default=True, help="seconds to wait for --scheduler to answer")(command)
+    command = click.option("--scheduler", metavar="ADDRESS",
+                           help="Dask scheduler address, e.g. tcp://HOST:8786 (without it --backend dask starts a "
+                                "local cluster of --jobs workers)")(command)
+    return click.option("--backend", type=click.Choice(list(BACKENDS)), default="local", show_default=True,
+                        help="where the games are played: local worker processes or a Dask cluster (the results "
+                             "are the same)")(command)
+
+
 def check_scheduler(address: str, timeout: float) -> None:
     """Connect to the Dask scheduler once, within ``timeout`` seconds, so that an unreachable or wrong address is a
     one-line error before anything is written; the run's own connection then waits as long."""
@@ -260,7 +312,7 @@ def check_scheduler(address: str, timeout: float) -> None:
         import dask
         from distributed.comm import connect
     except ImportError:
-        raise click.ClickException("--backend dask needs the dask extra: pip install -e '.[dask]'") from None
+        raise click.ClickException(DASK_HINT) from None
     dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"})
 
     async def probe() -> None:

@@ -14,6 +14,8 @@ import click
 from click.core import ParameterSource
 
 from simcli.commands.common import (
+    BackendChoice,
+    backend_options,
     build_rules,
     complete_strategy,
     json_flag,
@@ -200,6 +202,7 @@ def open_store(out: Path | None, spec: MatchSpec, resume: bool) -> dict[int, Bat
 @click.option("--batch", type=click.IntRange(min=1), default=50, show_default=True,
               help="pairs per batch (the SPRT is checked after each)")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
+@backend_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="match folder: every finished batch is kept there, so that --resume can finish the match")
 @click.option("--resume", is_flag=True, help="finish the match in --out (its settings; verified batches kept)")
@@ -209,8 +212,8 @@ def open_store(out: Path | None, spec: MatchSpec, resume: bool) -> dict[int, Bat
 def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules: tuple[str, ...],
           rules_file: Path | None, seed: int,
           games: int | None, max_games: int | None, sprt_text: str | None, alpha: float, beta: float,
-          elo_model: str, batch: int, jobs: int | None, out: Path | None, resume: bool, fmt: str,
-          quiet: bool) -> None:
+          elo_model: str, batch: int, jobs: int | None, backend: BackendChoice, out: Path | None, resume: bool,
+          fmt: str, quiet: bool) -> None:
     """Play strategy A against B in duplicate pairs and report A's score, Elo difference and pair counts."""
     from simcli.rules import diff, load_rules
 
@@ -274,7 +277,7 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
 
     try:
         outcome = play_match(variant, rs, a, b, seed, pairs, jobs=jobs, batch=batch, sprt=settings,
-                             progress=progress, stored=stored, on_batch=keep)
+                             progress=progress, stored=stored, on_batch=keep, backend=backend.open(jobs))
     except MatchError as exc:
         bar.close()
         show_traceback(exc.traceback)

@@ -15,7 +15,8 @@ from click.core import ParameterSource
 
 from simcli.commands.common import (
     STRATEGIES_HELP,
-    check_scheduler,
+    BackendChoice,
+    backend_options,
     complete_strategy,
     first_error_message,
     read_rules_file,
@@ -104,27 +105,20 @@ def _default_out(variant: str, name: str | None) -> tuple[Path, bool]:
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @click.option("--on-error", type=click.Choice(["stop", "skip"]), default="stop", show_default=True,
               help="a failing game stops the run, or is recorded in errors.parquet and skipped")
-@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option("--scheduler", help="Dask scheduler address (without it --backend dask starts a local cluster)")
-@click.option("--scheduler-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
-              help="seconds to wait for --scheduler to answer")
+@backend_options
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None, help="games per chunk [default: from N]")
 # Not json_option: --format is the table format here (parquet or csv).
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON instead of text")
 @click.pass_context
 def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str, rules: tuple[str, ...],
         rules_file: Path | None, jobs: int | None, out: Path | None, name: str | None, rotate_seats: bool,
-        trace_games: int, fmt: str, resume: bool, quiet: bool, on_error: str, backend: str,
-        scheduler: str | None, scheduler_timeout: float, chunk_size: int | None, as_json: bool) -> None:
+        trace_games: int, fmt: str, resume: bool, quiet: bool, on_error: str, backend: BackendChoice,
+        chunk_size: int | None, as_json: bool) -> None:
     """Play N seeded games and write games/deals tables to a run directory."""
     def given(param: str) -> bool:
         return ctx.get_parameter_source(param) == ParameterSource.COMMANDLINE
 
-    refuse_unused(ctx, [
-        ("scheduler", backend == "dask", "--scheduler is the address of a Dask cluster; add --backend dask"),
-        ("scheduler_timeout", scheduler is not None, "it is the wait for --scheduler, which is not given"),
-        ("name", out is None, "--name only names the default --out folder, and --out is given"),
-    ])
+    refuse_unused(ctx, [("name", out is None, "--name only names the default --out folder, and --out is given")])
 
     stored: dict[str, Any] | None = None
     if resume:
@@ -155,8 +149,6 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     spec = RunSpec(variant=variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, games=games,
                    rotate_seats=rotate_seats, chunk_size=chunk_size or default_chunk_size(games),
                    on_error=on_error, trace_games=trace_games)
-    if scheduler is not None:  # before any folder is made: a failed set-up leaves nothing behind
-        check_scheduler(scheduler, scheduler_timeout)
     made_dir = False
     if out is None:
         out, made_dir = _default_out(variant, name)
@@ -168,7 +160,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     bar = tqdm(total=total, unit="game", desc=f"{variant}", disable=not shown, dynamic_ncols=True, smoothing=0.1)
     build_hint(total, names, shown=shown)
     try:
-        outcome = execute_run(spec, out, jobs=jobs, backend=backend, scheduler=scheduler, fmt=fmt, resume=resume,
+        outcome = execute_run(spec, out, backend=backend.open(jobs), fmt=fmt, resume=resume,
                               command=["simcli", *sys.argv[1:]], progress=bar.update,
                               rules_diff={k: v[1] for k, v in diff(rs).items()},
                               notify=lambda message: bar.write(message, file=sys.stderr), made_dir=made_dir)
@@ -196,7 +188,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         click.echo(json.dumps({
             "run_dir": str(out), "status": outcome.status, "variant": variant, "strategies": names, "seed": seed,
             "games": outcome.games, "deals": outcome.hands, "failed_games": outcome.errors, "jobs": jobs,
-            "backend": backend, "wall_seconds": round(outcome.wall_seconds, 3),
+            "backend": backend.kind, "wall_seconds": round(outcome.wall_seconds, 3),
             "hands_per_s": round(outcome.hands_per_s, 1) if outcome.hands_per_s else None,
             "files": [str(f) for f in files],
         }, indent=2))
@@ -208,7 +200,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
               f" more, {outcome.games:,} games in all")
     click.echo(
         f"{played} ({outcome.hands:,} deals) of {variant} with {', '.join(dict.fromkeys(names))}"
-        f" on {jobs} {backend} job(s): {hands_per_s}"
+        f" on {jobs} {backend.kind} job(s): {hands_per_s}"
         + (f", {outcome.errors} failed game(s) in errors.{fmt}" if outcome.errors else "")
         + f".\nResults: {', '.join(str(f) for f in files)} (schemas in docs/results-format.md).\n"
         f"Report on them with: {prog()} report {out}   (or in Python: simcli.results.load('{out}'))"

@@ -18,7 +18,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from simcli import __version__
+from simcli.backends import Backend
 from simcli.commands.common import (
+    BackendChoice,
+    backend_options,
     complete_knob,
     complete_strategy,
     json_flag,
@@ -68,15 +71,17 @@ def make_rules(variant: str, overrides: dict[str, Any], strategies: str) -> tupl
 
 
 def play_or_reuse(rs: RuleSet, names: Sequence[str], seed: int, games: int, run_dir: Path, jobs: int,
-                  label: str, command: list[str], rotate_seats: bool = False) -> Run:
-    """Play a run into ``run_dir``, or reuse/finish the one there when its settings match exactly."""
+                  label: str, command: list[str], rotate_seats: bool = False, backend: str | Backend = "local") -> Run:
+    """Play a run into ``run_dir``, or reuse/finish the one there when its settings match exactly (on ``backend``:
+    the command's open backend, or a name opened for this run)."""
     spec = RunSpec(variant=rs.variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, games=games,
                    rotate_seats=rotate_seats, chunk_size=default_chunk_size(games))
     total = games * (2 if rotate_seats else 1)
     bar = progress_bar(total, label, quiet=False)
     build_hint(total, names, shown=on_terminal(False))
     try:
-        outcome = execute_run(spec, run_dir, jobs=jobs, resume=(run_dir / MANIFEST).exists(), command=command,
+        outcome = execute_run(spec, run_dir, jobs=jobs, backend=backend, resume=(run_dir / MANIFEST).exists(),
+                              command=command,
                               progress=bar.update, rules_diff={k: v[1] for k, v in diff(rs).items()})
     except RunError as exc:
         show_traceback(getattr(exc, "traceback", ""))
@@ -91,14 +96,16 @@ def play_or_reuse(rs: RuleSet, names: Sequence[str], seed: int, games: int, run_
 
 
 def play_all(settings: Sequence[tuple[str, Any, Sequence[str]]], seed: int, games: int, out: Path, jobs: int,
-             cmd: str, labels: Sequence[str], rotate_seats: bool = False) -> list[tuple[str, Run]]:
-    """Play (or reuse) one run per setting ``(key, rules, seats)`` into ``out/<label>``. Ctrl-C (or SIGTERM) keeps
-    every finished run and chunk and exits 130 (143) with the exact command that continues, as ``run`` does."""
+             cmd: str, labels: Sequence[str], rotate_seats: bool = False,
+             backend: str | Backend = "local") -> list[tuple[str, Run]]:
+    """Play (or reuse) one run per setting ``(key, rules, seats)`` into ``out/<label>``, all on ``backend`` (the
+    command's open backend). Ctrl-C (or SIGTERM) keeps every finished run and chunk and exits 130 (143) with the
+    exact command that continues, as ``run`` does."""
     runs: list[tuple[str, Run]] = []
     try:
         for (key, rs, names), label in zip(settings, labels, strict=True):
             runs.append((key, play_or_reuse(rs, names, seed, games, out / safe_name(label), jobs, label,
-                                            shlex.split(cmd), rotate_seats)))
+                                            shlex.split(cmd), rotate_seats, backend)))
     except KeyboardInterrupt as exc:
         signum = int(getattr(exc, "signum", signal.SIGINT))
         what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
@@ -252,11 +259,12 @@ def command_line(name: str, args: Sequence[tuple[str, Any]]) -> str:
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
               help="write PREFIX.md/.csv/.json/.png [default: OUT/sweep]")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
+@backend_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="format of the table printed on stdout")
 def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | None, games: int, seed: int,
           strategies: str, rotate_seats: bool, metrics: tuple[str, ...], out: Path | None, save: Path | None,
-          jobs: int | None, fmt: str) -> None:
+          jobs: int | None, backend: BackendChoice, fmt: str) -> None:
     """Play one run per value of a rule knob (same master seed and N, so runs are paired game by game) and
     tabulate and plot the chosen metrics against the value, each with its 95% interval, and each value's
     paired difference from the first (the baseline) with its interval and Holm-adjusted p."""
@@ -294,7 +302,8 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | No
                                  ("--seed", seed), ("--strategies", strategies), ("--rotate-seats", rotate_seats),
                                  ("--metric", ",".join(m.name for m in chosen)), ("--out", out),
                                  ("--save", save)])
-    runs = play_all(settings, seed, games, out, jobs, cmd, [f"{k.name}={v}" for v, _, _ in settings], rotate_seats)
+    runs = play_all(settings, seed, games, out, jobs, cmd, [f"{k.name}={v}" for v, _, _ in settings], rotate_seats,
+                    backend.open(jobs))
     try:
         table = stats.summary_table(runs, chosen, key=k.name)
         diffs = stats.baseline_differences(runs, chosen, key=k.name)

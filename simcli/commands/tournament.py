@@ -16,6 +16,8 @@ import click
 from click.core import ParameterSource
 
 from simcli.commands.common import (
+    BackendChoice,
+    backend_options,
     build_rules,
     complete_strategy,
     json_flag,
@@ -178,6 +180,7 @@ def advance(bar: Any, start: int) -> Callable[[MatchState, Any], None]:
 @click.option("--games", "-n", type=int, default=DEFAULT_GAMES, show_default=True,
               help="games per match (even: pairs of two)")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
+@backend_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="tournament folder [default: results/runs/tournament-<variant>-<time>]")
 @click.option("--resume", is_flag=True, help="play only the matches missing in --out (verifying the others)")
@@ -189,8 +192,8 @@ def advance(bar: Any, start: int) -> Callable[[MatchState, Any], None]:
 @click.pass_context
 def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: tuple[str, ...],
                rules_file: Path | None, seed: int,
-               games: int, jobs: int | None, out: Path | None, resume: bool, bootstrap: int, bootstrap_seed: int,
-               fmt: str, quiet: bool) -> None:
+               games: int, jobs: int | None, backend: BackendChoice, out: Path | None, resume: bool, bootstrap: int,
+               bootstrap_seed: int, fmt: str, quiet: bool) -> None:
     """Round robin of duplicate matches between the strategies S1,S2,...; Elo ratings with intervals."""
     def given(param: str) -> bool:
         return ctx.get_parameter_source(param) == ParameterSource.COMMANDLINE
@@ -232,6 +235,7 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
     if out is None:
         out = Path("results") / "runs" / f"tournament-{variant}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
     jobs = jobs or os.cpu_count() or 1
+    pool = backend.open(jobs)  # one backend for every match (one Dask cluster or client, not one per match)
     say = (lambda line: click.echo(line, err=True)) if fmt == "json" else click.echo
     schedule = spec.schedule()
     bar = progress_bar(2 * pairs * len(schedule), f"{variant} round robin", quiet=quiet)
@@ -250,7 +254,7 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
                     say(f"match {n}/{len(schedule)}: {a} vs {b}: stored, verified (reused)")
                 continue
             outcome = play_match(variant, rs, a, b, seed, pairs, jobs=jobs, batch=min(pairs, 100),
-                                 progress=advance(bar, bar.n))
+                                 progress=advance(bar, bar.n), backend=pool)
             m = StoredMatch(i=i, j=j, half_points=outcome.state.half_points, wins=outcome.state.wins,
                             ties=outcome.state.ties, losses=outcome.state.losses)
             write_match(out, spec, m)
