@@ -149,6 +149,8 @@ def test_gap_share_formula_and_missing_roles() -> None:
     (("--rungs", "greedy,samples=2"), "belongs to no strategy"),
     (("--rungs", "random,greedy", "--jump-pairs", 1), "--jump-pairs must be 0 (no jumps) or at least 2"),
     (("--resume",), "--resume needs --out"),
+    (("--pairs", 1), "bad --pairs 1: allowed is an integer from 2 to"),
+    (("--bootstrap-seed", -1), "bad --bootstrap-seed -1: allowed is an integer from 0 to"),
     (("--rungs", "random,greedy", "--rule", "num_players=3"), "a duplicate match needs two sides"),
 ])
 def test_bad_ladders_are_one_line_errors(args: tuple[Any, ...], fragment: str) -> None:

@@ -13,6 +13,8 @@ import click
 from click.core import ParameterSource
 
 from simcli.commands.common import (
+    SEED,
+    BoundedInt,
     build_rules,
     json_flag,
     rule_option,
@@ -125,17 +127,18 @@ def write_outputs(out: Path, data: dict[str, Any]) -> None:
               help="the players, weak to strong [default: random, greedy, the variant's heuristic, mc:samples=4, mc, "
                    "ismcts when installed, oracle]")
 @seed_option("ladder seed: each match's seed derives from it and the match's two rungs")
-@click.option("--pairs", type=click.IntRange(min=2), default=DEFAULT_PAIRS, show_default=True,
+@click.option("--pairs", type=BoundedInt(2, 10**9, "the intervals resample each match's pairs"),
+              default=DEFAULT_PAIRS, show_default=True,
               help="duplicate pairs (two games each) of each neighbour match")
-@click.option("--jump-pairs", type=click.IntRange(min=0), default=None,
+@click.option("--jump-pairs", type=BoundedInt(0, 10**9), default=None,
               help="pairs of each jump match (rung i against i+2; 0: none) [default: --pairs]")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="ladder folder [default: results/runs/ladder-<variant>-<time>]")
 @click.option("--resume", is_flag=True, help="play only the matches missing in --out (verifying the others)")
-@click.option("--bootstrap", type=click.IntRange(min=10), default=DEFAULT_BOOTSTRAP, show_default=True,
+@click.option("--bootstrap", type=BoundedInt(10, 10**7), default=DEFAULT_BOOTSTRAP, show_default=True,
               help="resamples of the pairs for the 95% intervals")
-@click.option("--bootstrap-seed", type=int, default=0, show_default=True)
+@click.option("--bootstrap-seed", type=SEED, default=0, show_default=True, help="seed of the resampling")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: the Markdown report (ladder.md); json: ratings.json")
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines")
