@@ -67,8 +67,7 @@ LAYERS: tuple[Layer, ...] = (
           ("simcli.stats", "simcli.stats.*")),
     Layer("records & runs", "result rows, Parquet run directories, integrity checks, duplicate matches",
           ("simcli.records", "simcli.results", "simcli.integrity", "simcli.backends", "simcli.runner",
-           "simcli.match_store",
-           "simcli.duplicate", "simcli.match", "simcli.tournament")),
+           "simcli.match_store", "simcli.duplicate", "simcli.match", "simcli.tournament", "simcli.ladder")),
     Layer("command line", "the Click commands: run, play, report, compare, sweep, plot, match, ...",
           ("simcli.cli", "simcli.__main__", "simcli.commands", "simcli.commands.*")),
 )

@@ -43,10 +43,11 @@ def _register() -> None:
 
 def _register_duplicate() -> None:
     # The duplicate-match commands (issue 13), registered apart so the list above stays as it is.
-    from simcli.commands import match, plan, tournament
+    from simcli.commands import ladder, match, plan, tournament
 
     main.add_command(match.match)
     main.add_command(tournament.tournament)
+    main.add_command(ladder.ladder)
     main.add_command(plan.plan)
 
 

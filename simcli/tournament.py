@@ -4,6 +4,10 @@ A tournament folder holds ``tournament.json`` (the settings, written first) and 
 ``matches/match-I-J.json`` (strategies I < J by their position in the list), written atomically. A resume plays
 only the matches without a file, after checking that every file it reads belongs to this tournament and is
 intact (its settings, its pairs, their counts and a SHA-256 digest of them). Formats: docs/analysis.md.
+
+The storage (:func:`open_folder`, :func:`write_match`, :func:`read_match`, :func:`stored_spec`) and the resumable
+loop over a schedule (:func:`play_schedule`) serve any series of matches described by a :class:`SeriesSpec`: the
+round robin here and the ladder of :mod:`simcli.ladder` store and verify their matches the same way.
 """
 
 from __future__ import annotations
@@ -12,10 +16,11 @@ import hashlib
 import json
 import math
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from simcli import __version__
 from simcli.duplicate import (
@@ -27,6 +32,7 @@ from simcli.duplicate import (
     pentanomial,
     summarize_pairs,
 )
+from simcli.match import MatchState
 from simcli.runner import atomic_write_bytes, git_commit
 from simcli.stats.confidence import CONFIDENCE
 
@@ -40,9 +46,35 @@ class TournamentError(RuntimeError):
     """A tournament folder that cannot be used: another tournament, a damaged match file, bad settings."""
 
 
+class SeriesSpec(Protocol):
+    """A series of stored matches (a tournament, a ladder): what its folder is called and what each match is."""
+
+    #: What the series is called in messages ("tournament", "ladder").
+    kind: ClassVar[str]
+    #: Its manifest file in the folder and that file's schema.
+    manifest: ClassVar[str]
+    schema: ClassVar[str]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON form of the settings (the manifest's ``spec``; a resume must agree with it)."""
+        ...
+
+    def match_spec(self, i: int, j: int) -> dict[str, Any]:
+        """The settings of the match between players ``i`` and ``j`` (as stored in its file)."""
+        ...
+
+    def match_pairs(self, i: int, j: int) -> int:
+        """The pairs of the match between players ``i`` and ``j``."""
+        ...
+
+
 @dataclass(frozen=True)
 class TournamentSpec:
     """Everything that determines a tournament's results (and must match to resume it)."""
+
+    kind: ClassVar[str] = "tournament"
+    manifest: ClassVar[str] = MANIFEST
+    schema: ClassVar[str] = SCHEMA
 
     variant: str
     rules: dict[str, str]
@@ -60,6 +92,10 @@ class TournamentSpec:
         """The settings of the match between strategies ``i`` and ``j`` (as stored in its file)."""
         return {"variant": self.variant, "rules": self.rules, "seed": self.seed, "pairs": self.pairs,
                 "a": self.strategies[i], "b": self.strategies[j], "i": i, "j": j}
+
+    def match_pairs(self, i: int, j: int) -> int:
+        """Every match of a round robin has the same pairs."""
+        return self.pairs
 
     def schedule(self) -> list[tuple[int, int]]:
         """Every pair of strategies once: (0, 1), (0, 2), ..., (k-2, k-1)."""
@@ -89,7 +125,7 @@ class StoredMatch:
     losses: int
 
 
-def write_match(folder: Path, spec: TournamentSpec, m: StoredMatch) -> None:
+def write_match(folder: Path, spec: SeriesSpec, m: StoredMatch) -> None:
     """Store a finished match atomically (a reader sees the whole file or none)."""
     ms = spec.match_spec(m.i, m.j)
     text = "".join(str(h) for h in m.half_points)
@@ -99,12 +135,12 @@ def write_match(folder: Path, spec: TournamentSpec, m: StoredMatch) -> None:
     atomic_write_bytes(match_path(folder, m.i, m.j), (json.dumps(data, indent=1) + "\n").encode())
 
 
-def read_match(folder: Path, spec: TournamentSpec, i: int, j: int) -> StoredMatch:
+def read_match(folder: Path, spec: SeriesSpec, i: int, j: int) -> StoredMatch:
     """Read and verify a stored match; a :class:`TournamentError` naming the file says what is wrong."""
     path = match_path(folder, i, j)
 
     def bad(why: str) -> TournamentError:
-        return TournamentError(f"{path} is not a valid match of this tournament ({why}); delete it and run "
+        return TournamentError(f"{path} is not a valid match of this {spec.kind} ({why}); delete it and run "
                                f"again with --resume to replay that match")
 
     try:
@@ -119,9 +155,10 @@ def read_match(folder: Path, spec: TournamentSpec, i: int, j: int) -> StoredMatc
         got = found if isinstance(found, dict) else {}
         keys = sorted(k for k in want if got.get(k) != want[k])
         raise bad("other settings: " + ", ".join(f"{k} {got.get(k)!r} instead of {want[k]!r}" for k in keys))
+    pairs = spec.match_pairs(i, j)
     text = data.get("half_points")
-    if not isinstance(text, str) or len(text) != spec.pairs or set(text) - set("01234"):
-        raise bad(f"half_points must be {spec.pairs} digits 0-4")
+    if not isinstance(text, str) or len(text) != pairs or set(text) - set("01234"):
+        raise bad(f"half_points must be {pairs} digits 0-4")
     half = [int(c) for c in text]
     if data.get("pentanomial") != pentanomial(half):
         raise bad("pentanomial counts do not match its pairs")
@@ -129,46 +166,73 @@ def read_match(folder: Path, spec: TournamentSpec, i: int, j: int) -> StoredMatc
         wins, ties, losses = int(data["wins"]), int(data["ties"]), int(data["losses"])
     except (KeyError, TypeError, ValueError):
         raise bad("wins, ties and losses missing") from None
-    if wins + ties + losses != 2 * spec.pairs or wins * 2 + ties != sum(half):
+    if wins + ties + losses != 2 * pairs or wins * 2 + ties != sum(half):
         raise bad("wins, ties and losses do not add up to its pairs")
     if data.get("sha256") != _digest(want, text, [wins, ties, losses]):
         raise bad("SHA-256 digest does not match its contents")
     return StoredMatch(i=i, j=j, half_points=half, wins=wins, ties=ties, losses=losses)
 
 
-def open_folder(folder: Path, spec: TournamentSpec, resume: bool, command: list[str] | None = None) -> None:
-    """Create the tournament folder and its manifest, or (``resume``) check that it holds this tournament."""
-    manifest = folder / MANIFEST
+def open_folder(folder: Path, spec: SeriesSpec, resume: bool, command: list[str] | None = None) -> None:
+    """Create the series' folder and its manifest, or (``resume``) check that it holds this very series."""
+    manifest = folder / spec.manifest
     if resume:
         if not manifest.exists():
-            raise TournamentError(f"nothing to resume: {folder} has no {MANIFEST}")
+            raise TournamentError(f"nothing to resume: {folder} has no {spec.manifest}")
         try:
             stored = json.loads(manifest.read_text())["spec"]
         except (OSError, ValueError, KeyError, TypeError):
-            raise TournamentError(f"{manifest} is not a readable tournament manifest") from None
+            raise TournamentError(f"{manifest} is not a readable {spec.kind} manifest") from None
         mine = spec.as_dict()
         diffs = [f"{k} (folder has {stored.get(k)!r}, now {mine[k]!r})" for k in mine if stored.get(k) != mine[k]]
         if diffs:
             raise TournamentError("cannot resume with different settings: " + "; ".join(diffs))
         return
     if manifest.exists() or (folder / MATCH_DIR).exists():
-        raise TournamentError(f"{folder} already holds a tournament; use --resume to finish it or choose another "
+        raise TournamentError(f"{folder} already holds a {spec.kind}; use --resume to finish it or choose another "
                               f"--out")
     try:
         (folder / MATCH_DIR).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise TournamentError(f"cannot create output folder {folder}: {exc.strerror}") from None
-    data = {"schema": SCHEMA, "spec": spec.as_dict(), "simcli_version": __version__, "git_commit": git_commit(),
+    data = {"schema": spec.schema, "spec": spec.as_dict(), "simcli_version": __version__, "git_commit": git_commit(),
             "command": command or sys.argv, "created": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic_write_bytes(manifest, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
 
 
-def stored_spec(folder: Path) -> dict[str, Any]:
-    """The settings recorded in a tournament folder (for a resume that does not repeat them)."""
+def stored_spec(folder: Path, manifest: str = MANIFEST) -> dict[str, Any]:
+    """The settings recorded in a series' folder (for a resume that does not repeat them); ``manifest`` names the
+    file (a tournament's by default)."""
     try:
-        return dict(json.loads((folder / MANIFEST).read_text())["spec"])
+        return dict(json.loads((folder / manifest).read_text())["spec"])
     except (OSError, ValueError, KeyError, TypeError):
-        raise TournamentError(f"nothing to resume: {folder} has no readable {MANIFEST}") from None
+        raise TournamentError(f"nothing to resume: {folder} has no readable {manifest}") from None
+
+
+#: Plays the match between players ``i`` and ``j`` (the schedule's order) and returns its pairs.
+PlayOne = Callable[[int, int], MatchState]
+#: Told about each match as it is settled: its number (from 1), the match, and whether it was stored already.
+OnMatch = Callable[[int, StoredMatch, bool], None]
+
+
+def play_schedule(folder: Path, spec: SeriesSpec, schedule: Sequence[tuple[int, int]], play: PlayOne,
+                  on_match: OnMatch) -> list[StoredMatch]:
+    """Every match of ``schedule`` in order: a stored one is read and verified (:func:`read_match`), a missing one
+    played by ``play(i, j)`` and stored at once (:func:`write_match`), so an interrupted series keeps every
+    finished match and a resume plays only the others. ``on_match`` is called after each."""
+    finished: list[StoredMatch] = []
+    for n, (i, j) in enumerate(schedule, 1):
+        reused = match_path(folder, i, j).exists()
+        if reused:
+            m = read_match(folder, spec, i, j)
+        else:
+            state = play(i, j)
+            m = StoredMatch(i=i, j=j, half_points=list(state.half_points), wins=state.wins, ties=state.ties,
+                            losses=state.losses)
+            write_match(folder, spec, m)
+        finished.append(m)
+        on_match(n, m, reused)
+    return finished
 
 
 def results(spec: TournamentSpec, matches: list[StoredMatch], bootstrap: int = 0,

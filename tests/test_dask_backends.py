@@ -20,13 +20,14 @@ from cli_helpers import cli, error_line
 import simcli.backends as backends
 import simcli.commands.match as match_cmd
 import simcli.commands.sweep as sweep_cmd
-import simcli.commands.tournament as tournament_cmd
+import simcli.tournament as series
 from simcli.rules import load_rules
 from simcli.runner import RunSpec, play_chunk
 
 SHORT = ("--rule", "max_hands=1")  # one deal a game: the tests need games, not long ones
 COMMANDS = {"match": ("match", "greedy", "random"), "tournament": ("tournament", "greedy,random"),
-            "sweep": ("sweep", "--rule", "max_hands=1,2"), "balance": ("balance",)}
+            "sweep": ("sweep", "--rule", "max_hands=1,2"), "balance": ("balance",),
+            "ladder": ("ladder", "--rungs", "random,greedy")}
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +151,7 @@ def test_tournament_interrupted_and_resumed_on_dask_equals_local_processes(
         dask: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cli(*TOURNAMENT, "--jobs", 2, "--out", tmp_path / "local")
     out = tmp_path / "dask"
-    interrupt_after(tournament_cmd, "write_match", 1, monkeypatch)
+    interrupt_after(series, "write_match", 1, monkeypatch)
     stopped = cli(*TOURNAMENT, *dask, "--out", out, code=130)
     assert "tournament --resume --out" in stopped.stderr
     assert len(files(out, "matches/*")) == 1
@@ -158,6 +159,30 @@ def test_tournament_interrupted_and_resumed_on_dask_equals_local_processes(
     resumed = cli("tournament", "--resume", "--out", out, *dask)
     assert "match 1/3: greedy vs random: stored, verified (reused)" in resumed.stdout
     assert tournament_outputs(out) == tournament_outputs(tmp_path / "local")
+    assert len(files(out, "matches/*")) == 3
+
+
+LADDER = ("ladder", "--rungs", "random,greedy,ponytail", "--pairs", 4, "--seed", 3, "--quiet", "--bootstrap", 50,
+          *SHORT)
+
+
+def ladder_outputs(out: Path) -> dict[str, bytes]:
+    """The bytes of a ladder's match files and reports (none holds a time or a command line; ``ladder.json``, the
+    settings written first, holds the command that started it)."""
+    return {**files(out, "matches/*"), **files(out, "*.csv"), **files(out, "ratings.json"), **files(out, "*.md")}
+
+
+def test_ladder_interrupted_and_resumed_on_dask_equals_local_processes(
+        dask: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cli(*LADDER, "--jobs", 2, "--out", tmp_path / "local")
+    out = tmp_path / "dask"
+    interrupt_after(series, "write_match", 1, monkeypatch)
+    stopped = cli(*LADDER, *dask, "--out", out, code=130)
+    assert "ladder --resume --out" in stopped.stderr
+    assert len(files(out, "matches/*")) == 1
+    monkeypatch.undo()
+    cli("ladder", "--resume", "--out", out, *dask)
+    assert ladder_outputs(out) == ladder_outputs(tmp_path / "local")
     assert len(files(out, "matches/*")) == 3
 
 

@@ -36,12 +36,10 @@ from simcli.tournament import (
     StoredMatch,
     TournamentError,
     TournamentSpec,
-    match_path,
     open_folder,
-    read_match,
+    play_schedule,
     results,
     stored_spec,
-    write_match,
 )
 
 
@@ -134,7 +132,8 @@ def matrix_panel(ax: Any, data: dict[str, Any]) -> None:
     ax.set_title("head to head: score of the row against the column", fontsize=9)
 
 
-def _csv(rows: list[dict[str, Any]]) -> bytes:
+def csv_bytes(rows: list[dict[str, Any]]) -> bytes:
+    """Rows as CSV (header from the first row; a list value as its space-separated items)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
     writer.writeheader()
@@ -244,24 +243,24 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
         say = bar.write  # lines above the bar, not through it
     try:
         open_folder(out, spec, resume, command=["simcli", *sys.argv[1:]])
-        finished: list[StoredMatch] = []
-        for n, (i, j) in enumerate(schedule, 1):
-            a, b = names[i], names[j]
-            if match_path(out, i, j).exists():
-                finished.append(read_match(out, spec, i, j))
+
+        def play(i: int, j: int) -> MatchState:
+            return play_match(variant, rs, names[i], names[j], seed, pairs, jobs=jobs, batch=min(pairs, 100),
+                              progress=advance(bar, bar.n), backend=pool).state
+
+        def settled(n: int, m: StoredMatch, reused: bool) -> None:
+            a, b = names[m.i], names[m.j]
+            if reused:
                 bar.update(2 * pairs)
-                if not quiet:
-                    say(f"match {n}/{len(schedule)}: {a} vs {b}: stored, verified (reused)")
-                continue
-            outcome = play_match(variant, rs, a, b, seed, pairs, jobs=jobs, batch=min(pairs, 100),
-                                 progress=advance(bar, bar.n), backend=pool)
-            m = StoredMatch(i=i, j=j, half_points=outcome.state.half_points, wins=outcome.state.wins,
-                            ties=outcome.state.ties, losses=outcome.state.losses)
-            write_match(out, spec, m)
-            finished.append(m)
-            if not quiet:
-                say(f"match {n}/{len(schedule)}: {a} vs {b}: score of {a} {outcome.summary.score:.3f} "
-                    f"over {outcome.summary.games:,} games")
+            if quiet:
+                return
+            if reused:
+                say(f"match {n}/{len(schedule)}: {a} vs {b}: stored, verified (reused)")
+            else:
+                say(f"match {n}/{len(schedule)}: {a} vs {b}: score of {a} {sum(m.half_points) / (4 * pairs):.3f} "
+                    f"over {2 * pairs:,} games")
+
+        finished = play_schedule(out, spec, schedule, play, settled)
     except (TournamentError, MatchError) as exc:
         bar.close()
         show_traceback(getattr(exc, "traceback", ""))
@@ -278,8 +277,8 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
     data["command"] = ["simcli", *sys.argv[1:]]
     try:
         atomic_write_bytes(out / "ratings.json", (json.dumps(data, indent=2) + "\n").encode())
-        atomic_write_bytes(out / "ratings.csv", _csv(data["ratings"]))
-        atomic_write_bytes(out / "matches.csv", _csv(data["matches"]))
+        atomic_write_bytes(out / "ratings.csv", csv_bytes(data["ratings"]))
+        atomic_write_bytes(out / "matches.csv", csv_bytes(data["matches"]))
     except OSError as exc:
         raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
     ratings_figure(data, out / "ratings.png")

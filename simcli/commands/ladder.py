@@ -1,0 +1,239 @@
+"""``simcli ladder --variant V``: a ladder of players on one Elo scale (greedy = 0), resumable match by match."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+from simcli.backends import Backend
+from simcli.commands.common import (
+    SEED,
+    BackendChoice,
+    BoundedInt,
+    backend_options,
+    build_rules,
+    json_flag,
+    rule_option,
+    rules_file_option,
+    seed_option,
+    show_traceback,
+    variant_option,
+)
+from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
+from simcli.commands.match import strategy_spec
+from simcli.commands.tournament import advance, csv_bytes
+from simcli.ladder import (
+    DEFAULT_BOOTSTRAP,
+    MANIFEST,
+    LadderError,
+    LadderSpec,
+    check_rungs,
+    default_rungs,
+    markdown_report,
+    results,
+)
+from simcli.match import MatchError, MatchState, play_match, seat_strategies
+from simcli.rules import load_rules
+from simcli.ruleset import RuleSet
+from simcli.runner import atomic_write_bytes
+from simcli.strategy import StrategyLookupError, split_strategy_list
+from simcli.tournament import StoredMatch, TournamentError, open_folder, play_schedule, stored_spec
+
+#: Pairs of a neighbour match by default (200 games).
+DEFAULT_PAIRS = 100
+#: The files a finished ladder writes beside its manifest and matches.
+OUTPUTS = ("ratings.json", "ratings.csv", "neighbours.csv", "matches.csv", "ladder.md", "ladder.png")
+
+
+def parse_rungs(text: str) -> list[str]:
+    """``A,B,...`` as strategy specs (a ``key=value`` without a colon continues the previous spec's options), each
+    checked; a one-line error names a rung that cannot be loaded."""
+    try:
+        specs = split_strategy_list(text)
+    except StrategyLookupError as exc:
+        raise click.ClickException(f"bad --rungs {text!r}: {exc}") from None
+    return [strategy_spec(s) for s in specs]
+
+
+def play_one(spec: LadderSpec, rules: RuleSet, i: int, j: int, *, jobs: int, bar: Any,
+             backend: Backend | str = "local") -> MatchState:
+    """Play the ladder's match of rungs ``i`` and ``j`` (its own seed and pairs). The one place the ladder plays
+    games: ``backend`` (the command's one open backend: local processes or a Dask client) is passed on here."""
+    pairs = spec.match_pairs(i, j)
+    return play_match(spec.variant, rules, spec.rungs[i], spec.rungs[j], spec.match_seed(i, j), pairs, jobs=jobs,
+                      batch=min(pairs, 100), progress=advance(bar, bar.n), backend=backend).state
+
+
+def ladder_figure(data: dict[str, Any], out: Path) -> None:
+    """The rungs on the Elo axis with their intervals (weakest at the bottom, greedy = 0 marked) beside each
+    neighbour match's upset rate with its interval; saved as PNG."""
+    from simcli.commands.plot import new_figure, save_figure
+
+    rows = data["ratings"]
+    spec = data["spec"]
+    fig = new_figure(11.0, max(3.8, 1.8 + 0.5 * len(rows)))
+    ax = fig.add_subplot(1, 2, 1)
+    y = list(range(len(rows)))
+    elo = [row["elo"] for row in rows]
+    ax.errorbar(elo, y, xerr=[[row["elo"] - row["ci_low"] for row in rows],
+                              [row["ci_high"] - row["elo"] for row in rows]],
+                fmt="o", color="C0", ecolor="C0", capsize=4)
+    for n, row in enumerate(rows):
+        ax.annotate(f"{row['elo']:+.0f}", (row["elo"], n), textcoords="offset points", xytext=(0, 6),
+                    ha="center", fontsize=7)
+    ax.axvline(0, color="0.6", linestyle=":", linewidth=1)
+    ax.set_yticks(y, [row["rung"] + ("" if row["fair"] else " (cheats)") for row in rows])
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlabel(f"Elo ({data['anchor']} = 0), 95% bootstrap interval")
+    ax.set_title("ratings", fontsize=9)
+    ax.grid(axis="x", alpha=0.3)
+    ax2 = fig.add_subplot(1, 2, 2)
+    ups = data["neighbours"]
+    x = list(range(len(ups)))
+    share = [u["share"] for u in ups]
+    ax2.errorbar(x, share, yerr=[[u["share"] - u["ci_low"] for u in ups], [u["ci_high"] - u["share"] for u in ups]],
+                 fmt="o", color="C3", ecolor="C3", capsize=4)
+    ax2.axhline(0.5, color="0.6", linestyle=":", linewidth=1)
+    ax2.set_xticks(x, [f"{u['weaker']}\nvs {u['stronger']}" for u in ups], fontsize=7)
+    ax2.set_xlim(-0.5, len(ups) - 0.5)
+    ax2.set_ylim(0, max(0.6, *(u["ci_high"] + 0.05 for u in ups)))
+    ax2.set_ylabel("weaker rung's score (ties half), 95%")
+    ax2.set_title("neighbour upsets: how often the weaker rung wins a game", fontsize=9)
+    ax2.grid(axis="y", alpha=0.3)
+    fig.suptitle(f"ladder, variant {spec['variant']}: {', '.join(spec['rungs'])}; {2 * spec['pairs']:,} games a "
+                 f"neighbour match, {2 * spec['jump_pairs']:,} a jump, seed {spec['seed']}", fontsize=9)
+    save_figure(fig, out)
+
+
+def write_outputs(out: Path, data: dict[str, Any]) -> None:
+    """The ladder's results files, each written atomically (so an interrupted write leaves the old one or none)."""
+    atomic_write_bytes(out / "ratings.json", (json.dumps(data, indent=2) + "\n").encode())
+    atomic_write_bytes(out / "ratings.csv", csv_bytes(data["ratings"]))
+    atomic_write_bytes(out / "neighbours.csv", csv_bytes(data["neighbours"]))
+    atomic_write_bytes(out / "matches.csv", csv_bytes(data["matches"]))
+    atomic_write_bytes(out / "ladder.md", markdown_report(data).encode())
+    ladder_figure(data, out / "ladder.png")
+
+
+@click.command()
+@json_flag
+@variant_option
+@rule_option
+@rules_file_option
+@click.option("--rungs", "rungs_text", metavar="A,B,...",
+              help="the players, weak to strong [default: random, greedy, the variant's heuristic, mc:samples=4, mc, "
+                   "ismcts when installed, oracle]")
+@seed_option("ladder seed: each match's seed derives from it and the match's two rungs")
+@click.option("--pairs", type=BoundedInt(2, 10**9, "the intervals resample each match's pairs"),
+              default=DEFAULT_PAIRS, show_default=True,
+              help="duplicate pairs (two games each) of each neighbour match")
+@click.option("--jump-pairs", type=BoundedInt(0, 10**9), default=None,
+              help="pairs of each jump match (rung i against i+2; 0: none) [default: --pairs]")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
+@backend_options
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="ladder folder [default: results/runs/ladder-<variant>-<time>]")
+@click.option("--resume", is_flag=True, help="play only the matches missing in --out (verifying the others)")
+@click.option("--bootstrap", type=BoundedInt(10, 10**7), default=DEFAULT_BOOTSTRAP, show_default=True,
+              help="resamples of the pairs for the 95% intervals")
+@click.option("--bootstrap-seed", type=SEED, default=0, show_default=True, help="seed of the resampling")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: the Markdown report (ladder.md); json: ratings.json")
+@click.option("--quiet", "-q", is_flag=True, help="no progress lines")
+@click.pass_context
+def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file: Path | None,
+           rungs_text: str | None, seed: int, pairs: int, jump_pairs: int | None, jobs: int | None,
+           backend: BackendChoice, out: Path | None, resume: bool, bootstrap: int, bootstrap_seed: int, fmt: str,
+           quiet: bool) -> None:
+    """Rate a ladder of players (weak to strong) on one Elo scale with greedy = 0, from duplicate matches of
+    neighbouring rungs and of rungs two apart; upset rates, the Elo span and the share of the heuristic-to-oracle
+    gap that search closes."""
+    def given(param: str) -> bool:
+        return ctx.get_parameter_source(param) == ParameterSource.COMMANDLINE
+
+    try:
+        if resume:
+            if out is None:
+                raise click.ClickException("--resume needs --out DIR")
+            stored = stored_spec(out, MANIFEST)
+            variant = variant if given("variant") else stored["variant"]
+            seed = seed if given("seed") else int(stored["seed"])
+            pairs = pairs if given("pairs") else int(stored["pairs"])
+            jump_pairs = jump_pairs if given("jump_pairs") else int(stored["jump_pairs"])
+            bootstrap = bootstrap if given("bootstrap") else int(stored["bootstrap"])
+            bootstrap_seed = bootstrap_seed if given("bootstrap_seed") else int(stored["bootstrap_seed"])
+            rungs_text = rungs_text if rungs_text else ",".join(stored["rungs"])
+            rs = (build_rules(variant, rules, rules_file) if rules or rules_file
+                  else load_rules(variant, stored["rules"]))
+        else:
+            rs = build_rules(variant, rules, rules_file)
+    except (TournamentError, KeyError, TypeError, ValueError) as exc:
+        raise click.ClickException(str(exc).splitlines()[0] if str(exc) else "unreadable ladder") from None
+    names = parse_rungs(rungs_text) if rungs_text else default_rungs(variant)
+    if jump_pairs is None:
+        jump_pairs = pairs
+    if jump_pairs == 1:
+        raise click.ClickException("--jump-pairs must be 0 (no jumps) or at least 2: the intervals resample the "
+                                   "pairs of each match")
+    try:
+        check_rungs(names)
+        seat_strategies(names[0], names[1], rs.num_players, rs.n_teams, variant)
+    except (LadderError, MatchError) as exc:
+        raise click.ClickException(str(exc)) from None
+    spec = LadderSpec(variant=variant, rules=rs.formatted(), rungs=tuple(names), seed=seed, pairs=pairs,
+                      jump_pairs=jump_pairs, bootstrap=bootstrap, bootstrap_seed=bootstrap_seed)
+    if out is None:
+        out = Path("results") / "runs" / f"ladder-{variant}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    jobs = jobs or os.cpu_count() or 1
+    pool = backend.open(jobs)  # one backend for every match (one Dask cluster or client, not one per match)
+    say = (lambda line: click.echo(line, err=True)) if fmt == "json" else click.echo
+    schedule = spec.schedule()
+    total = sum(2 * spec.match_pairs(i, j) for i, j in schedule)
+    bar = progress_bar(total, f"{variant} ladder", quiet=quiet)
+    build_hint(total, names, shown=on_terminal(quiet))
+    if not bar.disable:
+        say = bar.write  # lines above the bar, not through it
+
+    def settled(n: int, m: StoredMatch, reused: bool) -> None:
+        a, b, games = names[m.i], names[m.j], 2 * len(m.half_points)
+        if reused:
+            bar.update(games)
+        if not quiet:
+            what = ("stored, verified (reused)" if reused else
+                    f"score of {a} {sum(m.half_points) / (2 * games):.3f} over {games:,} games")
+            say(f"match {n}/{len(schedule)} ({spec.match_kind(m.i, m.j)}, seed {spec.match_seed(m.i, m.j)}): "
+                f"{a} vs {b}: {what}")
+
+    try:
+        open_folder(out, spec, resume, command=["simcli", *sys.argv[1:]])
+        finished = play_schedule(out, spec, schedule, lambda i, j: play_one(spec, rs, i, j, jobs=jobs, bar=bar,
+                                                                                backend=pool),
+                                 settled)
+    except (TournamentError, MatchError) as exc:
+        bar.close()
+        show_traceback(getattr(exc, "traceback", ""))
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(f"\ninterrupted: finished matches are saved in {out}; finish with:\n"
+                   f"  {again(['ladder', '--resume', '--out', str(out)])}", err=True)
+        sys.exit(130)
+    bar.close()
+    data = results(spec, finished)
+    try:
+        write_outputs(out, data)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(markdown_report(data) + f"\nSaved: {out}/" + ", ".join(OUTPUTS))
