@@ -28,7 +28,7 @@ from simcli.stats.metrics import Metric
 from simcli.stats.summaries import per_unit
 from simcli.stats.tables import RunLike, integer_counts
 
-__all__ = ["Level", "INTERACTION_COLUMNS", "unit_effects", "interaction_test", "level_effects",
+__all__ = ["INTERACTION_COLUMNS", "unit_effects", "interaction_test", "level_effects",
            "effect_interactions", "effect_spreads", "units_needed"]
 
 #: A level of a levels sweep: its label and its runs ``(value, run)``, the baseline value first.
@@ -92,12 +92,13 @@ def _paired_levels(a: RunLike, b: RunLike) -> bool:
 
 
 def effect_interactions(levels: Sequence[Level], metrics: Sequence[Metric], key: str = "value",
-                        confidence: float = CONFIDENCE) -> pd.DataFrame:
+                        paired: bool | None = None, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """For every later level, value and metric: the interaction ``effect(level) - effect(first level)``.
 
     A value's effect at a level is its paired difference from the level's baseline run; the interaction is
     :func:`interaction_test` of the per-unit effects, paired on the game index when the two levels' baseline runs
-    share master seed, N and rotation (as a levels sweep's runs do), else Welch. ``p_holm``: Holm over the table.
+    share master seed, N and rotation (as a levels sweep's runs do), else Welch; ``paired`` True or False forces
+    one (True on runs that cannot be paired raises :class:`StatsError`). ``p_holm``: Holm over the table.
     """
     values = _check_levels(levels)
     ref_label, ref_runs = levels[0]
@@ -105,12 +106,16 @@ def effect_interactions(levels: Sequence[Level], metrics: Sequence[Metric], key:
     rows = []
     for label, runs in levels[1:]:
         here = dict(runs)
-        paired = _paired_levels(here[values[0]], ref[values[0]])
+        why = pairing_differences(here[values[0]].manifest, ref[values[0]].manifest)
+        if paired and why:
+            raise StatsError(f"levels {label} and {ref_label} cannot be paired, their runs differ in "
+                             f"{', '.join(why)}")
+        pair = not why if paired is None else paired
         for v in values[1:]:
             for m in metrics:
                 res = interaction_test(unit_effects(here[v], here[values[0]], m),
-                                       unit_effects(ref[v], ref[values[0]], m), paired, confidence)
-                if not paired:
+                                       unit_effects(ref[v], ref[values[0]], m), pair, confidence)
+                if not pair:
                     res["test"] = "welch-t"
                 rows.append({"level": label, "base_level": ref_label, key: v, "baseline": values[0],
                              "metric": m.name, **res})
