@@ -16,6 +16,7 @@ from simcli.commands.report import (
     emit,
     fmt_ci,
     fmt_count,
+    fmt_p,
     fmt_value,
     is_missing,
     open_run,
@@ -44,13 +45,6 @@ def run_differences(a: Run, b: Run) -> list[str]:
     out += [f"{k}: {ra.get(k, '(not in A)')} -> {rb.get(k, '(not in B)')}" for k in sorted(set(ra) | set(rb))
             if ra.get(k) != rb.get(k)]
     return out
-
-
-def fmt_p(p: Any) -> str:
-    """A p-value: 4 significant digits, '<1e-300' for underflow."""
-    if is_missing(p):
-        return "-"
-    return "<1e-300" if p == 0 else (f"{p:.4f}" if p >= 0.001 else f"{p:.2e}")
 
 
 def _rows(table: pd.DataFrame) -> list[list[str]]:
@@ -116,9 +110,8 @@ def sweep_file(path: Path) -> Path | None:
 def open_sweep(path: Path, doc_path: Path) -> tuple[dict[str, Any], list[tuple[str, list[tuple[str, Run]]]]]:
     """A stored sweep's JSON and its levels ``(label, [(value, run), ...])``: a plain sweep is one level (named
     by its strategies), a levels sweep has one per level. Each run is looked up where the sweep writes it beside
-    its table (``DIR/KNOB=VALUE``, ``DIR/LEVEL/KNOB=VALUE``), else at the path the table stores."""
-    from simcli.commands.sweep import safe_name
-
+    its table (``DIR/KNOB=VALUE``, ``DIR/LEVEL/KNOB=VALUE``: the stored path's last one or two folders), else at
+    the path the table stores."""
     try:
         doc = json.loads(doc_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -126,18 +119,19 @@ def open_sweep(path: Path, doc_path: Path) -> tuple[dict[str, Any], list[tuple[s
     if not isinstance(doc, dict) or doc.get("schema") not in SWEEP_SCHEMAS:
         raise click.ClickException(f"{path} is neither a run nor a sweep's table (schema "
                                    f"{', '.join(SWEEP_SCHEMAS)})")
-    knob = doc["knob"]
 
-    def run_at(stored: str, *parts: str) -> Run:
-        beside = doc_path.parent.joinpath(*parts)
+    def run_at(stored: str, depth: int) -> Run:
+        beside = doc_path.parent.joinpath(*Path(stored).parts[-depth:])
         return open_run(beside if beside.is_dir() else Path(stored))
 
-    if doc["schema"] == "simcli.sweep/1":
-        names = list(dict.fromkeys(doc.get("strategies") or []))
-        label = ",".join(names) if len(names) != 1 else names[0]
-        return doc, [(label, [(v, run_at(doc["runs"][v], safe_name(f"{knob}={v}"))) for v in doc["values"]])]
-    return doc, [(lv, [(v, run_at(doc["runs"][lv][v], safe_name(lv), safe_name(f"{knob}={v}")))
-                       for v in doc["values"]]) for lv in doc["levels"]]
+    try:
+        if doc["schema"] == "simcli.sweep/1":
+            names = list(dict.fromkeys(doc.get("strategies") or []))
+            label = ",".join(names) if len(names) != 1 else names[0]
+            return doc, [(label, [(v, run_at(doc["runs"][v], 1)) for v in doc["values"]])]
+        return doc, [(lv, [(v, run_at(doc["runs"][lv][v], 2)) for v in doc["values"]]) for lv in doc["levels"]]
+    except (KeyError, TypeError) as exc:
+        raise click.ClickException(f"sweep {path}: its table lacks {exc} (not written by simcli sweep?)") from None
 
 
 def gather_levels(paths: list[Path], docs: list[Path], levels: str | None

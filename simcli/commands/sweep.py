@@ -158,7 +158,7 @@ def summary_rows(table: pd.DataFrame, key: str) -> list[list[str]]:
 def diff_rows(diffs: pd.DataFrame, key: str) -> list[list[str]]:
     """Rows of a :func:`simcli.stats.baseline_differences` table for a text or Markdown table."""
     from simcli import stats
-    from simcli.commands.compare import fmt_p
+    from simcli.commands.report import fmt_p
 
     units: dict[str, Any] = {}
     rows = []
@@ -476,7 +476,7 @@ def _pp(text: str, unit: str) -> str:
 def interaction_rows(inter: pd.DataFrame, key: str) -> list[list[str]]:
     """Rows of a :func:`simcli.stats.effect_interactions` table for a text or Markdown table."""
     from simcli import stats
-    from simcli.commands.compare import fmt_p
+    from simcli.commands.report import fmt_p
 
     rows = []
     for r in inter.to_dict(orient="records"):
