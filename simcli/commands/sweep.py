@@ -32,7 +32,7 @@ from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.plot import save_figure, seats_text, sweep_figure
 from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, fmt_value, open_run, records, text_table
 from simcli.commands.run import refuse_useless_rotation
-from simcli.knobs import RuleError, knob
+from simcli.knobs import Knob, RuleError, knob
 from simcli.rules import diff, load_rules, parse_overrides
 from simcli.ruleset import RuleSet
 from simcli.runner import MANIFEST, RunError, RunSpec, default_chunk_size, execute_run
@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # imported when a command runs, so `simcli --help` stays fast
     from matplotlib.figure import Figure
 
     from simcli.results import Run
+    from simcli.stats.metrics import Metric
 
 DEFAULT_SWEEP = ("first_player_win", "margin", "deals", "deal_score")
 
@@ -367,9 +368,9 @@ def parse_levels(levels: str | None, strategy_args: Sequence[str]) -> list[str] 
     return specs
 
 
-def sweep_levels(variant: str, rule: str, k: Any, values: list[str], base: dict[str, Any], fixed: tuple[str, ...],
+def sweep_levels(variant: str, rule: str, k: Knob, values: list[str], base: dict[str, Any], fixed: tuple[str, ...],
                  rules_file: Path | None, games: int, seed: int, level_specs: list[str], levels: str | None,
-                 strategy_args: tuple[str, ...], rotate_seats: bool, chosen: Sequence[Any], out: Path | None,
+                 strategy_args: tuple[str, ...], rotate_seats: bool, chosen: Sequence[Metric], out: Path | None,
                  save: Path | None, jobs: int | None, fmt: str) -> None:
     """``sweep`` at several levels: one run per (level, value) into ``OUT/<level>/<knob>=<value>`` on the same
     master seed and N (every level and value pairs game by game), then the per-level effects and interactions."""
@@ -378,7 +379,7 @@ def sweep_levels(variant: str, rule: str, k: Any, values: list[str], base: dict[
     if len(values) < 2:
         raise click.ClickException(f"--rule {k.name}={values[0]}: a sweep by level needs at least two values "
                                    f"(the first is the baseline each effect is measured from)")
-    plan: list[tuple[str, list[tuple[str, Any, list[str]]]]] = []
+    plan: list[tuple[str, list[tuple[str, RuleSet, list[str]]]]] = []
     for spec in level_specs:  # validate every level, value and metric before playing anything
         settings = []
         for v in values:
@@ -470,6 +471,7 @@ def levels_long_table(table: pd.DataFrame, effects: pd.DataFrame, inter: pd.Data
 
 
 def _pp(text: str, unit: str) -> str:
+    """A share's difference in percentage points (``5.0 pp``), as the sweep's difference table writes it."""
     return text.replace("%", " pp") if unit == "share" else text
 
 
@@ -520,7 +522,7 @@ def render_levels(table: pd.DataFrame, effects: pd.DataFrame, inter: pd.DataFram
 
 
 def levels_figure(effects: pd.DataFrame, inter: pd.DataFrame, key: str, level_specs: Sequence[str],
-                  metrics: Sequence[Any], title: str, caption: str = "") -> Figure:
+                  metrics: Sequence[Metric], title: str, caption: str = "") -> Figure:
     """One panel per metric: each value's effect (against the baseline value) at each level, with its 95%
     interval; ``*`` over a level marks an interaction with Holm-adjusted p < 0.05 (its effect differs from the
     first level's)."""
