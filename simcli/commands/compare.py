@@ -202,10 +202,7 @@ def compare_sweeps(paths: list[Path], docs: list[Path], metrics: tuple[str, ...]
             "levels": list(found), "base_level": level_runs[0][0], "paired": not unpaired,
             "metrics": [m.name for m in chosen]}
     long = levels_long_table(table, effects, inter, key)
-    text = render_levels(table, effects, inter, long, key, fmt, header, meta)
-    if fmt == "json":
-        text = text.replace('"simcli.sweep-levels/1"', '"simcli.compare-levels/1"', 1)
-    emit(text, out)
+    emit(render_levels(table, effects, inter, long, key, fmt, header, meta, "simcli.compare-levels/1"), out)
 
 
 @click.command()

@@ -496,14 +496,15 @@ INTERACTION_HEADERS = ["levels", "value", "metric", "n", "effect", "effect (firs
 
 
 def render_levels(table: pd.DataFrame, effects: pd.DataFrame, inter: pd.DataFrame, long: pd.DataFrame, key: str,
-                  fmt: str, header: Sequence[str], meta: dict[str, Any]) -> str:
-    """A levels sweep in ``table``, ``markdown``, ``csv`` (the long table) or ``json`` (meta and long rows)."""
+                  fmt: str, header: Sequence[str], meta: dict[str, Any], schema: str = LEVELS_SCHEMA) -> str:
+    """A levels sweep in ``table``, ``markdown``, ``csv`` (the long table) or ``json`` (``schema``, meta and the
+    long rows)."""
     from simcli import stats
 
     if fmt == "csv":
         return long.to_csv(index=False)
     if fmt == "json":
-        return dump_json({"schema": LEVELS_SCHEMA, **meta, "confidence": stats.CONFIDENCE, "rows": records(long)})
+        return dump_json({"schema": schema, **meta, "confidence": stats.CONFIDENCE, "rows": records(long)})
     style = "markdown" if fmt == "markdown" else "table"
     value_rows = [[lvl, *row] for lvl, row in zip(table["level"], summary_rows(table, key), strict=True)]
     effect_rows = [[lvl, *row] for lvl, row in zip(effects["level"], diff_rows(effects, key), strict=True)]
