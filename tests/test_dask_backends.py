@@ -257,6 +257,17 @@ def test_sweep_interrupted_and_resumed_on_dask_equals_local_processes(
     assert json.loads(resumed.stdout)["rows"] == json.loads(local.stdout)["rows"]
 
 
+LEVELS = ("sweep", "--rule", "max_hands=1,2", "--levels", "greedy,random", "--games", 20, "--seed", 5)
+
+
+def test_sweep_by_levels_on_dask_equals_local_processes(dask: tuple[str, ...], tmp_path: Path) -> None:
+    local = cli(*LEVELS, "--jobs", 2, "--out", tmp_path / "local")
+    on_dask = cli(*LEVELS, *dask, "--out", tmp_path / "dask")
+    assert files(tmp_path / "dask", "*/*/*.parquet") == files(tmp_path / "local", "*/*/*.parquet")
+    assert len(files(tmp_path / "local", "*/*/*.parquet")) >= 4  # two levels x two values, each its tables
+    assert on_dask.stdout.replace("dask", "local") == local.stdout
+
+
 BALANCE = ("balance", "--variants", "classic,ponytail", "--games", 40, "--seed", 6, "--format", "json", *SHORT)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from simcli.commands.common import json_flag
 from simcli.duplicate import DuplicateError, discordance, games_unpaired, pairs_paired, twin_differences
@@ -59,21 +60,88 @@ def pilot_discordance(folder: Path, who: str | None) -> dict[str, Any]:
             "observed_win_share": share0 if side == 0 else 1 - share0}
 
 
+def plan_levels(pilots: tuple[Path, ...], docs: list[Path], metric: str | None, effect: float, power: float,
+                alpha: float, fmt: str) -> None:
+    """Games per level (and value) to detect a rule's effect of size ``effect`` on ``metric``, and the games per
+    level and value to detect an interaction of that size, from the per-unit spreads of a levels-sweep pilot."""
+    from simcli import stats
+    from simcli.commands.compare import gather_levels, sweep_metrics
+    from simcli.commands.report import fmt_count, text_table
+
+    doc, level_runs = gather_levels(list(pilots), docs, None)
+    allowed = ", ".join(sweep_metrics(doc))
+    if metric is None:
+        raise click.ClickException(f"--metric: a levels pilot needs the one metric --effect is measured in, e.g. "
+                                   f"one of the pilot's: {allowed}")
+    try:
+        chosen = stats.parse_metrics(metric, [])
+        if len(chosen) != 1:
+            raise stats.StatsError(f"--metric '{metric}' names {len(chosen)} metrics; --effect is in the units of "
+                                   f"one (the pilot's: {allowed})")
+        spreads = stats.effect_spreads(level_runs, chosen, key="value")
+        rows = []
+        for r in spreads.to_dict(orient="records"):
+            units = stats.units_needed(r["sd"], effect, alpha, power)
+            rows.append({**r, "baseline": doc["values"][0], "needed_units": units,
+                         "needed_games": units * (2 if doc.get("rotate_seats") else 1)})
+    except stats.StatsError as exc:
+        raise click.ClickException(str(exc)) from None
+    base_level = level_runs[0][0]
+    m = chosen[0]
+    out = {"metric": m.name, "effect": effect, "alpha": alpha, "power": power, "pilot": [str(p) for p in pilots],
+           "knob": doc["knob"], "levels": [lv for lv, _ in level_runs], "base_level": base_level,
+           "rows": [{**r, "base_level": base_level if r["kind"] == "interaction" else None} for r in rows]}
+    if fmt == "json":
+        click.echo(json.dumps(out, indent=2))
+        return
+    unit = "as a proportion, 0.05 = 5 points" if m.unit == "share" else m.unit
+    table = [[r["kind"], r["level"] if r["kind"] == "effect" else f"{r['level']} vs {base_level}",
+              f"{r['value']} - {r['baseline']}", fmt_count(r["n"]), f"{r['mean']:.4g}", f"{r['sd']:.4g}",
+              fmt_count(r["needed_units"]), fmt_count(r["needed_games"])] for r in rows]
+    click.echo("\n".join([
+        f"plan for {m.name} ({unit}) from pilot {', '.join(map(str, pilots))}: detect a difference of {effect:g} "
+        f"in the effect of {doc['knob']}, two-sided alpha {alpha:g}, power {power:g}",
+        "paired on the game index (normal approximation): units = ((z_{1-alpha/2} + z_power) * sd / effect)^2, "
+        "sd of the pilot's per-unit differences; games = games per level and value (both seatings with "
+        "--rotate-seats)", "",
+        text_table(["kind", "level", "value", "pilot n", "pilot mean", "sd", "units", "games"], table, "table")]))
+
+
 @click.command()
 @json_flag
-@click.option("--metric", default="strategy_win", show_default=True, help="strategy_win or strategy_win:NAME")
+@click.option("--metric", default=None,
+              help="strategy_win or strategy_win:NAME [default: strategy_win]; with a sweep --pilot, the sweep "
+                   "metric --effect is in")
 @click.option("--effect", type=float, required=True, help="change of the win share to detect (0.02 = 2 points)")
 @click.option("--paired", is_flag=True, help="also plan a duplicate match (pairs of twin games)")
 @click.option("--power", type=float, default=0.8, show_default=True)
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="two-sided significance level")
 @click.option("--base", type=float, default=0.5, show_default=True, help="win share under the null (unpaired)")
-@click.option("--pilot", type=click.Path(file_okay=False, path_type=Path),
-              help="run directory played with --rotate-seats: estimates the discordance for --paired")
+@click.option("--pilot", "pilots", multiple=True, type=click.Path(path_type=Path),
+              help="run directory played with --rotate-seats: estimates the discordance for --paired; or a levels "
+                   "sweep (or one sweep per level, repeated): plans the games per level and for the interaction")
 @click.option("--discordance", "psi", type=float, help="discordance for --paired, instead of --pilot")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def plan(metric: str, effect: float, paired: bool, power: float, alpha: float, base: float, pilot: Path | None,
-         psi: float | None, fmt: str) -> None:
-    """Print the games needed to detect a change of a strategy's win share, unpaired and (--paired) duplicate."""
+def plan(metric: str | None, effect: float, paired: bool, power: float, alpha: float, base: float,
+         pilots: tuple[Path, ...], psi: float | None, fmt: str) -> None:
+    """Print the games needed to detect a change of a strategy's win share, unpaired and (--paired) duplicate;
+    or, from a levels-sweep pilot, the games per level to detect a rule's effect and its interaction with the
+    level."""
+    from simcli.commands.compare import sweep_file
+
+    docs = [sweep_file(p) for p in pilots]
+    if docs and all(d is not None for d in docs):
+        ctx = click.get_current_context()
+        given = [f"--{n}" for n in ("paired", "base", "discordance")
+                 if ctx.get_parameter_source("psi" if n == "discordance" else n) is not ParameterSource.DEFAULT]
+        if given:
+            raise click.ClickException(f"{', '.join(given)} plan a duplicate match; a sweep --pilot plans paired "
+                                       f"rule effects by level: drop {', '.join(given)}")
+        return plan_levels(pilots, [d for d in docs if d is not None], metric, effect, power, alpha, fmt)
+    if len(pilots) > 1:  # sweeps only were planned above
+        raise click.ClickException("give one run --pilot (a run played with --rotate-seats), or sweeps only")
+    pilot = pilots[0] if pilots else None
+    metric = metric or "strategy_win"
     who = parse_metric(metric)
     if (pilot is not None or psi is not None) and not paired:
         raise click.ClickException("--pilot and --discordance go with --paired")

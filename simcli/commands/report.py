@@ -117,6 +117,13 @@ def fmt_ci(low: Any, high: Any, unit: str | None) -> str:
     return f"[{fmt_value(low, unit)}, {fmt_value(high, unit)}]"
 
 
+def fmt_p(p: Any) -> str:
+    """A p-value: 4 significant digits, '<1e-300' for underflow."""
+    if is_missing(p):
+        return "-"
+    return "<1e-300" if p == 0 else (f"{p:.4f}" if p >= 0.001 else f"{p:.2e}")
+
+
 def fmt_count(x: Any) -> str:
     """An integer count ('' when missing)."""
     return "" if is_missing(x) else f"{int(x)}"

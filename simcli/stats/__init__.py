@@ -29,7 +29,8 @@ The modules, one job each (every public name of each is also a name of this pack
 * :mod:`~simcli.stats.summaries` -- one metric on one run (value and interval, per game, per unit);
 * :mod:`~simcli.stats.sections` -- the sections of ``simcli report``;
 * :mod:`~simcli.stats.differences` -- two-sample tests and intervals of differences;
-* :mod:`~simcli.stats.comparisons` -- ``compare``, ``sweep`` and ``balance`` tables.
+* :mod:`~simcli.stats.comparisons` -- ``compare``, ``sweep`` and ``balance`` tables;
+* :mod:`~simcli.stats.interactions` -- a rule's effect by skill level and the interaction (``sweep --levels``).
 
 The names are loaded on first use (:func:`__getattr__`), not on ``import simcli.stats``: :mod:`simcli.duplicate`,
 which the CLI imports for every command, takes :data:`CONFIDENCE` from :mod:`simcli.stats.confidence`, and an
@@ -43,13 +44,14 @@ from typing import TYPE_CHECKING, Any
 
 #: The modules whose ``__all__`` this package re-exports, in the order of the list above.
 MODULES = ("confidence", "estimators", "tables", "wins", "metrics", "summaries", "sections", "differences",
-           "comparisons")
+           "comparisons", "interactions")
 
 if TYPE_CHECKING:  # what mypy and editors see: the same names, each from its module (tests/test_stats_package.py)
     from simcli.stats.comparisons import *  # noqa: F403
     from simcli.stats.confidence import *  # noqa: F403
     from simcli.stats.differences import *  # noqa: F403
     from simcli.stats.estimators import *  # noqa: F403
+    from simcli.stats.interactions import *  # noqa: F403
     from simcli.stats.metrics import *  # noqa: F403
     from simcli.stats.sections import *  # noqa: F403
     from simcli.stats.summaries import *  # noqa: F403
