@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import simcli
-from simcli import deal, judge, ponies, spanish_pile, special, threes, view
+from simcli import deal, judge, meld_legality, ponies, spanish_pile, special, threes, view
 from simcli.cards import KING, RED_THREE
 from simcli.rules import load_rules
 from simcli.state import DealState
@@ -72,7 +72,8 @@ def test_feature_modules_sit_below_the_judge(module: str) -> None:
 def test_the_judge_and_the_engine_share_each_predicate() -> None:
     """The judge (and through it the view) uses the feature modules' own functions, not copies of the rule."""
     assert judge.empty_hand_takes_pony is ponies.empty_hand_takes_pony
-    assert judge.pony_gain is ponies.pony_gain
+    assert meld_legality.pony_gain is ponies.pony_gain  # the judge's meld steps
+    assert meld_legality.empty_hand_takes_pony is ponies.empty_hand_takes_pony
     assert judge.crossed_take_error is spanish_pile.crossed_take_error
     assert judge.special_hand_error is view.special_hand_error is special.special_hand_error
     # ... and the turn reads them from the same modules.
