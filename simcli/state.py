@@ -72,6 +72,11 @@ class DealState(MeldBook):
         self.first_meld_turn: list[int | None] = [None] * t
         self.has_melded = [False] * p
         self.take_sizes: list[list[int]] = [[] for _ in range(t)]
+        self._init_turn(rules, dealer, p, t)
+        self._init_features(rules, dealer, p, t)
+
+    def _init_turn(self, rules: RuleSet, dealer: int, p: int, t: int) -> None:
+        """__init__, continued: the turn and its bookkeeping, the cut, caches and public knowledge."""
         self.turn = 0
         self.seat_turns = [0] * p
         self.current = self.first_player
@@ -104,13 +109,23 @@ class DealState(MeldBook):
         #: Counts changes of canasta type anywhere; the going-out requirement is re-checked only after one.
         self.canasta_changes = 0
         self.req_checked = [-1] * t
+        self.validated: tuple[int, int, object] | None = None
+        # Information sets (simcli.forward): the cards every player saw go into each hand with a pile take
+        # and that have not left it since, and whether the current player had melded before this turn.
+        self.known: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
+        self.turn_had_melded = False
+        self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
+        self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
+
+    def _init_features(self, rules: RuleSet, dealer: int, p: int, t: int) -> None:
+        """__init__, continued: the state of the variant features (ponies, threes and wings, Spanish piles)."""
         # Ponytail: each player's pony (a rank-count vector), whether it was picked up, and when.
         self.ponies: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
         self.pony_picked = [rules.pony_size == 0] * p
         # Americana: black threes laid as bonus cards, wings, special hands.
         self.black_threes = [0] * t
         self.black_threes_by_seat = [0] * p
-        self.is_bonus_three = layout.is_bonus_three
+        self.is_bonus_three = self.layout.is_bonus_three
         self.wings: list[list[int]] = []
         self.wing_pending: list[list[int] | None] = [None] * p
         self.wing_taken = [False] * t
@@ -154,14 +169,8 @@ class DealState(MeldBook):
         self.closed: list[list[tuple[int, int, int, int]]] = [[] for _ in range(t)]
         #: Bit ``1 << rank`` set while a team's meld of that rank is a hidden canasta still in its slot.
         self.hidden_open = [0] * t
-        self.validated: tuple[int, int, object] | None = None
-        # Information sets (simcli.forward): the cards every player saw go into each hand with a pile take
-        # and that have not left it since, and whether the current player had melded before this turn.
-        self.known: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
-        self.turn_had_melded = False
-        self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
-        self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
 
+    # hot path: one assignment per slot, hand-inlined (not a loop): every rollout and sampled world clones
     def clone(self) -> DealState:
         """An independent copy (the rule set, the table layout and immutable values are shared).
 
