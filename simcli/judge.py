@@ -23,13 +23,11 @@ from simcli.cards import (
     SEVEN,
 )
 from simcli.meld_legality import (
-    goes_out,
     going_out_only_error,
     hand_after_melds,
+    minimum_waived,
     naturals_only_legal,
-    opening_error,
     tally_segments,
-    wilds_error,
 )
 from simcli.meld_legality import meld_segments as meld_segments  # re-exported: simcli.melding lays these segments
 from simcli.meld_legality import merge_melds as merge_melds
@@ -177,21 +175,21 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     minimum and the going-out conditions are not checked (for building a plan step
     by step). The steps, each rule once, are those of :mod:`simcli.meld_legality`.
     """
-    if (st.opened[st.team_of[seat]] and not st.rules.closed_rank_dead_for_all
+    if (st.opened[st.team_of[seat]] and not st.rules.closed_rank_dead_for_all  # most calls end here
             and naturals_only_legal(st, seat, melds, top_card, hand_bonus)):
         return None
-    segments = meld_segments(st, st.team_of[seat], melds, top_card)
+    team = st.team_of[seat]
+    segments = meld_segments(st, team, melds, top_card)
     tally = tally_segments(st, seat, segments)
     if isinstance(tally, str):
         return tally
-    err = wilds_error(st.hands[seat], segments)
-    if err:
-        return err
-    hand_after = hand_after_melds(st, seat, tally, hand_bonus)
-    going_out = goes_out(st, seat, hand_after)
-    err = going_out_only_error(st.rules, tally, going_out)
-    if err or partial:
-        return err
+    hand_after, going_out = hand_after_melds(st, seat, tally, hand_bonus)
+    if tally.black_threes or tally.over_cap:  # cards that only a player going out may lay
+        err = going_out_only_error(st.rules, tally, going_out)
+        if err:
+            return err
+    if partial:
+        return None
     ask_first = None  # ASK_FIRST when asking partner is all that stands between these melds and going out
     if going_out:
         if hand_after == 0 and st.rules.going_out_requires_discard:
@@ -201,10 +199,9 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
             ask_first = err
         elif err:
             return err + (" (and a player must keep a card to discard)" if hand_after == 1 else "")
-    if segments:
-        err = opening_error(st, seat, tally, going_out, top_card)
-        if err:
-            return err
+    if (segments and not st.opened[team] and tally.value < st.minimum[team]
+            and not minimum_waived(st, seat, tally, going_out, top_card)):
+        return f"opening melds count {tally.value}, below the minimum {st.minimum[team]}"
     return ask_first
 
 

@@ -1,11 +1,12 @@
 """Meld legality, step by step: the rules that :func:`simcli.judge.melds_error` composes, each coded once.
 
 A decision's meld actions become segments (:func:`meld_segments`: the melds they build, in the engine's order);
-:func:`tally_segments` checks each segment's cards and adds up what the batch does to the team (cards used,
-value, canastas made); then the hand that remains says whether the player goes out (:func:`hand_after_melds`,
-:func:`goes_out`), which decides the cards only a player going out may lay (:func:`going_out_only_error`) and
-the opening minimum's waivers (:func:`opening_error`). The going-out conditions themselves stay in the judge
-(``judge.go_out_error``), which also checks going out without melds.
+:func:`tally_segments` checks each segment's cards against the hand and the meld rules and adds up what the
+batch does to the team (cards used, value, canastas made); then the hand that remains says whether the player
+goes out (:func:`hand_after_melds`), which decides the cards only a player going out may lay
+(:func:`going_out_only_error`) and the opening minimum's waivers (:func:`minimum_waived`). Most decisions never
+get that far: :func:`naturals_only_legal` settles the common case first. The going-out conditions themselves
+stay in the judge (``judge.go_out_error``), which also checks going out without melds.
 """
 
 from __future__ import annotations
@@ -120,11 +121,11 @@ def naturals_only_legal(st: DealState, seat: int, melds: Sequence[Meld], top_car
 class MeldTally:
     """What a batch of segments does, once its cards are checked (:func:`tally_segments`)."""
 
-    __slots__ = ("used", "value", "canastas", "clean", "hidden", "new_canasta", "completed", "black_threes",
-                 "over_cap")
+    __slots__ = ("used", "value", "canastas", "clean", "hidden", "new_canasta", "completed",
+                 "black_threes", "over_cap")
 
-    def __init__(self, used: int, value: int, canastas: dict[str, int], clean: int, hidden: bool,
-                 new_canasta: bool, completed: bool, black_threes: bool, over_cap: int):
+    def __init__(self, used: int, value: int, canastas: dict[str, int], clean: int,
+                 hidden: bool, new_canasta: bool, completed: bool, black_threes: bool, over_cap: int):
         #: Cards taken from the hand (the pile's top card is not).
         self.used = used
         #: The melds' card value (for the opening minimum).
@@ -164,17 +165,14 @@ def eighth_card(r: RuleSet, existing: list[int] | None, cards: int) -> bool:
 
 
 def tally_segments(st: DealState, seat: int, segments: list[Segment]) -> MeldTally | str:
-    """Check each segment's cards against the hand and the meld rules, and add up the batch; the first
-    refusal instead, as a string.
-
-    The naturals of a rank are counted across segments against the hand; the wild cards are checked against
-    the hand by :func:`wilds_error` once the batch is summed.
-    """
+    """Check each segment's cards against the hand and the meld rules and add up the batch, or return the first
+    refusal. A rank's naturals are counted across segments, the twos and jokers over the whole batch."""
     r = st.rules
     team = st.team_of[seat]
     hand = st.hands[seat]
     opening = not st.opened[team]
-    used = value = over_cap = 0
+    used = twos = jokers = value = over_cap = 0
+    allow_eighth = r.allow_8th_card_when_going_out
     canastas = dict(st.canastas[team])
     clean = st.clean_canastas[team]
     hidden = new_canasta = completed = False
@@ -188,18 +186,16 @@ def tally_segments(st: DealState, seat: int, segments: list[Segment]) -> MeldTal
             from_hand_total = per_rank[rank] = per_rank.get(rank, 0) + from_hand
             if hand[rank] < from_hand_total:
                 return f"hand holds {hand[rank]} x {RANK_NAMES[rank]}, not {from_hand_total}"
-        eighth = eighth_card(r, existing, n + tw + jk)
+        eighth = allow_eighth and eighth_card(r, existing, n + tw + jk)
         if r.closed_rank_dead_for_all and rank != WILD_MELD and not eighth and st.rank_has_canasta(rank):
             return f"rank {RANK_NAMES[rank]} is closed (closed_rank_dead_for_all)"
         if eighth:
             over_cap += 1
         used += from_hand + tw + jk
-        if existing is None:
-            total = (n, tw, jk)
-            before = None
-        else:
-            total = (existing[0] + n, existing[1] + tw, existing[2] + jk)
-            before = canasta_type(r, rank, existing)
+        twos += tw
+        jokers += jk
+        total = (n, tw, jk) if existing is None else (existing[0] + n, existing[1] + tw, existing[2] + jk)
+        before = None if existing is None else canasta_type(r, rank, existing)
         err = meld_error(r, rank, total[0], total[1], total[2], new=existing is None, opening=opening,
                          added_wilds=tw + jk, over_cap=1 if eighth else 0)
         if err:
@@ -217,42 +213,32 @@ def tally_segments(st: DealState, seat: int, segments: list[Segment]) -> MeldTal
         if after is not None:
             clean += is_clean(rank, total) - (existing is not None and before is not None and is_clean(rank, existing))
         value += meld_value(n, tw, jk, rank)
-    return MeldTally(used, value, canastas, clean, hidden, new_canasta, completed, BLACK_THREE in per_rank,
-                     over_cap)
-
-
-def wilds_error(hand: list[int], segments: list[Segment]) -> str | None:
-    """Why the hand cannot supply the batch's twos and jokers."""
-    twos = sum(s[2] for s in segments)
-    jokers = sum(s[3] for s in segments)
     if twos > hand[TWO]:
         return f"hand holds {hand[TWO]} x 2, not {twos}"
     if jokers > hand[JOKER]:
         return f"hand holds {hand[JOKER]} x JK, not {jokers}"
-    return None
+    return MeldTally(used, value, canastas, clean, hidden, new_canasta, completed,
+                     BLACK_THREE in per_rank, over_cap)
 
 
-def hand_after_melds(st: DealState, seat: int, tally: MeldTally, hand_bonus: int) -> int:
-    """The cards ``seat`` holds once the batch is laid: ``hand_bonus`` pile cards reach the hand, and a pony the
-    batch unlocks is picked up (RULES.md §2.2)."""
+def hand_after_melds(st: DealState, seat: int, tally: MeldTally, hand_bonus: int) -> tuple[int, bool]:
+    """The cards ``seat`` holds once the batch is laid, and whether that is going out.
+
+    ``hand_bonus`` pile cards reach the hand, and a pony the batch unlocks is picked up (RULES.md §2.2). Going
+    out is an empty hand, or one card left to discard unless the deal ends without a discard, unless emptying
+    the hand picks up the pony instead (:func:`simcli.ponies.hand_empty_pony`).
+    """
     hand_after = st.hand_sizes[seat] - tally.used + hand_bonus
     if not st.pony_picked[seat]:
         hand_after += pony_gain(st, seat, sum(tally.canastas.values()), tally.completed or st.made_canasta[seat],
                                 hand_after)
-    return hand_after
-
-
-def goes_out(st: DealState, seat: int, hand_after: int) -> bool:
-    """Whether holding ``hand_after`` cards after the melds means going out (an empty hand, or one card left to
-    discard unless the deal ends without a discard), unless emptying the hand picks up the pony instead
-    (:func:`simcli.ponies.hand_empty_pony`)."""
     going_out = hand_after == 0 or (hand_after == 1 and not st.last_card_red_three)
-    return going_out and not empty_hand_takes_pony(st, seat)
+    return hand_after, going_out and not empty_hand_takes_pony(st, seat)
 
 
 def going_out_only_error(r: RuleSet, tally: MeldTally, going_out: bool) -> str | None:
     """Why the batch lays cards that only a player going out may lay: black threes, or the card beyond
-    ``meld_max_size`` (one, on one canasta)."""
+    ``meld_max_size`` (one, on one canasta). Asked only of a batch with such cards."""
     if tally.black_threes and not going_out:
         return "black threes may be melded only by a player going out"
     if tally.over_cap and (not going_out or tally.over_cap > 1):
@@ -261,15 +247,11 @@ def going_out_only_error(r: RuleSet, tally: MeldTally, going_out: bool) -> str |
     return None
 
 
-def opening_error(st: DealState, seat: int, tally: MeldTally, going_out: bool, top_card: int | None) -> str | None:
-    """Why the batch does not open the team: its value is below the minimum (RULES.md §1.8), not waived by a
-    concealed going out (``concealed_out_waives_minimum``) or a hidden canasta
-    (``hidden_canasta_satisfies_opening``). ``None`` for a team that has opened."""
-    team = st.team_of[seat]
-    if st.opened[team] or tally.value >= st.minimum[team]:
-        return None
+def minimum_waived(st: DealState, seat: int, tally: MeldTally, going_out: bool, top_card: int | None) -> bool:
+    """Whether a batch below the opening minimum (RULES.md §1.8) opens the team all the same: a concealed going
+    out (``concealed_out_waives_minimum``) or a hidden canasta (``hidden_canasta_satisfies_opening``)."""
     r = st.rules
-    concealed_waiver = (
+    concealed = (
         r.concealed_out_waives_minimum
         and going_out
         and top_card is None
@@ -277,6 +259,4 @@ def opening_error(st: DealState, seat: int, tally: MeldTally, going_out: bool, t
         and not st.has_melded[seat]
         and tally.new_canasta
     )
-    if concealed_waiver or (tally.hidden and r.hidden_canasta_satisfies_opening):
-        return None
-    return f"opening melds count {tally.value}, below the minimum {st.minimum[team]}"
+    return concealed or (tally.hidden and r.hidden_canasta_satisfies_opening)
