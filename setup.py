@@ -31,7 +31,8 @@ COMPILED = [
     "simcli/deal.py", "simcli/scoring.py", "simcli/view.py", "simcli/game.py", "simcli/planning.py",
     "simcli/special.py", "simcli/worlds.py", "simcli/ruleset.py", "simcli/engine.py", "simcli/dealing.py",
     "simcli/trace_json.py", "simcli/threes.py", "simcli/ponies.py", "simcli/wings.py", "simcli/spanish_pile.py",
-    "simcli/melding.py", "simcli/ending.py",
+    "simcli/melding.py", "simcli/ending.py", "simcli/meld_legality.py", "simcli/meld_book.py",
+    "simcli/table_layout.py",
     "simcli/strategies/greedy.py", "simcli/strategies/ponytail.py", "simcli/strategies/americana.py",
     "simcli/strategies/spanish.py", "simcli/strategies/random_play.py",
 ]

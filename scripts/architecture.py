@@ -47,14 +47,17 @@ class Layer:
 #: The layers, bottom first. A module may import its own layer and the layers below, never one above.
 LAYERS: tuple[Layer, ...] = (
     Layer("foundation", "ranks and count vectors, decisions, errors, seeds, knob declarations, the version",
-          ("simcli", "simcli.cards", "simcli.actions", "simcli.errors", "simcli.seeding", "simcli.knobs")),
+          ("simcli", "simcli.cards", "simcli.actions", "simcli.errors", "simcli.seeding", "simcli.knobs",
+           "simcli.knob_values")),
     Layer("rule set", "presets, overrides and the frozen RuleSet",
           ("simcli.rules", "simcli.ruleset*", "simcli.rule_set*")),
     Layer("state & rule arithmetic", "the deal state, meld legality and canastas, scoring, hidden-card sampling, "
-          "the events' JSON shapes", ("simcli.state", "simcli.melds", "simcli.scoring", "simcli.worlds",
+          "the events' JSON shapes", ("simcli.state", "simcli.table_layout", "simcli.meld_book",
+                                      "simcli.melds", "simcli.scoring", "simcli.worlds",
                                       "simcli.sampling*", "simcli.seen*", "simcli.trace_json", "simcli.*shapes")),
     Layer("rules of play", "legality of every decision; one module per variant feature, predicates and transitions",
-          ("simcli.judge", "simcli.engine", "simcli.special*", "simcli.threes", "simcli.ponies", "simcli.wings",
+          ("simcli.judge", "simcli.meld_legality", "simcli.engine", "simcli.special*", "simcli.threes",
+           "simcli.ponies", "simcli.wings",
            "simcli.spanish*", "simcli.pile*", "simcli.premiado", "simcli.castigado", "simcli.tapa")),
     Layer("strategy API", "what a player sees and may do: the view, the Strategy interface, planning helpers",
           ("simcli.view", "simcli.strategy_base", "simcli.interface", "simcli.planning", "simcli.strategy")),

@@ -17,16 +17,22 @@ from simcli.cards import (
     FOUR,
     IS_NATURAL,
     IS_WILD,
-    JOKER,
     NUM_RANKS,
     RANK_NAMES,
     RED_THREE,
     SEVEN,
-    TWO,
-    WILD_MELD,
 )
-from simcli.melds import canasta_type, is_clean, meld_error, meld_value, requirement_met
-from simcli.ponies import empty_hand_takes_pony, pony_gain
+from simcli.meld_legality import (
+    going_out_only_error,
+    hand_after_melds,
+    minimum_waived,
+    naturals_only_legal,
+    tally_segments,
+)
+from simcli.meld_legality import meld_segments as meld_segments  # re-exported: simcli.melding lays these segments
+from simcli.meld_legality import merge_melds as merge_melds
+from simcli.melds import requirement_met
+from simcli.ponies import empty_hand_takes_pony
 from simcli.spanish_pile import crossed_take_error
 from simcli.special import special_hand_error as special_hand_error  # re-exported: the judge of every move
 from simcli.state import DealState
@@ -104,67 +110,6 @@ def discard_shape_error(card: Any, hand: Sequence[int]) -> str | None:
     return None
 
 
-def merge_melds(melds: Sequence[Meld]) -> dict[int, list[int]]:
-    """Sum a list of meld actions per rank: ``{rank: [naturals, twos, jokers]}``."""
-    out: dict[int, list[int]] = {}
-    for m in melds:
-        acc = out.get(m.rank)
-        if acc is None:
-            out[m.rank] = [m.naturals, m.twos, m.jokers]
-        else:
-            acc[0] += m.naturals
-            acc[1] += m.twos
-            acc[2] += m.jokers
-    return out
-
-
-#: One meld a decision builds: ``(rank, naturals, twos, jokers, existing, with_top)``; ``existing`` is the team's
-#: meld it adds to (None: a new meld) and ``with_top`` says whether the pile's top card is among the naturals.
-Segment = tuple[int, int, int, int, "list[int] | None", bool]
-
-
-def meld_segments(st: DealState, team: int, melds: Sequence[Meld], top_card: int | None = None) -> list[Segment]:
-    """The melds that a list of meld actions builds, in the order the engine lays them.
-
-    Actions on one rank are summed onto the team's meld of that rank (started if the team has none), ranks in
-    the order each first appears. Under ``new_meld_after_closed_canasta`` a meld that reaches ``meld_max_size``
-    is a closed canasta: later actions of that rank in the same decision start a new meld. ``top_card`` (a pile
-    take) joins the first action, which must be of its rank.
-    """
-    slots = st.melds[team]
-    close_at = st.layout.close_at
-    if close_at is None:
-        per_rank = merge_melds(melds)
-        if top_card is not None:
-            per_rank.setdefault(top_card, [0, 0, 0])[0] += 1
-        return [(rank, n, tw, jk, slots[rank], rank == top_card) for rank, (n, tw, jk) in per_rank.items()]
-    actions = [(m.rank, m.naturals, m.twos, m.jokers, False) for m in melds]
-    if top_card is not None:
-        if actions and actions[0][0] == top_card:
-            rank, n, tw, jk, _ = actions[0]
-            actions[0] = (rank, n + 1, tw, jk, True)
-        else:
-            actions.insert(0, (top_card, 1, 0, 0, True))
-    # rank -> its segments, each [naturals, twos, jokers, with_top, existing meld, cards on that meld so far]
-    groups: dict[int, list[list[Any]]] = {}
-    for rank, n, tw, jk, top in actions:
-        segs = groups.get(rank)
-        if segs is None:
-            existing = slots[rank]
-            segs = groups[rank] = [[0, 0, 0, False, existing, 0 if existing is None else sum(existing)]]
-        seg = segs[-1]
-        if seg[5] >= close_at and (rank >= FOUR or rank == WILD_MELD):
-            seg = [0, 0, 0, False, None, 0]  # that meld is closed: this action starts a new one
-            segs.append(seg)
-        seg[0] += n
-        seg[1] += tw
-        seg[2] += jk
-        seg[3] = seg[3] or top
-        seg[5] += n + tw + jk
-    return [(rank, n, tw, jk, existing, top) for rank, segs in groups.items()
-            for n, tw, jk, top, existing, _ in segs]
-
-
 #: The one refusal that a "yes" from partner would lift (``ask_partner_permission=REQUIRED``): the checks return
 #: exactly this string only when the decision is otherwise legal, so a strategy can tell "legal once you ask"
 #: from every other refusal before it asks (RULES.md §1.10).
@@ -228,133 +173,35 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     (it joins the meld of its rank and counts toward the opening); ``hand_bonus`` is
     the number of pile cards that will reach the hand. With ``partial`` the opening
     minimum and the going-out conditions are not checked (for building a plan step
-    by step).
+    by step). The steps, each rule once, are those of :mod:`simcli.meld_legality`.
     """
-    r = st.rules
+    if (st.opened[st.team_of[seat]] and not st.rules.closed_rank_dead_for_all  # most calls end here
+            and naturals_only_legal(st, seat, melds, top_card, hand_bonus)):
+        return None
     team = st.team_of[seat]
-    hand = st.hands[seat]
-    team_melds = st.melds[team]
-    if st.opened[team] and not r.closed_rank_dead_for_all:
-        # The common case, decided without the general machinery: natural cards only, on an opened team,
-        # within the size cap. More naturals never break any wild rule, and a kept hand of two means no going
-        # out. With a pile take, the top card joins the first meld, which must be of its rank.
-        cap = r.meld_max_size or 1 << 20
-        used = 0
-        seen = 0
-        for i, m in enumerate(melds):
-            rank = m.rank
-            if m.twos or m.jokers or rank < FOUR or seen & (1 << rank):
-                break
-            seen |= 1 << rank
-            n = m.naturals
-            extra = 1 if (top_card is not None and i == 0) else 0
-            if (n <= 0 and not extra) or hand[rank] < n or (extra and rank != top_card):
-                break
-            existing = team_melds[rank]
-            if existing is None:
-                if n + extra < r.meld_min_size or n + extra > cap:
-                    break
-            elif existing[0] + existing[1] + existing[2] + n + extra > cap:
-                break
-            used += n
-        else:
-            if melds and st.hand_sizes[seat] - used + hand_bonus >= 2:
-                return None
     segments = meld_segments(st, team, melds, top_card)
-    used_twos = used_jokers = used = 0
-    value = 0
-    canastas = dict(st.canastas[team])
-    clean = st.clean_canastas[team]
-    hidden = False  # a hidden canasta in this batch (Spanish: it meets the opening)
-    new_canasta = False  # a canasta laid as a new meld in this batch (concealed going out)
-    completed = False  # any meld that became a canasta in this batch (pony unlock)
-    per_rank: dict[int, int] = {}  # naturals of each rank taken from the hand so far
-    over_cap = 0  # 8th cards laid on canastas (allow_8th_card_when_going_out)
-    for rank, n, tw, jk, existing, with_top in segments:
-        from_hand = n - (1 if with_top else 0)
-        if n < 0 or tw < 0 or jk < 0 or n + tw + jk == 0:
-            return f"empty or negative meld of {RANK_NAMES[rank]}"
-        if rank == WILD_MELD:
-            if n:
-                return "a wild meld cannot hold natural cards"
-        elif rank == RED_THREE or not (IS_NATURAL[rank] or rank == BLACK_THREE):
-            return f"cannot meld {RANK_NAMES[rank]}"
-        else:
-            from_hand_total = per_rank[rank] = per_rank.get(rank, 0) + from_hand
-            if hand[rank] < from_hand_total:
-                return f"hand holds {hand[rank]} x {RANK_NAMES[rank]}, not {from_hand_total}"
-        # allow_8th_card_when_going_out: one card onto a team canasta at meld_max_size, if the player goes out.
-        eighth = (r.allow_8th_card_when_going_out and existing is not None and n + tw + jk == 1
-                  and sum(existing) == r.meld_max_size)
-        if (r.closed_rank_dead_for_all and rank != WILD_MELD and st.rank_has_canasta(rank)) and not eighth:
-            return f"rank {RANK_NAMES[rank]} is closed (closed_rank_dead_for_all)"
-        if eighth:
-            over_cap += 1
-        used_twos += tw
-        used_jokers += jk
-        used += from_hand + tw + jk
-        if existing is None:
-            total = (n, tw, jk)
-            before = None
-        else:
-            total = (existing[0] + n, existing[1] + tw, existing[2] + jk)
-            before = canasta_type(r, rank, existing)
-        err = meld_error(r, rank, total[0], total[1], total[2], new=existing is None,
-                         opening=not st.opened[team], added_wilds=tw + jk, over_cap=1 if eighth else 0)
+    tally = tally_segments(st, seat, segments)
+    if isinstance(tally, str):
+        return tally
+    hand_after, going_out = hand_after_melds(st, seat, tally, hand_bonus)
+    if tally.black_threes or tally.over_cap:  # cards that only a player going out may lay
+        err = going_out_only_error(st.rules, tally, going_out)
         if err:
             return err
-        after = canasta_type(r, rank, total)
-        if before != after:
-            if before is not None:
-                canastas[before] -= 1
-            if after is not None:
-                canastas[after] += 1
-                if before is None:
-                    completed = True
-                if existing is None:
-                    new_canasta = True
-                    if not with_top and rank >= FOUR and r.hidden_canasta_bonus is not None:
-                        hidden = True
-        if after is not None:
-            clean += is_clean(rank, total) - (existing is not None and before is not None and is_clean(rank, existing))
-        value += meld_value(n, tw, jk, rank)
-    if used_twos > hand[TWO]:
-        return f"hand holds {hand[TWO]} x 2, not {used_twos}"
-    if used_jokers > hand[JOKER]:
-        return f"hand holds {hand[JOKER]} x JK, not {used_jokers}"
-    hand_after = st.hand_sizes[seat] - used + hand_bonus
-    if not st.pony_picked[seat]:
-        hand_after += pony_gain(st, seat, sum(canastas.values()), completed or st.made_canasta[seat], hand_after)
-    going_out = hand_after == 0 or (hand_after == 1 and not st.last_card_red_three)
-    if going_out and empty_hand_takes_pony(st, seat):
-        going_out = False  # emptying the hand picks up the pony instead (simcli.ponies.hand_empty_pony)
-    if BLACK_THREE in per_rank and not going_out:
-        return "black threes may be melded only by a player going out"
-    if over_cap and (not going_out or over_cap > 1):
-        return (f"one card beyond meld_max_size={r.meld_max_size} may be laid only by a player going out, on one "
-                "canasta (allow_8th_card_when_going_out)")
     if partial:
         return None
     ask_first = None  # ASK_FIRST when asking partner is all that stands between these melds and going out
     if going_out:
-        if hand_after == 0 and r.going_out_requires_discard:
+        if hand_after == 0 and st.rules.going_out_requires_discard:
             return "going out must end with a discard (going_out_requires_discard)"
-        err = go_out_error(st, seat, canastas, clean)
+        err = go_out_error(st, seat, tally.canastas, tally.clean)
         if err == ASK_FIRST:
             ask_first = err
         elif err:
             return err + (" (and a player must keep a card to discard)" if hand_after == 1 else "")
-    if segments and not st.opened[team] and value < st.minimum[team]:
-        concealed_waiver = (
-            r.concealed_out_waives_minimum
-            and going_out
-            and top_card is None
-            and st.drew_from_stock
-            and not st.has_melded[seat]
-            and new_canasta
-        )
-        if not concealed_waiver and not (hidden and r.hidden_canasta_satisfies_opening):
-            return f"opening melds count {value}, below the minimum {st.minimum[team]}"
+    if (segments and not st.opened[team] and tally.value < st.minimum[team]
+            and not minimum_waived(st, seat, tally, going_out, top_card)):
+        return f"opening melds count {tally.value}, below the minimum {st.minimum[team]}"
     return ask_first
 
 

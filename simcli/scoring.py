@@ -114,51 +114,14 @@ def score_team(rules: RuleSet, team: TeamPosition) -> dict[str, int]:
         return parts
     if team.special_hand is not None:  # special_hand_overrides_team_score=false: the value on top of the rest
         parts["special_hand"] = getattr(rules, SPECIAL_HAND_KNOBS[team.special_hand])
-    n_canastas = 0
-    melded = 0
-    size = rules.canasta_size
-    hidden_bonus = rules.hidden_canasta_bonus
-    hidden = list(team.hidden) if hidden_bonus is not None else []
-    for rank, naturals, twos, jokers in team.melds:
-        melded += meld_value(naturals, twos, jokers, rank)
-        kind = canasta_type(rules, rank, (naturals, twos, jokers))
-        if kind is not None:
-            n_canastas += 1
-            if hidden_bonus is not None and rank in hidden:  # (hidden is empty without the bonus)
-                hidden.remove(rank)
-                parts["canasta_hidden"] += hidden_bonus
-                if rules.hidden_canasta_mode == "REPLACE":
-                    continue
-            parts[CANASTA_PART[kind]] += canasta_bonus(rules, kind, (naturals, twos, jokers))
-        elif rank != BLACK_THREE and naturals + twos + jokers < size:
-            parts["incomplete_melds"] += incomplete_penalty(rules, rank, twos + jokers)
+    melded, n_canastas = _meld_parts(rules, team, parts)
     if team.went_out:
         parts["going_out"] = (
             rules.concealed_out_total_bonus
             if team.concealed and rules.concealed_out_total_bonus is not None
             else rules.going_out_bonus
         )
-    negate_bonuses = rules.bonuses_require_canasta == "NEGATE" and n_canastas == 0
-    if rules.threes_mode == "AMERICAN_COLOUR_TABLE":
-        parts["red_threes"] = american_threes(rules, team.red_threes, n_canastas)
-        parts["black_threes"] = american_threes(rules, team.black_threes, n_canastas)
-    elif team.red_threes:
-        value = red_threes_value(rules, team.red_threes)
-        negative = (
-            (rules.red_three_negative_if == "NO_MELD" and not team.melds)
-            or (rules.red_three_negative_if == "NO_CANASTA" and n_canastas == 0)
-            or negate_bonuses
-        )
-        parts["red_threes"] = -value if negative else value
-    if team.exact_cut and rules.exact_cut_bonus:
-        bonus = rules.exact_cut_bonus
-        if n_canastas == 0 and rules.exact_cut_requires_canasta == "VOID":
-            bonus = 0
-        elif n_canastas == 0 and (rules.exact_cut_requires_canasta == "NEGATE" or negate_bonuses):
-            bonus = -bonus
-        parts["exact_cut"] = bonus
-    if team.exact_pick and rules.exact_pile_pick_bonus:
-        parts["exact_pick"] = -rules.exact_pile_pick_bonus if negate_bonuses else rules.exact_pile_pick_bonus
+    _three_and_cut_parts(rules, team, parts, n_canastas)
     parts["canasta_count"] = canasta_count_bonus(rules, n_canastas)
     if team.went_out and team.quick_finish:
         parts["quick_finish"] = rules.quick_finish_bonus
@@ -180,6 +143,56 @@ def score_team(rules: RuleSet, team: TeamPosition) -> dict[str, int]:
     parts["hand"] = -sum(hand_points(rules, h) for h in team.hands)
     parts["total"] = sum(parts[p] for p in SCORE_PARTS)
     return parts
+
+
+def _meld_parts(rules: RuleSet, team: TeamPosition, parts: dict[str, int]) -> tuple[int, int]:
+    """score_team's melds: add the canasta bonuses (hidden ones first) and the incomplete-meld penalties to
+    ``parts``; return the card value melded and the number of canastas."""
+    n_canastas = 0
+    melded = 0
+    size = rules.canasta_size
+    hidden_bonus = rules.hidden_canasta_bonus
+    hidden = list(team.hidden) if hidden_bonus is not None else []
+    for rank, naturals, twos, jokers in team.melds:
+        melded += meld_value(naturals, twos, jokers, rank)
+        kind = canasta_type(rules, rank, (naturals, twos, jokers))
+        if kind is not None:
+            n_canastas += 1
+            if hidden_bonus is not None and rank in hidden:  # (hidden is empty without the bonus)
+                hidden.remove(rank)
+                parts["canasta_hidden"] += hidden_bonus
+                if rules.hidden_canasta_mode == "REPLACE":
+                    continue
+            parts[CANASTA_PART[kind]] += canasta_bonus(rules, kind, (naturals, twos, jokers))
+        elif rank != BLACK_THREE and naturals + twos + jokers < size:
+            parts["incomplete_melds"] += incomplete_penalty(rules, rank, twos + jokers)
+    return melded, n_canastas
+
+
+def _three_and_cut_parts(rules: RuleSet, team: TeamPosition, parts: dict[str, int], n_canastas: int) -> None:
+    """score_team's threes, exact cut and exact pile pick, each of which a team without a canasta may lose or
+    owe (``bonuses_require_canasta``, ``red_three_negative_if``, ``exact_cut_requires_canasta``)."""
+    negate_bonuses = rules.bonuses_require_canasta == "NEGATE" and n_canastas == 0
+    if rules.threes_mode == "AMERICAN_COLOUR_TABLE":
+        parts["red_threes"] = american_threes(rules, team.red_threes, n_canastas)
+        parts["black_threes"] = american_threes(rules, team.black_threes, n_canastas)
+    elif team.red_threes:
+        value = red_threes_value(rules, team.red_threes)
+        negative = (
+            (rules.red_three_negative_if == "NO_MELD" and not team.melds)
+            or (rules.red_three_negative_if == "NO_CANASTA" and n_canastas == 0)
+            or negate_bonuses
+        )
+        parts["red_threes"] = -value if negative else value
+    if team.exact_cut and rules.exact_cut_bonus:
+        bonus = rules.exact_cut_bonus
+        if n_canastas == 0 and rules.exact_cut_requires_canasta == "VOID":
+            bonus = 0
+        elif n_canastas == 0 and (rules.exact_cut_requires_canasta == "NEGATE" or negate_bonuses):
+            bonus = -bonus
+        parts["exact_cut"] = bonus
+    if team.exact_pick and rules.exact_pile_pick_bonus:
+        parts["exact_pick"] = -rules.exact_pile_pick_bonus if negate_bonuses else rules.exact_pile_pick_bonus
 
 
 def canasta_count_bonus(rules: RuleSet, canastas: int) -> int:

@@ -7,54 +7,23 @@ Everything here is plain lists of ints so that a turn costs microseconds.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 
-from simcli.cards import BLACK_THREE, FOUR, NUM_RANKS, RED_THREE, WILD_MELD
-from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_type, initial_meld_minimum, is_clean
+from simcli.cards import NUM_RANKS, RED_THREE
+from simcli.meld_book import MeldBook
+from simcli.melds import ACES, MIXED, NATURAL, SEVENS, WILD, initial_meld_minimum
 from simcli.ruleset import RuleSet
+from simcli.table_layout import TableLayout as TableLayout  # re-exported: the layout a state carries
+from simcli.table_layout import table_layout
 
 CANASTA_KINDS = (NATURAL, MIXED, WILD, SEVENS, ACES)
 
 
-class TableLayout:
-    """What a rule set fixes about the table for every deal: seating, teams, bonus threes (computed once)."""
+class DealState(MeldBook):
+    """Everything about a deal in progress: hands, stock, pile, melds, threes and bookkeeping.
 
-    __slots__ = ("rules", "n_players", "n_teams", "team_of", "step", "members", "is_bonus_three", "close_at")
-
-    def __init__(self, rules: RuleSet):
-        self.rules = rules
-        p = self.n_players = rules.num_players
-        t = self.n_teams = p // rules.team_size
-        self.team_of: tuple[int, ...] = tuple(s % t for s in range(p))
-        self.step = 1 if rules.play_direction == "CW" else -1
-        self.members: tuple[tuple[int, ...], ...] = tuple(
-            tuple(s for s in range(p) if s % t == team) for team in range(t))
-        self.is_bonus_three: tuple[bool, ...] = tuple(
-            r == RED_THREE or (r == BLACK_THREE and rules.threes_mode == "AMERICAN_COLOUR_TABLE")
-            for r in range(NUM_RANKS))
-        #: Size at which a meld is a closed canasta set aside, freeing its slot for a new meld of the rank
-        #: (``new_meld_after_closed_canasta``, RULES.md A-PT-18); None: one meld per rank for the whole deal.
-        self.close_at: int | None = (
-            rules.meld_max_size if rules.new_meld_after_closed_canasta and rules.meld_max_size else None)
-
-
-_LAYOUTS: dict[int, TableLayout] = {}
-
-
-def table_layout(rules: RuleSet) -> TableLayout:
-    """The (cached) :class:`TableLayout` of a rule set."""
-    layout = _LAYOUTS.get(id(rules))
-    if layout is None or layout.rules is not rules:
-        if len(_LAYOUTS) > 64:
-            _LAYOUTS.clear()
-        layout = _LAYOUTS[id(rules)] = TableLayout(rules)
-    return layout
-
-
-
-
-class DealState:
-    """Everything about a deal in progress: hands, stock, pile, melds, threes and bookkeeping."""
+    The methods that lay cards on the team melds and keep the canasta counts in step are those of
+    :class:`~simcli.meld_book.MeldBook`; the per-rule-set table facts are a shared :class:`TableLayout`.
+    """
 
     __slots__ = (
         "layout", "rules", "n_players", "n_teams", "team_of", "step", "deal_index", "dealer", "first_player",
@@ -103,6 +72,11 @@ class DealState:
         self.first_meld_turn: list[int | None] = [None] * t
         self.has_melded = [False] * p
         self.take_sizes: list[list[int]] = [[] for _ in range(t)]
+        self._init_turn(rules, dealer, p, t)
+        self._init_features(rules, dealer, p, t)
+
+    def _init_turn(self, rules: RuleSet, dealer: int, p: int, t: int) -> None:
+        """__init__, continued: the turn and its bookkeeping, the cut, caches and public knowledge."""
         self.turn = 0
         self.seat_turns = [0] * p
         self.current = self.first_player
@@ -135,13 +109,23 @@ class DealState:
         #: Counts changes of canasta type anywhere; the going-out requirement is re-checked only after one.
         self.canasta_changes = 0
         self.req_checked = [-1] * t
+        self.validated: tuple[int, int, object] | None = None
+        # Information sets (simcli.forward): the cards every player saw go into each hand with a pile take
+        # and that have not left it since, and whether the current player had melded before this turn.
+        self.known: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
+        self.turn_had_melded = False
+        self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
+        self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
+
+    def _init_features(self, rules: RuleSet, dealer: int, p: int, t: int) -> None:
+        """__init__, continued: the state of the variant features (ponies, threes and wings, Spanish piles)."""
         # Ponytail: each player's pony (a rank-count vector), whether it was picked up, and when.
         self.ponies: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
         self.pony_picked = [rules.pony_size == 0] * p
         # Americana: black threes laid as bonus cards, wings, special hands.
         self.black_threes = [0] * t
         self.black_threes_by_seat = [0] * p
-        self.is_bonus_three = layout.is_bonus_three
+        self.is_bonus_three = self.layout.is_bonus_three
         self.wings: list[list[int]] = []
         self.wing_pending: list[list[int] | None] = [None] * p
         self.wing_taken = [False] * t
@@ -185,14 +169,8 @@ class DealState:
         self.closed: list[list[tuple[int, int, int, int]]] = [[] for _ in range(t)]
         #: Bit ``1 << rank`` set while a team's meld of that rank is a hidden canasta still in its slot.
         self.hidden_open = [0] * t
-        self.validated: tuple[int, int, object] | None = None
-        # Information sets (simcli.forward): the cards every player saw go into each hand with a pile take
-        # and that have not left it since, and whether the current player had melded before this turn.
-        self.known: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
-        self.turn_had_melded = False
-        self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
-        self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
 
+    # hot path: one assignment per slot, hand-inlined (not a loop): every rollout and sampled world clones
     def clone(self) -> DealState:
         """An independent copy (the rule set, the table layout and immutable values are shared).
 
@@ -322,114 +300,6 @@ class DealState:
         if self.castigado_since is not None:
             self.castigado_log.append((self.castigado_since, self.turn))
             self.castigado_since = None
-
-    def rank_has_canasta(self, rank: int) -> bool:
-        """Whether any team has a canasta of ``rank`` (for closed-rank knobs)."""
-        size = self.rules.canasta_size
-        for team_melds in self.melds:
-            m = team_melds[rank]
-            if m is not None and m[0] + m[1] + m[2] >= size:
-                return True
-        return any(c[0] == rank for closed in self.closed for c in closed)
-
-    def team_melds(self, team: int) -> list[tuple[int, int, int, int]]:
-        """Every meld of a team as ``(rank, naturals, twos, jokers)``: closed canastas set aside first, then the
-        melds in the rank slots (by rank). Hidden canastas of a rank come before its other melds, the order
-        scoring relies on when it pays the hidden bonus (``TeamPosition.hidden`` names ranks only)."""
-        slots = [(rank, m[0], m[1], m[2]) for rank, m in enumerate(self.melds[team]) if m is not None]
-        if not self.closed[team]:
-            return slots
-        hidden = self.hidden_open[team]
-        return ([x for x in slots if hidden >> x[0] & 1] + self.closed[team]
-                + [x for x in slots if not hidden >> x[0] & 1])
-
-    def meld_table(self, team: int) -> tuple[tuple[int, int, int] | None, ...]:
-        """An immutable snapshot of a team's melds, by rank (cached until the melds change)."""
-        table = self._meld_tables[team]
-        if table is None:
-            table = self._meld_tables[team] = tuple(
-                None if m is None else (m[0], m[1], m[2]) for m in self.melds[team])
-        return table
-
-    def meld_dict(self, team: int) -> Mapping[int, tuple[int, int, int]]:
-        """A read-only ``{rank: (naturals, twos, jokers)}`` of a team's melds (cached)."""
-        d = self._meld_dicts[team]
-        if d is None:
-            d = self._meld_dicts[team] = MappingProxyType(
-                {r: m for r, m in enumerate(self.meld_table(team)) if m is not None})
-        return d
-
-    def add_to_meld(self, team: int, rank: int, naturals: int, twos: int, jokers: int, hidden: bool = False) -> tuple[
-            str | None, str | None]:
-        """Add cards to a team meld; return its canasta type before and after.
-
-        ``hidden`` marks a meld laid complete from the hand (Spanish hidden canasta). Under
-        ``new_meld_after_closed_canasta`` a meld that reaches ``meld_max_size`` is a closed canasta: it moves
-        from the rank's slot to :attr:`closed`, so that a new meld of the rank may start.
-        """
-        melds = self.melds[team]
-        m = melds[rank]
-        size = self.rules.canasta_size
-        if m is None:
-            m = melds[rank] = [0, 0, 0]
-            before = None
-        else:
-            before = canasta_type(self.rules, rank, m) if m[0] + m[1] + m[2] >= size else None
-        was_clean = before is not None and is_clean(rank, m)
-        m[0] += naturals
-        m[1] += twos
-        m[2] += jokers
-        table = self._meld_tables[team]
-        if table is not None:  # patch the snapshot in place of rebuilding it on the next read
-            patched = list(table)
-            patched[rank] = (m[0], m[1], m[2])
-            self._meld_tables[team] = tuple(patched)
-        self._meld_dicts[team] = None
-        after = canasta_type(self.rules, rank, m) if m[0] + m[1] + m[2] >= size else None
-        if before != after:
-            self.canasta_changes += 1
-            counts = self.canastas[team]
-            if before is not None:
-                counts[before] -= 1
-            if after is not None:
-                counts[after] += 1
-                if before is None:
-                    self.new_canasta = True
-        if after is not None:
-            # Cleanliness can change without the type changing (a wild canasta gaining a joker).
-            now_clean = is_clean(rank, m)
-            if now_clean != was_clean:
-                self.clean_canastas[team] += 1 if now_clean else -1
-                self.canasta_changes += 1
-            if now_clean and self.first_clean_turn[team] is None:
-                self.first_clean_turn[team] = self.turn
-            close_at = self.layout.close_at
-            if close_at is not None:
-                if m[0] + m[1] + m[2] >= close_at and (rank >= FOUR or rank == WILD_MELD):
-                    self._close(team, rank, hidden)
-                elif hidden:
-                    self.hidden_open[team] |= 1 << rank
-        return before, after
-
-    def _close(self, team: int, rank: int, hidden: bool) -> None:
-        """Set a closed canasta aside (``new_meld_after_closed_canasta``): the rank's slot becomes free."""
-        m = self.melds[team][rank]
-        assert m is not None
-        entry = (rank, m[0], m[1], m[2])
-        bit = 1 << rank
-        if hidden or self.hidden_open[team] & bit:
-            self.hidden_open[team] &= ~bit
-            # Hidden canastas go first, so that scoring (which pays the hidden bonus to the first canasta of a
-            # hidden rank) pays it to this one and not to an earlier, ordinary canasta of the same rank.
-            self.closed[team].insert(0, entry)
-        else:
-            self.closed[team].append(entry)
-        self.melds[team][rank] = None
-        table = self._meld_tables[team]
-        if table is not None:
-            patched = list(table)
-            patched[rank] = None
-            self._meld_tables[team] = tuple(patched)
 
     # ------------------------------------------------- public knowledge (simcli.forward)
     def forget(self, seat: int, rank: int, n: int) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import simcli
-from simcli import deal, judge, ponies, spanish_pile, special, threes, view
+from simcli import deal, judge, meld_legality, ponies, spanish_pile, special, threes, view
 from simcli.cards import KING, RED_THREE
 from simcli.rules import load_rules
 from simcli.state import DealState
@@ -72,7 +72,8 @@ def test_feature_modules_sit_below_the_judge(module: str) -> None:
 def test_the_judge_and_the_engine_share_each_predicate() -> None:
     """The judge (and through it the view) uses the feature modules' own functions, not copies of the rule."""
     assert judge.empty_hand_takes_pony is ponies.empty_hand_takes_pony
-    assert judge.pony_gain is ponies.pony_gain
+    assert meld_legality.pony_gain is ponies.pony_gain  # the judge's meld steps
+    assert meld_legality.empty_hand_takes_pony is ponies.empty_hand_takes_pony
     assert judge.crossed_take_error is spanish_pile.crossed_take_error
     assert judge.special_hand_error is view.special_hand_error is special.special_hand_error
     # ... and the turn reads them from the same modules.
@@ -132,3 +133,64 @@ def test_a_three_may_be_kept_only_before_opening() -> None:
     st.opened[st.team_of[0]] = True
     assert not threes.may_keep_three(st, 0)
     assert not threes.may_keep_three(DealState(load_rules("classic"), 0, 3, [0, 0]), 0)
+
+
+# ---------------------------------------------------------------- size: modules and functions a reader can hold
+ROOT = SIMCLI.parent
+#: Engine modules beyond setup.py's COMPILED list: the knob table and its value kinds, the rules loader and the
+#: forward model.
+ENGINE_EXTRA = ("simcli/knobs.py", "simcli/knob_values.py", "simcli/rules.py", "simcli/forward.py")
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
+#: The marker that lets a function run longer, on its def line or the line above it (or above its decorators),
+#: with the reason after it: a hand-inlined hot path, where splitting would cost speed.
+HOT_PATH = "# hot path:"
+
+
+def engine_modules() -> list[Path]:
+    """setup.py's COMPILED modules of simcli plus ENGINE_EXTRA (the compiled built-in strategies of
+    ``simcli/strategies/`` are players, not the engine)."""
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    compiled = next(ast.literal_eval(node.value) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets))
+    names = [c for c in compiled if not c.startswith("simcli/strategies/")] + list(ENGINE_EXTRA)
+    return [ROOT / n for n in names]
+
+
+def long_functions(source: str) -> list[str]:
+    """The functions of ``source`` over MAX_FUNCTION_LINES lines (def line to last line) without HOT_PATH."""
+    lines = source.splitlines()
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        length = node.end_lineno - node.lineno + 1 if node.end_lineno else 0
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        marked = HOT_PATH in lines[node.lineno - 1] or (first >= 2 and HOT_PATH in lines[first - 2])
+        if length > MAX_FUNCTION_LINES and not marked:
+            out.append(f"{node.name} (line {node.lineno}, {length} lines)")
+    return out
+
+
+def test_the_engine_modules_are_found() -> None:
+    modules = engine_modules()
+    assert all(p.is_file() for p in modules), [str(p) for p in modules if not p.is_file()]
+    assert {"judge.py", "meld_legality.py", "state.py", "meld_book.py", "knobs.py"} <= {p.name for p in modules}
+
+
+@pytest.mark.parametrize("path", engine_modules(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_engine_module_size(path: Path) -> None:
+    """Issue 20: every engine module under 400 lines, and no function over 60 unless marked as a hot path."""
+    source = path.read_text(encoding="utf-8")
+    assert len(source.splitlines()) <= MAX_MODULE_LINES
+    assert long_functions(source) == []
+
+
+def test_a_long_function_needs_the_marker() -> None:
+    body = "".join(f"    x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES))
+    long_one = f"def f() -> None:\n{body}"
+    assert long_functions(long_one) == [f"f (line 1, {MAX_FUNCTION_LINES + 1} lines)"]
+    assert long_functions(f"{HOT_PATH} straight-line on purpose\n{long_one}") == []
+    assert long_functions(f"def f() -> None:  {HOT_PATH} why\n{body}") == []
+    assert long_functions(f"{HOT_PATH} why\n@staticmethod\n{long_one}") == []
+    assert long_functions(f"def f() -> None:\n{body[:-len('    x59 = 59')-1]}") == []  # 60 lines: fine
