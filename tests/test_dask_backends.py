@@ -130,6 +130,7 @@ def test_interrupted_match_resumed_on_dask_equals_the_uninterrupted_local_one(
     seen = interrupt_after(match_cmd, "write_batch", 2, monkeypatch)
     stopped = cli(*MATCH, "--games", 30, *dask, "--out", out, code=130)
     assert "match --resume --out" in stopped.stderr and len(seen) == 2
+    assert f"--out {out} --backend dask --scheduler {dask[3]}" in stopped.stderr  # continues where it played
     assert len(files(out, "batches/*")) == 2
     monkeypatch.undo()
     resumed = cli("match", "--resume", "--out", out, "--format", "json", *dask)
@@ -153,7 +154,7 @@ def test_tournament_interrupted_and_resumed_on_dask_equals_local_processes(
     out = tmp_path / "dask"
     interrupt_after(series, "write_match", 1, monkeypatch)
     stopped = cli(*TOURNAMENT, *dask, "--out", out, code=130)
-    assert "tournament --resume --out" in stopped.stderr
+    assert f"tournament --resume --out {out} --backend dask --scheduler {dask[3]}" in stopped.stderr
     assert len(files(out, "matches/*")) == 1
     monkeypatch.undo()
     resumed = cli("tournament", "--resume", "--out", out, *dask)
@@ -178,7 +179,7 @@ def test_ladder_interrupted_and_resumed_on_dask_equals_local_processes(
     out = tmp_path / "dask"
     interrupt_after(series, "write_match", 1, monkeypatch)
     stopped = cli(*LADDER, *dask, "--out", out, code=130)
-    assert "ladder --resume --out" in stopped.stderr
+    assert f"ladder --resume --out {out} --backend dask --scheduler {dask[3]}" in stopped.stderr
     assert len(files(out, "matches/*")) == 1
     monkeypatch.undo()
     cli("ladder", "--resume", "--out", out, *dask)

@@ -261,6 +261,13 @@ class BackendChoice:
     scheduler: str | None = None
     timeout: float = 10.0
 
+    def words(self) -> list[str]:
+        """The options that chose this backend, to repeat in a "continue with" command (none for local processes),
+        so a resumed run plays where the interrupted one did (the results are the same either way)."""
+        if self.kind == "local":
+            return []
+        return ["--backend", self.kind, *(["--scheduler", self.scheduler] if self.scheduler else [])]
+
     def open(self, jobs: int) -> Backend:
         """The command's one backend with ``jobs`` workers, closed when the command ends (click's context): every
         run or match of the command plays on it, so a tournament or sweep starts one Dask cluster or client."""

@@ -225,7 +225,7 @@ def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file:
     except KeyboardInterrupt:
         bar.close()
         click.echo(f"\ninterrupted: finished matches are saved in {out}; finish with:\n"
-                   f"  {again(['ladder', '--resume', '--out', str(out)])}", err=True)
+                   f"  {again(['ladder', '--resume', '--out', str(out), *backend.words()])}", err=True)
         sys.exit(130)
     bar.close()
     data = results(spec, finished)

@@ -284,7 +284,7 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:
         bar.close()
-        interrupted(out, a, b)
+        interrupted(out, a, b, backend)
     bar.close()
     if stored and not played:
         click.echo(f"the match in {out} was finished: its {outcome.summary.pairs:,} stored pairs are reused, "
@@ -302,11 +302,12 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
         click.echo(match_text(outcome, None if show else header, settings))
 
 
-def interrupted(out: Path | None, a: str, b: str) -> NoReturn:
-    """Ctrl-C: say what is kept and the exact command that continues, then exit 130 (as ``run`` does)."""
+def interrupted(out: Path | None, a: str, b: str, backend: BackendChoice) -> NoReturn:
+    """Ctrl-C: say what is kept and the exact command that continues (on the same backend), then exit 130 (as
+    ``run`` does)."""
     if out is not None:
         click.echo(f"\ninterrupted: finished batches are saved in {out}; finish the match with:\n"
-                   f"  {again(['match', '--resume', '--out', str(out)])}", err=True)
+                   f"  {again(['match', '--resume', '--out', str(out), *backend.words()])}", err=True)
     else:
         args = [*sys.argv[1:]] if Path(sys.argv[0]).name in ("simcli", "__main__.py") else ["match", a, b, "..."]
         click.echo("\ninterrupted: without --out the pairs played are not kept; to keep them, play it with:\n"

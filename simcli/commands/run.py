@@ -27,7 +27,7 @@ from simcli.commands.common import (
     show_traceback,
     variant_option,
 )
-from simcli.commands.hints import build_hint, prog
+from simcli.commands.hints import again, build_hint, prog
 from simcli.integrity import manifest_error
 from simcli.knobs import RuleError
 from simcli.rules import diff, load_rules, parse_overrides
@@ -174,7 +174,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         signum = int(getattr(exc, "signum", signal.SIGINT))
         what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
         click.echo(f"\n{what}: finished chunks are saved in {out}; finish the run with:\n"
-                   f"  {prog()} run --resume --out {out}", err=True)
+                   f"  {again(['run', '--resume', '--out', str(out), *backend.words()])}", err=True)
         sys.exit(128 + signum)
     bar.close()
     files = [out / f for f in (f"games.{fmt}", f"deals.{fmt}", f"errors.{fmt}", "run.json") if (out / f).exists()]

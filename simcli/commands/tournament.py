@@ -270,7 +270,7 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
     except KeyboardInterrupt:
         bar.close()
         click.echo(f"\ninterrupted: finished matches are saved in {out}; finish with:\n"
-                   f"  {again(['tournament', '--resume', '--out', str(out)])}", err=True)
+                   f"  {again(['tournament', '--resume', '--out', str(out), *backend.words()])}", err=True)
         sys.exit(130)
     bar.close()
     data = results(spec, finished, bootstrap=bootstrap, bootstrap_seed=bootstrap_seed)
