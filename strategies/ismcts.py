@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from simcli.forward import margin, rollout
+from simcli.forward import clone, margin, rollout, true_state
 from simcli.strategy import Strategy
 from simcli.view import PlayerView
 from strategies.mc import MonteCarlo
@@ -307,7 +307,8 @@ class Ismcts(MonteCarlo):
         start = time.process_time()
         done = 0
         while True:
-            world = view.sample_world(self.rng)
+            # ``cheat`` (inherited from mc, False here) searches the true state: for the no-leak test's power only.
+            world = clone(true_state(view)) if self.cheat else view.sample_world(self.rng)
             edge = root.select(candidates, self.c, self.bounds)
             path = [edge]
             seats = list(policies)
