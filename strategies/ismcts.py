@@ -37,7 +37,8 @@ import numpy as np
 from simcli.forward import clone, margin, rollout, true_state
 from simcli.strategy import Strategy
 from simcli.view import PlayerView
-from strategies.mc import MonteCarlo
+
+from .mc import MonteCarlo
 
 #: A decision's phase, as :func:`simcli.forward.rollout` names it.
 PHASES = ("draw", "melds", "discard")
