@@ -37,6 +37,7 @@ BUILTIN_STRATEGIES = {
     "spanish": "strategies.spanish:Spanish",
     "mc": "strategies.mc:MonteCarlo",
     "oracle": "strategies.mc:Oracle",
+    "ismcts": "strategies.ismcts:Ismcts",
 }
 ENTRY_POINT_GROUP = "simcli.strategies"
 

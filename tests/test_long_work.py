@@ -255,3 +255,15 @@ def test_match_names_the_clean_sweep_interval() -> None:
     res = cli("match", "greedy", "random", "--games", 4, "--seed", 3, "--jobs", 1, *SHORT)  # 2 pairs, both won
     line = next(x for x in res.stdout.splitlines() if x.startswith("score of greedy"))
     assert line.startswith("score of greedy: 1.000 [0.158, 1.000] (95% Clopper-Pearson bound over pairs")
+
+
+def test_every_built_in_search_player_makes_a_job_long() -> None:
+    # A search player's game costs seconds, so even a few of them earn the compiled-build hint; a heuristic's not.
+    from simcli.strategy import BUILTIN_STRATEGIES, load_strategy
+
+    search = load_strategy("mc")  # as the loader resolves it (the installed package's module, like the others)
+    searchers = {name for name in BUILTIN_STRATEGIES if issubclass(load_strategy(name), search)}
+    assert {"mc", "oracle", "ismcts"} <= searchers
+    for name in searchers:
+        assert hints.is_long(2, ["greedy", f"{name}:samples=2" if name != "ismcts" else name]), name
+    assert not hints.is_long(2, ["greedy", "random"])

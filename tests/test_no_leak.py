@@ -4,9 +4,10 @@ At every decision of the probed seat, each twin of the true state (tests/leak_tw
 place swapped with another hidden card, the stock reshuffled, every hidden card dealt anew) must give the very
 same sampled world for the same random stream, the same answer to everything the view offers (every property,
 every method, every legality check over candidate moves), the same decision of each heuristic and the same
-``mc`` decision with the same per-candidate sums. The test's power is shown three ways: a change to a card the
-player sees always changes the view, ``oracle`` (which reads the true state) tells twins apart, and a sampler
-that forgets one kind of hidden place (it copies that place's true cards) is caught by that place's twins.
+``mc`` and ``ismcts`` decision with the same per-candidate sums (``ismcts``: root visits, sums and availability
+counts). The test's power is shown three ways: a change to a card the player sees always changes the view,
+``oracle`` and a cheating ``ismcts`` (both read the true state) tell twins apart, and a sampler that forgets one
+kind of hidden place (it copies that place's true cards) is caught by that place's twins.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from simcli.rules import load_rules
 from simcli.state import DealState
 from simcli.strategy import Strategy, load_strategy
 from simcli.view import PlayerView
+from strategies.ismcts import Ismcts
 from strategies.mc import MonteCarlo, Oracle
 
 #: variant -> (its heuristic, game seed, rule overrides, twins that must have been built in the game)
@@ -66,6 +68,25 @@ class RecordingOracle(Recording, Oracle):
     """``oracle`` with the sums recorded (it reads the true state: twins must tell it apart)."""
 
 
+class RecordingIsmcts(Ismcts):
+    """``ismcts`` that keeps, for each search, every root action's visits, summed margins and availability."""
+
+    def __init__(self, rng: np.random.Generator, **options: Any):
+        super().__init__(rng, **options)
+        self.sums: list[list[tuple[int, float, float, int]]] = []
+
+    def _tree_search(self, view: PlayerView, phase: str, candidates: list[Any]) -> Any:
+        chosen = super()._tree_search(view, phase, candidates)
+        self.sums.append([(e.visits, e.total, e.total2, e.avail) for e in self.last_root])
+        return chosen
+
+
+class CheatingIsmcts(RecordingIsmcts):
+    """``ismcts`` searching the true state (``cheat``): twins must tell it apart, or the ismcts check is blind."""
+
+    cheat = True
+
+
 def decide(cls: Any, st: DealState, seat: int, phase: str, seed: int, **options: Any) -> Any:
     """A fresh ``cls`` (seeded ``seed``) deciding ``phase`` on a clone of ``st``; ``mc`` players also give
     their sums."""
@@ -90,6 +111,7 @@ class Probe(Strategy):
         self.diffs: defaultdict[str, set[str]] = defaultdict(set)
         self.first_diff: dict[str, str] = {}
         self.oracle_apart = 0  # decisions at which oracle's sums differed between the state and its "all" twin
+        self.cheat_apart = 0  # the same for the cheating ismcts
         self.visible_apart = 0  # visible changes told apart by the view (must be all of them)
         self.visible = 0
         self.mc_searches = 0  # searches (more than one candidate) whose sums were compared
@@ -108,6 +130,8 @@ class Probe(Strategy):
         searched = self.mc_every and self.checked % self.mc_every == 0 and full
         mc = decide(Recording, st, seat, phase, seed, samples=2) if searched else None
         oracle = decide(RecordingOracle, st, seat, phase, seed) if searched else None
+        tree = decide(RecordingIsmcts, st, seat, phase, seed, iterations=6) if searched else None
+        cheat = decide(CheatingIsmcts, st, seat, phase, seed, iterations=6) if searched else None
         self.mc_searches += len(mc[1]) if mc else 0
         for name, twin in twins(st, seat, self.rng2):
             self.built[name] += 1
@@ -123,8 +147,12 @@ class Probe(Strategy):
             if searched:
                 if decide(Recording, twin, seat, phase, seed, samples=2) != mc:
                     self._differ(name, "mc")
+                if decide(RecordingIsmcts, twin, seat, phase, seed, iterations=6) != tree:
+                    self._differ(name, "ismcts")
                 if name == "all" and decide(RecordingOracle, twin, seat, phase, seed) != oracle:
                     self.oracle_apart += 1
+                if name == "all" and decide(CheatingIsmcts, twin, seat, phase, seed, iterations=6) != cheat:
+                    self.cheat_apart += 1
         if full:
             self._visible_change(st, seat, outputs)
         self.checked += 1
@@ -211,6 +239,7 @@ def test_twins_look_the_same(variant: str) -> None:
     assert all(p.visible_apart == p.visible for p in probes)
     assert sum(p.mc_searches for p in probes) > 3
     assert sum(p.oracle_apart for p in probes) > 0
+    assert sum(p.cheat_apart for p in probes) > 0
 
 
 def forgetful(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:

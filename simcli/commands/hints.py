@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 #: A run that plays at least this many games (or any game of a search player) is "long": worth the build hint.
 LONG_RUN_GAMES = 1000
 #: Strategies whose games take seconds each, so that even a few of them are a long run.
-SEARCH_PLAYERS = ("mc", "oracle")
+SEARCH_PLAYERS = ("mc", "oracle", "ismcts")
 #: Set to 1 to silence the compiled-build hint (scripts, CI logs).
 NO_HINT_ENV = "SIMCLI_NO_BUILD_HINT"
 
