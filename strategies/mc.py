@@ -115,10 +115,7 @@ class MonteCarlo(Strategy):
     def choose_discard(self, view: PlayerView) -> int | None:
         """The best distinct legal discard."""
         own = self._policy(view)[view.seat].choose_discard(view)
-        legal = [r for r in view.legal_discards() if r != own]
-        if self.max_discards:
-            legal = legal[:self.max_discards - 1]
-        return self._search(view, "discard", [own] + legal)
+        return self._search(view, "discard", self._discard_candidates(view, own))
 
     def hold_three(self, view: PlayerView, rank: int) -> bool:
         """As the rollout policy."""
@@ -153,6 +150,13 @@ class MonteCarlo(Strategy):
             if take is not None and take not in out and view.check_take(take) is None:
                 out.append(take)
         return out
+
+    def _discard_candidates(self, view: PlayerView, own: int | None) -> list[int | None]:
+        """The heuristic's discard, then each other distinct legal discard (at most ``discards`` in all)."""
+        legal: list[int | None] = [r for r in view.legal_discards() if r != own]
+        if self.max_discards:
+            legal = legal[:self.max_discards - 1]
+        return [own] + legal
 
     def _meld_candidates(self, view: PlayerView, own: Sequence[Any]) -> list[Any]:
         """The heuristic's plan, nothing, the plan without wild cards and the plan without new melds."""
