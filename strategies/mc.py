@@ -23,6 +23,7 @@ is only for measuring what hidden information is worth; it never runs unless ask
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -39,6 +40,9 @@ from simcli.view import PlayerView
 
 #: The best heuristic of each variant, the default rollout policy (``rollout=auto``).
 BEST_HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
+
+#: The default search before racing (issue 23), by name: the flat search, every candidate in all 16 worlds.
+OLD_DEFAULT = "mc:race=0"
 
 
 class MonteCarlo(Strategy):
@@ -63,13 +67,18 @@ class MonteCarlo(Strategy):
     cheat = False
 
     def __init__(self, rng: np.random.Generator, *, samples: int = 16, rollout: str = "auto", melds: int = 3,
-                 discards: int = 0, budget: float = 0.0, confidence: float = 1.0):
+                 discards: int = 0, budget: float = 0.0, confidence: float = 1.0, race: int = 4,
+                 drop: float = -0.25, halve: bool = True):
         super().__init__(rng)
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
         if melds < 1 or discards < 0 or budget < 0 or confidence < 0:
             raise ValueError(f"melds must be >= 1, discards, budget and confidence >= 0 "
                              f"(got {melds}, {discards}, {budget}, {confidence})")
+        if race < 0 or race != int(race):
+            raise ValueError(f"race must be a whole number of worlds >= 0 (0: no racing), got {race}")
+        if not math.isfinite(drop):
+            raise ValueError(f"drop must be a finite number of standard errors, got {drop}")
         if rollout != "auto":
             policy = load_strategy(str(rollout))  # a bad name fails here, naming what is allowed
             if issubclass(policy, MonteCarlo):
@@ -80,6 +89,9 @@ class MonteCarlo(Strategy):
         self.max_discards = int(discards)
         self.budget = float(budget)
         self.confidence = float(confidence)
+        self.race = int(race)
+        self.drop = float(drop)
+        self.halve = bool(halve)
         self._rules: RuleSet | None = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).
@@ -191,7 +203,9 @@ class MonteCarlo(Strategy):
         """The candidate with the best mean rollout margin over the same worlds, if it beats the first.
 
         The first candidate (the heuristic's choice) wins ties, and is kept unless the best other one's
-        mean gain over it is at least ``confidence`` standard errors of the per-world gain.
+        mean gain over it is at least ``confidence`` standard errors of the per-world gain. With ``race``,
+        the challengers race: after every ``race`` worlds those :meth:`_survivors` drops stop being played
+        (the first candidate, the incumbent, always is), and the search stops when none is left.
         """
         if len(candidates) == 1 or view.special_hand_laid:  # a special hand ends the deal
             return candidates[0]
@@ -201,19 +215,46 @@ class MonteCarlo(Strategy):
         n = len(candidates)
         gain = [0.0] * n  # per candidate: sum over worlds of (its margin - the first candidate's)
         gain2 = [0.0] * n  # and of its square
+        alive = list(range(1, n))  # the challengers still played (all of them without racing)
         worlds = 0
         start = time.perf_counter()
         for k, world in enumerate(self._worlds(view)):
             first = margin(rollout(clone(world), phase, candidates[0], policies), team)
-            for i in range(1, n):
+            for i in alive:
                 d = margin(rollout(clone(world), phase, candidates[i], policies), team) - first
                 gain[i] += d
                 gain2[i] += d * d
-            self.rollouts += n
+            self.rollouts += 1 + len(alive)
             worlds += 1
             if self.budget and k >= 1 and time.perf_counter() - start > self.budget:
                 break
-        return candidates[self._pick(gain, gain2, worlds)]
+            if self.race and worlds % self.race == 0:
+                alive = self._survivors(alive, gain, gain2, worlds)
+                if not alive:  # no challenger can still displace the incumbent: more worlds change nothing
+                    break
+        # A dropped challenger's sums cover fewer worlds than the survivors': it must not be picked.
+        final = [gain[i] if i == 0 or i in alive else -math.inf for i in range(n)]
+        return candidates[self._pick(final, gain2, worlds)]
+
+    def _survivors(self, alive: list[int], gain: list[float], gain2: list[float], worlds: int) -> list[int]:
+        """The challengers that stay in the race after ``worlds`` worlds (in their order).
+
+        A challenger stays while its mean gain over the incumbent plus ``drop`` standard errors is above 0:
+        the final pick needs a positive mean gain at least ``confidence`` errors clear, and a challenger
+        behind the incumbent by more than ``drop`` errors rarely gets there (a negative ``drop`` demands a
+        lead of that many errors). With ``halve``, at most half of
+        them (rounded up) stay, the best means (sequential halving).
+        """
+        keep = []
+        for i in alive:
+            mean = gain[i] / worlds
+            var = max(gain2[i] - worlds * mean * mean, 0.0) / (worlds - 1) if worlds > 1 else 0.0
+            if mean + self.drop * math.sqrt(var / worlds) > 0:
+                keep.append(i)
+        if self.halve and len(keep) > (len(alive) + 1) // 2:
+            best = sorted(keep, key=lambda i: (-gain[i], i))[:(len(alive) + 1) // 2]
+            keep = [i for i in keep if i in best]
+        return keep
 
     def _pick(self, gain: list[float], gain2: list[float], worlds: int) -> int:
         """The index chosen from the summed gains over the first candidate (and their squares) in ``worlds``."""
