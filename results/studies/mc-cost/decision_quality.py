@@ -1,13 +1,13 @@
 """Decision quality of ``mc`` search settings: the true gain of each setting's pick over the heuristic's choice.
 
 Usage: ``PYTHONPATH=BUILD python decision_quality.py VARIANT GAMES TRUTH REPEATS SPEC [SPEC ...]`` (a SPEC is
-``key=value,key=value`` of ``MonteCarlo`` options, or ``default``). Plays games 0.. of seed 1 with default ``mc``
-in seats 0 and 2 (the variant's best heuristic in 1 and 3). At every searched decision it estimates each
-candidate's value with TRUTH fresh worlds (its own stream, common to the candidates), then runs each SPEC's search
-REPEATS times on the same view (each run on its own stream) and scores its pick by the estimated value over the
-heuristic's choice. It prints, per SPEC, the mean gain per decision (points, with its standard error over
-decisions) and the rollouts per decision. The truth's own noise is independent of the picks, so the mean gains
-are unbiased (a pick of the heuristic's choice gains exactly 0).
+``key=value,key=value`` of ``MonteCarlo`` options, or ``default``). Plays games 0.. of seed 1 with the old default
+``mc`` (``race=0``) in seats 0 and 2 (the variant's best heuristic in 1 and 3). At every searched decision it
+estimates each candidate's value with TRUTH fresh worlds (its own stream, common to the candidates), then runs each
+SPEC's search REPEATS times on the same view (each run on its own stream) and scores its pick by the estimated value
+over the heuristic's choice. It prints, per SPEC, the mean gain per decision (points, with its standard error over
+decisions) and the rollouts per decision. The truth's own noise is independent of the picks, so the mean gains are
+unbiased (a pick of the heuristic's choice gains exactly 0).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from simcli.rules import load_rules
 from simcli.seeding import seat_rng
 from simcli.strategy import Strategy, load_strategy
 
-MonteCarlo = load_strategy("mc")
+MonteCarlo: Any = load_strategy("mc")  # as the CLI resolves it
 mcmod = sys.modules[MonteCarlo.__module__]
 
 
@@ -38,12 +38,12 @@ def parse(spec: str) -> dict[str, Any]:
     return out
 
 
-class Judge(MonteCarlo):  # type: ignore[misc,valid-type]
-    """Default ``mc`` that judges the search settings at each of its searched decisions."""
+class Judge(MonteCarlo):
+    """The old default ``mc`` (``race=0``) that judges the search settings at each of its searched decisions."""
 
     def __init__(self, rng: np.random.Generator, specs: list[dict[str, Any]], truth: int, repeats: int,
                  log: list[tuple[int, list[float], list[int]]]):
-        super().__init__(rng)
+        super().__init__(rng, race=0)  # the games are the old default's, whatever the default is now
         self.specs, self.truth, self.repeats, self.log = specs, truth, repeats, log
         self.judge_rng = np.random.default_rng(int(rng.integers(1 << 32)))
 

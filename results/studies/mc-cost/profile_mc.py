@@ -18,8 +18,8 @@ from simcli.seeding import seat_rng
 from simcli.strategy import Strategy, load_strategy
 
 # ``mc`` as the CLI resolves it: the installed build's copy (compiled build) or the checkout's.
-MonteCarlo = load_strategy("mc")
-mcmod = sys.modules[MonteCarlo.__module__]
+MonteCarlo: Any = load_strategy("mc")
+mcmod: Any = sys.modules[MonteCarlo.__module__]
 BEST_HEURISTIC = mcmod.BEST_HEURISTIC
 
 #: Per phase: decisions, single-candidate decisions, searches, candidates, rollouts, rollout CPU, turns, departures.
@@ -41,10 +41,10 @@ def timed_rollout(world: Any, phase: str, decision: Any, policies: Any) -> Any:
 
 
 ROLLOUT = mcmod.rollout
-mcmod.rollout = timed_rollout  # type: ignore[assignment]
+mcmod.rollout = timed_rollout
 
 
-class Profiled(MonteCarlo):  # type: ignore[misc,valid-type]
+class Profiled(MonteCarlo):
     """``mc`` recording each decision's phase, candidates and whether it left the heuristic's choice."""
 
     def _search(self, view: Any, phase: str, candidates: list[Any]) -> Any:
