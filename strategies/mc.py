@@ -253,8 +253,8 @@ class MonteCarlo(Strategy):
         A challenger stays while its mean gain over the incumbent plus ``drop`` standard errors is above 0:
         the final pick needs a positive mean gain at least ``confidence`` errors clear, and a challenger
         behind the incumbent by more than ``drop`` errors rarely gets there (a negative ``drop`` demands a
-        lead of that many errors). With ``halve``, at most half of
-        them (rounded up) stay, the best means (sequential halving).
+        lead of that many errors). With ``halve``, at most half of them (rounded up) stay, the best means
+        (sequential halving). Few worlds give a rough error, so the first cut should come after a few.
         """
         keep = []
         for i in alive:
