@@ -23,7 +23,7 @@ from simcli.rules import load_rules
 from simcli.seeding import seat_rng
 from simcli.strategy import Strategy, StrategyLookupError, load_strategy, strategy_factory
 from simcli.view import PlayerView
-from strategies.mc import BEST_HEURISTIC, OLD_DEFAULT, MonteCarlo
+from strategies.mc import BEST_HEURISTIC, OLD_DEFAULT, RACING, MonteCarlo
 
 
 class Stacked(MonteCarlo):
@@ -177,17 +177,18 @@ def test_racing_off_is_the_old_flat_search(variant: str) -> None:
     assert results[0][2][0][0] > 0
 
 
-def test_the_default_races_and_old_default_names_the_flat_search() -> None:
-    # The default is cheaper than the old default on the same game and deterministic for a seed; OLD_DEFAULT
-    # (the spec a match names today's default by) builds the flat search of before.
+def test_racing_is_cheaper_deterministic_and_the_default_stays_flat() -> None:
+    # RACING plays fewer rollouts a searched decision than the flat search on the same game and is deterministic
+    # for a seed; the default and OLD_DEFAULT are the flat search (race=0).
     rules = load_rules("classic", {"max_hands": 1})
     heuristic = load_strategy("greedy")
     old = strategy_factory(OLD_DEFAULT)(np.random.default_rng(0))
     assert isinstance(old, MonteCarlo) and old.race == 0 and old.samples == 16 and old.confidence == 1.0
+    assert MonteCarlo(np.random.default_rng(0)).race == 0
     runs = []
-    for make in (lambda s: MonteCarlo(seat_rng(2, 0, s)), lambda s: MonteCarlo(seat_rng(2, 0, s)),
-                 lambda s: strategy_factory(OLD_DEFAULT)(seat_rng(2, 0, s))):
-        table_ = [make(s) if s % 2 == 0 else heuristic(seat_rng(2, 0, s)) for s in range(4)]
+    for spec in (RACING, RACING, OLD_DEFAULT):
+        table_ = [strategy_factory(spec)(seat_rng(2, 0, s)) if s % 2 == 0 else heuristic(seat_rng(2, 0, s))
+                  for s in range(4)]
         r = play_game(rules, ["mc", "h", "mc", "h"], 2, strategies=table_)
         searchers = [p for p in table_ if isinstance(p, MonteCarlo)]
         runs.append((r.totals, r.decisions, sum(p.rollouts for p in searchers) / sum(p.searches for p in searchers)))
