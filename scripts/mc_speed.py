@@ -14,7 +14,7 @@ import time
 from simcli.game import play_game
 from simcli.rules import load_rules
 from simcli.seeding import seat_rng
-from simcli.strategy import Strategy, load_strategy
+from simcli.strategy import Strategy, load_strategy, strategy_options
 from strategies.mc import BEST_HEURISTIC, MonteCarlo
 
 
@@ -23,8 +23,8 @@ def main(argv: list[str]) -> None:
     variant = argv[0]
     games = int(argv[1]) if len(argv) > 1 else 1
     seats = int(argv[2]) if len(argv) > 2 else 2
-    options = {k: (float(v) if "." in v else int(v) if v.isdigit() else v)
-               for k, v in (a.split("=", 1) for a in argv[3:])}
+    # Typed as --strategies types them (halve=false is False, not the true string "false").
+    options = strategy_options("mc:" + ",".join(argv[3:])) if argv[3:] else {}
     rules = load_rules(variant)
     heuristic = load_strategy(BEST_HEURISTIC[variant])
     cpu = searches = rollouts = decisions = deals = 0.0

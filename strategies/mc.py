@@ -93,6 +93,8 @@ class MonteCarlo(Strategy):
             raise ValueError(f"race must be a whole number of worlds >= 0 (0: no racing), got {race}")
         if not math.isfinite(drop):
             raise ValueError(f"drop must be a finite number of standard errors, got {drop}")
+        if not isinstance(halve, (bool, int)):  # bool("false") is True: a string here is a caller's mistake
+            raise ValueError(f"halve must be true or false, got {halve!r}")
         if rollout != "auto":
             policy = load_strategy(str(rollout))  # a bad name fails here, naming what is allowed
             if issubclass(policy, MonteCarlo):

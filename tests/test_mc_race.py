@@ -212,3 +212,9 @@ def test_race_options_are_typed_on_the_command_line() -> None:
     assert isinstance(mc, MonteCarlo) and (mc.race, mc.drop, mc.halve) == (2, 0.5, True)
     with pytest.raises(StrategyLookupError, match="bad value 'x' for option 'race'"):
         strategy_factory("mc:race=x")
+
+
+def test_a_string_for_halve_is_refused_not_read_as_true() -> None:
+    # bool("false") is True: a caller passing the option's text unparsed would get the opposite of what it asked.
+    with pytest.raises(ValueError, match="halve must be true or false, got 'false'"):
+        MonteCarlo(np.random.default_rng(0), halve="false")  # type: ignore[arg-type]
