@@ -23,12 +23,11 @@ from simcli.commands.common import (
     rule_option,
     rules_file_option,
     seed_option,
-    show_traceback,
     variant_option,
 )
-from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
+from simcli.commands.hints import build_hint, on_terminal, progress_bar
 from simcli.commands.match import strategy_spec
-from simcli.commands.tournament import advance, csv_bytes
+from simcli.commands.tournament import advance, csv_bytes, series_errors
 from simcli.ladder import (
     DEFAULT_BOOTSTRAP,
     MANIFEST,
@@ -211,22 +210,11 @@ def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file:
             say(f"match {n}/{len(schedule)} ({spec.match_kind(m.i, m.j)}, seed {spec.match_seed(m.i, m.j)}): "
                 f"{a} vs {b}: {what}")
 
-    try:
+    with series_errors(bar, out, ['ladder', '--resume', '--out', str(out), *backend.words()]):
         open_folder(out, spec, resume, command=["simcli", *sys.argv[1:]])
         finished = play_schedule(out, spec, schedule, lambda i, j: play_one(spec, rs, i, j, jobs=jobs, bar=bar,
                                                                                 backend=pool),
                                  settled)
-    except (TournamentError, MatchError) as exc:
-        bar.close()
-        show_traceback(getattr(exc, "traceback", ""))
-        raise click.ClickException(str(exc)) from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
-    except KeyboardInterrupt:
-        bar.close()
-        click.echo(f"\ninterrupted: finished matches are saved in {out}; finish with:\n"
-                   f"  {again(['ladder', '--resume', '--out', str(out), *backend.words()])}", err=True)
-        sys.exit(130)
     bar.close()
     data = results(spec, finished)
     try:

@@ -7,7 +7,8 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,25 @@ def text_report(data: dict[str, Any], folder: Path) -> str:
     return "\n".join(lines)
 
 
+@contextmanager
+def series_errors(bar: Any, out: Path, resume: Sequence[str]) -> Iterator[None]:
+    """How a series of matches (``tournament``, ``ladder``) ends early: a failed match or a damaged folder is one
+    line (with the strategy's traceback under ``--debug``), an unwritable folder names it, and Ctrl-C keeps every
+    finished match, prints ``resume`` (the command that continues) and exits 130."""
+    try:
+        yield
+    except (TournamentError, MatchError) as exc:
+        bar.close()
+        show_traceback(getattr(exc, "traceback", ""))
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(f"\ninterrupted: finished matches are saved in {out}; finish with:\n  {again(resume)}", err=True)
+        sys.exit(130)
+
+
 def advance(bar: Any, start: int) -> Callable[[MatchState, Any], None]:
     """A match's progress callback moving the tournament's bar to ``start`` plus the match's games so far."""
     def update(state: MatchState, _status: Any) -> None:
@@ -241,7 +261,7 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
     build_hint(2 * pairs * len(schedule), names, shown=on_terminal(quiet))
     if not bar.disable:
         say = bar.write  # lines above the bar, not through it
-    try:
+    with series_errors(bar, out, ['tournament', '--resume', '--out', str(out), *backend.words()]):
         open_folder(out, spec, resume, command=["simcli", *sys.argv[1:]])
 
         def play(i: int, j: int) -> MatchState:
@@ -261,17 +281,6 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
                     f"over {2 * pairs:,} games")
 
         finished = play_schedule(out, spec, schedule, play, settled)
-    except (TournamentError, MatchError) as exc:
-        bar.close()
-        show_traceback(getattr(exc, "traceback", ""))
-        raise click.ClickException(str(exc)) from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
-    except KeyboardInterrupt:
-        bar.close()
-        click.echo(f"\ninterrupted: finished matches are saved in {out}; finish with:\n"
-                   f"  {again(['tournament', '--resume', '--out', str(out), *backend.words()])}", err=True)
-        sys.exit(130)
     bar.close()
     data = results(spec, finished, bootstrap=bootstrap, bootstrap_seed=bootstrap_seed)
     data["command"] = ["simcli", *sys.argv[1:]]
