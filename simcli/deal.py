@@ -101,7 +101,7 @@ class Deal(Engine):
         st = self.st
         seat = st.current
         self._play_turn(seat, st.turn_had_melded, PHASE_STARTS[phase])
-        if max_turns > 0:  # tested once a rollout: the unlimited loop stays as it was
+        if max_turns > 0:  # one test a rollout, none a turn: the unlimited loop stays as it was
             return self._turns_until((seat + st.step) % st.n_players, st.turn + max_turns)
         return self._turns_from((seat + st.step) % st.n_players)
 
