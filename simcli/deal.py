@@ -6,14 +6,15 @@ The engine reports what happens through ``emit(kind, data)``; with no listener i
 builds no event data at all.
 
 A turn is :meth:`Deal._start_turn`, :meth:`Deal._draw_phase`, :meth:`Deal._meld_phase` and
-:meth:`Deal._discard_phase`; :meth:`Deal.play` and :meth:`Deal.resume` (a rollout from any decision) share one
-loop. What the phases do lives in modules of their own: :mod:`simcli.dealing` (the deal's set-up and opening
-events), :mod:`simcli.melding` (pile takes and melds), :mod:`simcli.ending` (going out, the stock running out,
-the score), :mod:`simcli.trace_json` (the events' shapes), and one module per variant feature holding its rule's
-predicates (shared with :mod:`simcli.judge`) and the transitions the phases call at their hook points (start of
-turn, after melds, on opening, at an empty hand, at the discard): :mod:`simcli.threes`, :mod:`simcli.ponies`,
-:mod:`simcli.wings`, :mod:`simcli.special` and :mod:`simcli.spanish_pile`. Precomputed "is this feature on"
-flags (here and on :class:`~simcli.engine.Engine`) keep Classic to one test per hook.
+:meth:`Deal._discard_phase`; :meth:`Deal.play` and :meth:`Deal.resume` (a rollout from any decision) share one loop
+(a rollout limited to a number of turns has its own, :meth:`Deal._turns_until`). What the phases do lives in modules
+of their own: :mod:`simcli.dealing` (the deal's set-up and opening events), :mod:`simcli.melding` (pile takes and
+melds), :mod:`simcli.ending` (going out, the stock running out, the score), :mod:`simcli.trace_json` (the events'
+shapes), and one module per variant feature holding its rule's predicates (shared with :mod:`simcli.judge`) and the
+transitions the phases call at their hook points (start of turn, after melds, on opening, at an empty hand, at the
+discard): :mod:`simcli.threes`, :mod:`simcli.ponies`, :mod:`simcli.wings`, :mod:`simcli.special` and
+:mod:`simcli.spanish_pile`. Precomputed "is this feature on" flags (here and on :class:`~simcli.engine.Engine`) keep
+Classic to one test per hook.
 """
 
 from __future__ import annotations
@@ -89,15 +90,19 @@ class Deal(Engine):
         self.lay_dealt_threes()
         return self._turns_from(self.st.first_player)
 
-    def resume(self, phase: str) -> DealResult:
+    def resume(self, phase: str, max_turns: int = 0) -> DealResult:
         """Finish a deal stopped at a decision of the current seat (``"draw"``, ``"melds"`` or ``"discard"``).
 
         The forward model (:mod:`simcli.forward`) plays rollouts from a cloned or sampled state with this:
-        the rest of the current turn from that decision, then the usual turn loop and scoring.
+        the rest of the current turn from that decision, then the usual turn loop and scoring. With
+        ``max_turns`` (a limited rollout), at most that many further turns, of any seat, are played
+        (:meth:`_turns_until`); a deal still on then is scored as it stands (:func:`simcli.ending.horizon_reached`).
         """
         st = self.st
         seat = st.current
         self._play_turn(seat, st.turn_had_melded, PHASE_STARTS[phase])
+        if max_turns > 0:  # one test a rollout, none a turn: the unlimited loop stays as it was
+            return self._turns_until((seat + st.step) % st.n_players, st.turn + max_turns)
         return self._turns_from((seat + st.step) % st.n_players)
 
     def _turns_from(self, seat: int) -> DealResult:
@@ -116,6 +121,23 @@ class Deal(Engine):
             if not draw(seat) and not meld(seat, had_melded):
                 discard(seat, had_melded)
             seat = (seat + step) % p
+        return self._finish()
+
+    def _turns_until(self, seat: int, last_turn: int) -> DealResult:
+        """A limited rollout's turn loop: whole turns from ``seat`` on until the deal ends or turn ``last_turn``
+        is over, then the score, as it stands if the deal is still on. A loop of its own, through
+        :meth:`_play_turn`, so that :meth:`_turns_from`, the loop of all play, has no test for a limit."""
+        st = self.st
+        step, p, ctx = st.step, st.n_players, self.ctx
+        while st.end_reason is None and st.turn < last_turn:
+            st.turn += 1
+            ctx.turn = st.turn
+            if st.turn > MAX_TURNS_PER_DEAL:
+                raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
+            self._play_turn(seat, False, START)  # START: the start of turn sets had_melded
+            seat = (seat + step) % p
+        if st.end_reason is None:
+            ending.horizon_reached(self)
         return self._finish()
 
     def lay_dealt_threes(self) -> None:

@@ -1,7 +1,8 @@
 """Ending: going out, the stock running out, and the deal's end and score (RULES.md §1.10, §1.11).
 
-:func:`go_out` and :func:`stock_out` end the deal from the turn; :func:`finish` scores it and gathers what
-happened into a :class:`DealResult` for records and reports. The start-of-turn hook :func:`at_turn_start` notes
+:func:`go_out` and :func:`stock_out` end the deal from the turn (:func:`horizon_reached` a limited rollout's);
+:func:`finish` scores it (:func:`team_positions` reads what it scores) and gathers what happened into a
+:class:`DealResult` for records and reports. The start-of-turn hook :func:`at_turn_start` notes
 whether the team's go-out requirement was met before this turn (``go_out_not_same_turn_as_required_canasta``).
 """
 
@@ -27,7 +28,7 @@ class DealResult:
     dealer: int
     first_player: int
     scores: list[dict[str, int]]
-    end_reason: str  # "went_out" or "stock_out"
+    end_reason: str  # "went_out" or "stock_out" ("horizon": a limited rollout stopped before the end)
     went_out_seat: int | None
     concealed: bool
     turns: int
@@ -82,6 +83,14 @@ def stock_out(eng: Engine, seat: int, extra: dict[str, Any]) -> None:
         eng.emit("stock_out", {"seat": seat, "turn": st.turn, **extra})
 
 
+def horizon_reached(eng: Engine) -> None:
+    """A limited rollout (:meth:`simcli.deal.Deal.resume` with ``max_turns``) stopped before the deal's end: it
+    ends here and is scored as a deal that ends with nobody going out (as :func:`stock_out`'s is: melds,
+    canasta bonuses and threes on the table, minus the cards in hand), marked ``"horizon"``. No event: only
+    rollouts stop early, and they are never traced."""
+    eng.st.end_reason = "horizon"
+
+
 def go_out(eng: Engine, seat: int, had_melded: bool) -> None:
     """``seat`` goes out: the deal ends, concealed or not, with the Spanish finishing bonuses' flags."""
     st = eng.st
@@ -109,10 +118,9 @@ def go_out(eng: Engine, seat: int, had_melded: bool) -> None:
         eng.emit("going_out", data)
 
 
-def finish(eng: Engine) -> DealResult:
-    """Score the ended deal (:func:`simcli.scoring.score_deal`) and gather what happened into a DealResult."""
-    st = eng.st
-    spanish_pile.at_end(st)
+def team_positions(st: DealState) -> list[TeamPosition]:
+    """Each team's position as :func:`simcli.scoring.score_deal` scores it, read from ``st`` (which is not
+    changed): the melds, threes and hands on the table now, the going-out flags if someone went out."""
     out_team = st.team_of[st.went_out_seat] if st.went_out_seat is not None else None
     positions = []
     for team in range(st.n_teams):
@@ -134,6 +142,14 @@ def finish(eng: Engine) -> DealResult:
             quick_finish=st.quick_finish and out_team == team,
             terremoto=st.terremoto and out_team == team,
         ))
+    return positions
+
+
+def finish(eng: Engine) -> DealResult:
+    """Score the ended deal (:func:`simcli.scoring.score_deal`) and gather what happened into a DealResult."""
+    st = eng.st
+    spanish_pile.at_end(st)
+    positions = team_positions(st)
     scores = score_deal(st.rules, positions)
     result = DealResult(
         deal_index=st.deal_index, dealer=st.dealer, first_player=st.first_player, scores=scores,

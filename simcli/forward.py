@@ -9,7 +9,8 @@ rollout follows exactly the same rules and validation as a real game:
   dealt at random among the hidden places (from :mod:`simcli.worlds`, which sits below the view and the engine
   so that :meth:`simcli.view.PlayerView.sample_world` needs nothing above it).
 * :func:`rollout` — play a (sampled or cloned) state from the current player's pending decision to the
-  end of the deal with given strategies, the first decision forced (:class:`Forced`), and score it.
+  end of the deal (or for a number of turns) with given strategies, the first decision forced
+  (:class:`Forced`), and score it.
 
 This half sits above the engine (it plays deals); the information set below it. Everything is plain lists, so a
 clone costs tens of microseconds and a Classic rollout about a millisecond.
@@ -78,16 +79,19 @@ class Forced(Strategy):
         return self.policy.answer_go_out(view)
 
 
-def rollout(world: DealState, phase: str, decision: Any, policies: Sequence[Strategy]) -> DealResult:
+def rollout(world: DealState, phase: str, decision: Any, policies: Sequence[Strategy],
+            max_turns: int = 0) -> DealResult:
     """Play ``world`` from the current player's pending ``phase`` decision, which is ``decision``, to the
     end of the deal, every seat then played by ``policies[seat]``; return the scored deal.
 
-    ``world`` is played in place: pass a :func:`clone` to keep it.
+    With ``max_turns`` (0: no limit), the rollout stops once the decision's turn and that many further turns
+    (of any seat) are played; a deal still on is then scored as if it ended there with nobody going out (the
+    result's ``end_reason`` is ``"horizon"``). ``world`` is played in place: pass a :func:`clone` to keep it.
     """
     seat = world.current
     players = list(policies)
     players[seat] = Forced(policies[seat], phase, decision)
-    return Deal(world, players).resume(phase)
+    return Deal(world, players).resume(phase, max_turns)
 
 
 def true_state(view: PlayerView) -> DealState:

@@ -2,10 +2,10 @@
 
 At each draw, meld and discard decision with more than one candidate, ``mc`` samples ``samples`` worlds
 consistent with what its player has seen (:func:`simcli.forward.sample_world`), plays every candidate in
-every world to the end of the deal with the variant's best heuristic in every seat (the rollout policy),
-and picks the candidate with the best mean of (own team's deal score minus the best other team's). Every
-candidate is played in the same worlds (common random numbers), and the rollout policy is deterministic,
-so the differences between candidates are not blurred by different cards.
+every world to the end of the deal (or for ``horizon`` turns) with the variant's best heuristic in every seat
+(the rollout policy), and picks the candidate with the best mean of (own team's deal score minus the best other
+team's). Every candidate is played in the same worlds (common random numbers), and the rollout policy is
+deterministic, so the differences between candidates are not blurred by different cards.
 
 Deal margins are noisy (a few worlds, a dozen candidates), and the best of many noisy means is usually
 just the luckiest (the winner's curse): picking it outright plays no better than the heuristic
@@ -74,6 +74,9 @@ class MonteCarlo(Strategy):
     * ``drop`` — at a cut, a challenger stays only while its mean gain over the heuristic's choice plus
       ``drop`` standard errors is above 0 (negative: it must lead by that many errors).
     * ``halve`` — at a cut, at most half of the challengers (rounded up, the best mean gains) stay.
+    * ``horizon`` — turns a rollout plays after the decision's own turn (of any seat) before it stops; a deal
+      still on is then scored as it stands, as if it ended there with nobody going out (melds, canasta
+      bonuses and threes on the table, minus the cards in hand). 0 (the default): to the end of the deal.
     """
 
     name = "mc"
@@ -82,7 +85,7 @@ class MonteCarlo(Strategy):
 
     def __init__(self, rng: np.random.Generator, *, samples: int = 16, rollout: str = "auto", melds: int = 3,
                  discards: int = 0, budget: float = 0.0, confidence: float = 1.0, race: int = 0,
-                 drop: float = -0.25, halve: bool = True):
+                 drop: float = -0.25, halve: bool = True, horizon: int = 0):
         super().__init__(rng)
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
@@ -91,6 +94,10 @@ class MonteCarlo(Strategy):
                              f"(got {melds}, {discards}, {budget}, {confidence})")
         if race < 0 or race != int(race):
             raise ValueError(f"race must be a whole number of worlds >= 0 (0: no racing), got {race}")
+        if (isinstance(horizon, bool) or not isinstance(horizon, (int, float)) or not math.isfinite(horizon)
+                or horizon < 0 or horizon != int(horizon)):  # a bool is an int: true is no number of turns
+            raise ValueError(f"horizon must be a whole number of turns >= 0 (0: to the end of the deal), "
+                             f"got {horizon!r}")
         if not math.isfinite(drop):
             raise ValueError(f"drop must be a finite number of standard errors, got {drop}")
         if not isinstance(halve, (bool, int)):  # bool("false") is True: a string here is a caller's mistake
@@ -108,6 +115,7 @@ class MonteCarlo(Strategy):
         self.race = int(race)
         self.drop = float(drop)
         self.halve = bool(halve)
+        self.horizon = int(horizon)
         self._rules: RuleSet | None = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).
@@ -233,11 +241,12 @@ class MonteCarlo(Strategy):
         gain2 = [0.0] * n  # and of its square
         alive = list(range(1, n))  # the challengers still played (all of them without racing)
         worlds = 0
+        horizon = self.horizon
         start = time.perf_counter()
         for k, world in enumerate(self._worlds(view)):
-            first = margin(rollout(clone(world), phase, candidates[0], policies), team)
+            first = margin(rollout(clone(world), phase, candidates[0], policies, horizon), team)
             for i in alive:
-                d = margin(rollout(clone(world), phase, candidates[i], policies), team) - first
+                d = margin(rollout(clone(world), phase, candidates[i], policies, horizon), team) - first
                 gain[i] += d
                 gain2[i] += d * d
             self.rollouts += 1 + len(alive)

@@ -55,7 +55,7 @@ class Stacked(MonteCarlo):
 SEARCHING: list[Stacked] = []
 
 
-def fake_rollout(world: int, phase: str, candidate: int, policies: Any) -> tuple[int, int]:
+def fake_rollout(world: int, phase: str, candidate: int, policies: Any, max_turns: int = 0) -> tuple[int, int]:
     """A rollout that only counts itself: its result is the (world, candidate) to look up."""
     SEARCHING[0].played[candidate] += 1
     return world, candidate

@@ -6,14 +6,16 @@ Usage: ``PYTHONPATH=BUILD python decision_quality.py VARIANT GAMES TRUTH REPEATS
 estimates each candidate's value with TRUTH fresh worlds (its own stream, common to the candidates), then runs each
 SPEC's search REPEATS times on the same view (each run on its own stream) and scores its pick by the estimated value
 over the heuristic's choice. It prints, per SPEC, the mean gain per decision (points, with its standard error over
-decisions) and the rollouts per decision. The truth's own noise is independent of the picks, so the mean gains are
-unbiased (a pick of the heuristic's choice gains exactly 0).
+decisions), the rollouts per decision and the CPU milliseconds per decision of its search (``time.process_time``:
+with ``horizon`` a rollout costs less, so rollouts alone do not tell the cost). The truth's own noise is
+independent of the picks, so the mean gains are unbiased (a pick of the heuristic's choice gains exactly 0).
 """
 
 from __future__ import annotations
 
 import math
 import sys
+import time
 from typing import Any
 
 import numpy as np
@@ -42,7 +44,7 @@ class Judge(MonteCarlo):
     """The old default ``mc`` (``race=0``) that judges the search settings at each of its searched decisions."""
 
     def __init__(self, rng: np.random.Generator, specs: list[dict[str, Any]], truth: int, repeats: int,
-                 log: list[tuple[int, list[float], list[int]]]):
+                 log: list[tuple[int, list[float], list[int], list[float]]]):
         super().__init__(rng, race=0)  # the games are the old default's, whatever the default is now
         self.specs, self.truth, self.repeats, self.log = specs, truth, repeats, log
         self.judge_rng = np.random.default_rng(int(rng.integers(1 << 32)))
@@ -58,16 +60,20 @@ class Judge(MonteCarlo):
             value = [v / self.truth for v in value]
             gains: list[float] = []
             costs: list[int] = []
+            cpus: list[float] = []
             for options in self.specs:
-                g = cost = 0.0
+                g = cost = cpu = 0.0
                 for _ in range(self.repeats):
                     searcher = MonteCarlo(np.random.default_rng(int(self.judge_rng.integers(1 << 32))), **options)
+                    start = time.process_time()
                     pick = searcher._search(view, phase, list(candidates))
+                    cpu += time.process_time() - start
                     g += value[candidates.index(pick)] - value[0]
                     cost += searcher.rollouts
                 gains.append(g / self.repeats)
                 costs.append(int(cost / self.repeats))
-            self.log.append((["draw", "melds", "discard"].index(phase), gains, costs))
+                cpus.append(cpu / self.repeats)
+            self.log.append((["draw", "melds", "discard"].index(phase), gains, costs, cpus))
         return super()._search(view, phase, candidates)
 
 
@@ -78,7 +84,7 @@ def main(argv: list[str]) -> None:
     options = [parse(s) for s in specs]
     rules = load_rules(variant)
     heuristic = load_strategy(mcmod.BEST_HEURISTIC[variant])
-    log: list[tuple[int, list[float], list[int]]] = []
+    log: list[tuple[int, list[float], list[int], list[float]]] = []
     for game in range(games):
         table: list[Strategy] = [Judge(seat_rng(1, game, s), options, truth, repeats, log) if s % 2 == 0
                                  else heuristic(seat_rng(1, game, s)) for s in range(rules.num_players)]
@@ -86,8 +92,8 @@ def main(argv: list[str]) -> None:
     n = len(log)
     print(f"{variant}: {games} games of seed 1, {n} searched decisions, truth {truth} worlds, {repeats} runs each")
     print(f"| setting | gain/decision [pts] | +- s.e. | minus {specs[0]}'s, +- s.e. | draw | melds | discard | "
-          "rollouts/decision |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+          "rollouts/decision | CPU ms/decision |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for j, spec in enumerate(specs):
         g = [e[1][j] for e in log]
         mean = sum(g) / n
@@ -97,10 +103,12 @@ def main(argv: list[str]) -> None:
             gp = [e[1][j] for e in log if e[0] == ph]
             by.append(f"{sum(gp) / max(len(gp), 1):+.1f}")
         cost = sum(e[2][j] for e in log) / n
+        cpu = 1000 * sum(e[3][j] for e in log) / n
         d = [e[1][j] - e[1][0] for e in log]
         dm = sum(d) / n
         dse = math.sqrt(sum((x - dm) ** 2 for x in d) / (n - 1) / n)
-        print(f"| {spec} | {mean:+.1f} | {se:.1f} | {dm:+.1f} +- {dse:.1f} | {' | '.join(by)} | {cost:.1f} |")
+        print(f"| {spec} | {mean:+.1f} | {se:.1f} | {dm:+.1f} +- {dse:.1f} | {' | '.join(by)} | {cost:.1f} "
+              f"| {cpu:.2f} |")
 
 
 if __name__ == "__main__":
