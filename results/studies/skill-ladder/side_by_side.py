@@ -80,6 +80,28 @@ def luck(data: dict[str, Any]) -> dict[str, Any]:
     return {"matches": used, "pairs": len(upsets), "upset": t_interval(upsets), "split": t_interval(splits)}
 
 
+def common_matches(ladders: list[dict[str, Any]]) -> list[str]:
+    """A table of the matches every ladder played (the same two players in every variant): per variant the
+    weaker player's game score and the split rate, both with t-intervals over pairs."""
+    keys = [{(m["a"], m["b"]): m for m in d["matches"]} for d in ladders]
+    common = [k for k in keys[0] if all(k in other for other in keys[1:])]
+    variants = [d["spec"]["variant"] for d in ladders]
+    out = ["Matches every variant played (the same two players; the weaker's game score, then the split rate, "
+           "with 95% t-intervals over pairs):", "",
+           "| match | " + " | ".join(variants) + " |", "|---|" + "---|" * len(variants)]
+    for a, b in common:
+        cells = []
+        for k in keys:
+            m = k[(a, b)]
+            halves = [h for h, count in enumerate(m["pentanomial"]) for _ in range(count)]
+            score = t_interval([h / 4 for h in halves])
+            split = t_interval([1.0 if h == 2 else 0.0 for h in halves])
+            cells.append(f"{_p(score[0])} [{_p(score[1])}, {_p(score[2])}]; split {_p(split[0])} "
+                         f"[{_p(split[1])}, {_p(split[2])}] ({m['pairs']} pairs)")
+        out.append(f"| {a} vs {b} | " + " | ".join(cells) + " |")
+    return out
+
+
 def load(folder: Path) -> dict[str, Any]:
     """A ladder folder's ratings.json, with a clear error when it is missing."""
     path = folder / "ratings.json"
@@ -141,6 +163,7 @@ def main(argv: list[str]) -> int:
         up, sp = lk["upset"], lk["split"]
         lines.append(f"| {v} | {d['spec']['pairs']} | {span_s} | {gap_s} | {_p(up[0])} [{_p(up[1])}, {_p(up[2])}] | "
                      f"{_p(sp[0])} [{_p(sp[1])}, {_p(sp[2])}] | {lk['pairs']} | {'; '.join(lk['matches'])} |")
+    lines += ["", *common_matches(ladders)]
     prefix.parent.mkdir(parents=True, exist_ok=True)
     prefix.with_suffix(".md").write_text("\n".join(lines) + "\n")
     with prefix.with_suffix(".csv").open("w", newline="") as f:
