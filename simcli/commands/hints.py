@@ -28,7 +28,7 @@ def prog() -> str:
     it was started by (``.venv/bin/simcli`` from a shell that has not activated the venv), or ``python -m simcli``."""
     argv0 = sys.argv[0] if sys.argv else ""
     name = Path(argv0).name
-    if name == "__main__.py":
+    if name == "__main__.py" and Path(argv0).parent.name == "simcli":  # not another package's (python -m pytest)
         return "python -m simcli"
     if name != "simcli":  # inside another program (a test runner, a notebook): the documented name
         return "simcli"
@@ -66,7 +66,7 @@ def is_long(games: int, strategies: Sequence[str]) -> bool:
 
 
 def build_hint(games: int, strategies: Sequence[str], *, shown: bool) -> None:
-    """Once per process, on stderr: a long run on the pure-Python build could play the same games about 2x faster.
+    """Once per process, on stderr: a long run on the pure-Python build could play the same games 2-4x faster.
 
     ``shown`` is whether progress goes to a person (a terminal, not ``--quiet``); a log or a pipe gets no hint.
     """
@@ -76,7 +76,7 @@ def build_hint(games: int, strategies: Sequence[str], *, shown: bool) -> None:
     if not pure_build():
         return
     _hinted = True
-    print("note: this is the pure-Python build; the compiled build plays the same games about 2x faster: "
+    print("note: this is the pure-Python build; the compiled build plays the same games 2-4x faster: "
           "SIMCLI_COMPILE=1 pip install . (README, 'Speed: the compiled build')", file=sys.stderr)
 
 
