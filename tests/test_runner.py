@@ -201,7 +201,7 @@ def test_interrupted_run_resumes_with_only_missing_games(ref: tuple[Path, Result
 
 def test_ctrl_c_then_resume(tmp_path: Path) -> None:
     """The real thing: SIGINT to a 2-job ``simcli run``, then ``--resume`` equals an uninterrupted run."""
-    n = 200
+    n = 1000  # enough that the run cannot finish between its first chunk and the signal on a fast idle machine
     out = tmp_path / "run"
     args = ["run", "--games", str(n), "--seed", "3", "--jobs", "2", "--chunk-size", "5", "--out", str(out)]
     proc = subprocess.Popen([sys.executable, "-c", "from simcli.cli import main; main()", *args],
