@@ -146,9 +146,26 @@ class LocalBackend(Backend):
             if not finished:
                 # Stopped at once (a second signal, a failed game, an error, a decided match): the chunks in
                 # flight are of no use.
-                for proc in list((getattr(pool, "_processes", None) or {}).values()):
-                    proc.kill()
+                _kill_workers(pool)
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill a pool's worker processes, so that its shutdown does not wait for the chunks in flight.
+
+    A worker killed while it writes a result leaves half a message in the result pipe, and the pool's manager
+    thread then waits for the rest forever (so would ``shutdown(wait=True)`` and the interpreter's exit). The
+    parent holds a copy of the pipe's write end: once the workers are dead, closing it makes that read end in
+    EOF, which the manager thread takes for a broken pool, and it stops.
+    """
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        proc.kill()
+    for proc in procs:
+        proc.join()
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 def _stopping(stop: StopFlag | None) -> bool:
