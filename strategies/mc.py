@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from simcli.actions import DRAW_STOCK, Meld, SpecialHand
-from simcli.cards import FOUR
+from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, NATURAL_RANKS
 from simcli.forward import clone, margin, rollout, true_state
 from simcli.planning import opening_take, take_wilds
 from simcli.ruleset import RuleSet
@@ -63,7 +63,8 @@ class MonteCarlo(Strategy):
     * ``rollout`` — the policy of every seat in rollouts: a strategy name, or ``auto`` for the
       variant's best heuristic (classic greedy, ponytail ponytail, americana americana, spanish spanish).
     * ``melds`` — at most this many meld plans are compared (the heuristic's first).
-    * ``discards`` — at most this many discards are compared (0: every distinct legal discard).
+    * ``discards`` — at most this many discards are compared (0: every distinct legal discard): the heuristic's
+      and those :func:`discard_prior` rates most disposable.
     * ``budget`` — seconds per decision (0: none). When set, a decision stops sampling once the
       time is used (after at least 2 worlds), so play then depends on the machine's speed.
     * ``confidence`` — the heuristic's choice is kept unless the best other candidate's mean gain over
@@ -188,9 +189,13 @@ class MonteCarlo(Strategy):
         return out
 
     def _discard_candidates(self, view: PlayerView, own: int | None) -> list[int | None]:
-        """The heuristic's discard, then each other distinct legal discard (at most ``discards`` in all)."""
+        """The heuristic's discard, then each other distinct legal discard (at most ``discards`` in all: then
+        the others are those :func:`discard_prior` rates most disposable)."""
         legal: list[int | None] = [r for r in view.legal_discards() if r != own]
         if self.max_discards:
+            if len(legal) > self.max_discards - 1:
+                prior = discard_prior(view)
+                legal = sorted(legal, key=lambda r: (prior[r] if r is not None else 1 << 30, r or 0))
             legal = legal[:self.max_discards - 1]
         return [own] + legal
 
@@ -292,6 +297,27 @@ class MonteCarlo(Strategy):
             if mean * mean * worlds < self.confidence ** 2 * var:  # mean < confidence * sd / sqrt(worlds)
                 return 0
         return best
+
+
+def discard_prior(view: PlayerView) -> list[int]:
+    """How much each rank is worth keeping (lower: a likelier discard), greedy's rating for any variant.
+
+    The black three first, then naturals by point value, copies in hand and melds of the rank on the table
+    (the own team's, then any other's), wild cards last: a cheap prior that picks which discards a search with
+    ``discards`` set compares, not a decision.
+    """
+    hand = view.hand
+    own = view.meld_table()
+    others = [view.meld_table(t) for t in range(view.n_teams) if t != view.team]
+    out = [10_000 + CARD_VALUES[r] for r in range(len(hand))]
+    out[BLACK_THREE] = -1
+    for r in NATURAL_RANKS:
+        score = CARD_VALUES[r] + 10 * hand[r]
+        if own[r] is not None:
+            score += 200
+        score += 100 * sum(1 for table in others if table[r] is not None)
+        out[r] = score
+    return out
 
 
 class Oracle(MonteCarlo):

@@ -24,13 +24,13 @@ def test_mc_plays_legal_deterministic_games(variant: str) -> None:
     # The engine validates every decision, so a game that finishes is a game of legal decisions only.
     rules = load_rules(variant, {"max_hands": 1})
     names = ["mc", "h", "mc", "h"]
-    first = players(variant, 4, samples=1, discards=2, melds=2)
+    first = players(variant, 4, samples=1, discards=3, melds=2)
     a = play_game(rules, names, 4, strategies=first)
-    b = play_game(rules, names, 4, strategies=players(variant, 4, samples=1, discards=2, melds=2))
+    b = play_game(rules, names, 4, strategies=players(variant, 4, samples=1, discards=3, melds=2))
     assert a.totals == b.totals and a.decisions == b.decisions
     assert sum(p.searches for p in first if isinstance(p, MonteCarlo)) > 0
     # Another stream for the search gives another game (the samples matter).
-    options = {"samples": 1, "discards": 2, "melds": 2}
+    options = {"samples": 1, "discards": 3, "melds": 2}
     other = [MonteCarlo(np.random.default_rng(99 + s), **options) if isinstance(p, MonteCarlo) else p
              for s, p in enumerate(players(variant, 4))]
     c = play_game(rules, names, 4, strategies=other)

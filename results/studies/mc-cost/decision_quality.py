@@ -40,6 +40,17 @@ def parse(spec: str) -> dict[str, Any]:
     return out
 
 
+def searcher_candidates(searcher: Any, view: Any, phase: str, candidates: list[Any]) -> list[Any]:
+    """The candidates ``searcher``'s own options give at this decision (a subset of the judge's, which are the
+    defaults'): the heuristic's choice, ``candidates[0]``, first."""
+    own = candidates[0]
+    if phase == "draw":
+        return list(searcher._draw_candidates(view, own))
+    if phase == "melds":
+        return list(searcher._meld_candidates(view, own))
+    return list(searcher._discard_candidates(view, own))
+
+
 class Judge(MonteCarlo):
     """The old default ``mc`` (``race=0``) that judges the search settings at each of its searched decisions."""
 
@@ -66,7 +77,8 @@ class Judge(MonteCarlo):
                 for _ in range(self.repeats):
                     searcher = MonteCarlo(np.random.default_rng(int(self.judge_rng.integers(1 << 32))), **options)
                     start = time.process_time()
-                    pick = searcher._search(view, phase, list(candidates))
+                    own = searcher._search(view, phase, searcher_candidates(searcher, view, phase, candidates))
+                    pick = own
                     cpu += time.process_time() - start
                     g += value[candidates.index(pick)] - value[0]
                     cost += searcher.rollouts
