@@ -35,6 +35,23 @@ NATURALS = NATURAL_RANKS
 SEVENS = frozenset({SEVEN})
 
 
+#: A team's melds by rank, as :meth:`simcli.view.PlayerView.meld_table` gives them.
+MeldTable = tuple[tuple[int, int, int] | None, ...]
+
+
+def keep_score(rank: int, n: int, own: MeldTable, others: list[MeldTable]) -> int:
+    """How much a natural ``rank`` held ``n`` times is worth keeping (greedy discards the lowest): its point value,
+    10 a copy, 200 if the own team has melded it (``own``: the team's meld table), 100 for each other team's meld
+    of it (``others``: their meld tables)."""
+    score = CARD_VALUES[rank] + 10 * n
+    if own[rank] is not None:
+        score += 200
+    for table in others:
+        if table[rank] is not None:
+            score += 100
+    return score
+
+
 # User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
 # subclasses (their overrides are then found by attribute lookup, at a small cost per call).
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -227,16 +244,11 @@ class Greedy(Strategy):
         for r in NATURALS:
             n = hand[r]
             if n:
-                score = CARD_VALUES[r] + 10 * n
-                if own[r] is not None:
-                    score += 200
-                elif n >= 3 and r in avoid:
+                score = keep_score(r, n, own, others)
+                if own[r] is None and n >= 3 and r in avoid:
                     score -= 400  # three or more aces/sevens in hand cost a penalty (Americana)
                 if r in keep:
                     score += 400
-                for table in others:
-                    if table[r] is not None:
-                        score += 100
                 if score < best_score:
                     best, best_score = r, score
         if best >= 0:

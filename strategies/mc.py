@@ -44,6 +44,8 @@ from simcli.ruleset import RuleSet
 from simcli.strategy import Strategy, load_strategy
 from simcli.view import PlayerView
 
+from .greedy import keep_score
+
 #: The best heuristic of each variant, the default rollout policy (``rollout=auto``).
 BEST_HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
 
@@ -302,9 +304,9 @@ class MonteCarlo(Strategy):
 def discard_prior(view: PlayerView) -> list[int]:
     """How much each rank is worth keeping (lower: a likelier discard), greedy's rating for any variant.
 
-    The black three first, then naturals by point value, copies in hand and melds of the rank on the table
-    (the own team's, then any other's), wild cards last: a cheap prior that picks which discards a search with
-    ``discards`` set compares, not a decision.
+    The black three first, then naturals as greedy rates them (:func:`strategies.greedy.keep_score`: point
+    value, copies in hand, melds of the rank on the table), wild cards last: a cheap prior that picks which
+    discards a search with ``discards`` set compares, not a decision.
     """
     hand = view.hand
     own = view.meld_table()
@@ -312,11 +314,7 @@ def discard_prior(view: PlayerView) -> list[int]:
     out = [10_000 + CARD_VALUES[r] for r in range(len(hand))]
     out[BLACK_THREE] = -1
     for r in NATURAL_RANKS:
-        score = CARD_VALUES[r] + 10 * hand[r]
-        if own[r] is not None:
-            score += 200
-        score += 100 * sum(1 for table in others if table[r] is not None)
-        out[r] = score
+        out[r] = keep_score(r, hand[r], own, others)
     return out
 
 

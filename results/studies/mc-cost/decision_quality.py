@@ -77,8 +77,7 @@ class Judge(MonteCarlo):
                 for _ in range(self.repeats):
                     searcher = MonteCarlo(np.random.default_rng(int(self.judge_rng.integers(1 << 32))), **options)
                     start = time.process_time()
-                    own = searcher._search(view, phase, searcher_candidates(searcher, view, phase, candidates))
-                    pick = own
+                    pick = searcher._search(view, phase, searcher_candidates(searcher, view, phase, candidates))
                     cpu += time.process_time() - start
                     g += value[candidates.index(pick)] - value[0]
                     cost += searcher.rollouts
