@@ -27,12 +27,13 @@ ROOT = Path(__file__).resolve().parent
 #: Strategy base class is subclassed by user strategies), the CLI, runs, analysis, rules loading and the search
 #: players (their time is spent in the compiled rollouts).
 COMPILED = [
-    "simcli/cards.py", "simcli/melds.py", "simcli/judge.py", "simcli/state.py",
-    "simcli/deal.py", "simcli/scoring.py", "simcli/view.py", "simcli/game.py", "simcli/planning.py",
-    "simcli/special.py", "simcli/worlds.py", "simcli/ruleset.py", "simcli/engine.py", "simcli/dealing.py",
-    "simcli/trace_json.py", "simcli/threes.py", "simcli/ponies.py", "simcli/wings.py", "simcli/spanish_pile.py",
-    "simcli/melding.py", "simcli/ending.py", "simcli/meld_legality.py", "simcli/meld_book.py",
-    "simcli/table_layout.py",
+    "simcli/primitives/cards.py", "simcli/rules/ruleset.py", "simcli/engine/state.py", "simcli/engine/meld_book.py",
+    "simcli/engine/table_layout.py", "simcli/engine/melds.py", "simcli/engine/scoring.py",
+    "simcli/engine/trace_json.py", "simcli/engine/judge.py", "simcli/engine/meld_legality.py",
+    "simcli/engine/core.py", "simcli/engine/view.py", "simcli/engine/worlds.py", "simcli/engine/deal.py",
+    "simcli/engine/dealing.py", "simcli/engine/melding.py", "simcli/engine/ending.py", "simcli/engine/game.py",
+    "simcli/engine/features/threes.py", "simcli/engine/features/ponies.py", "simcli/engine/features/wings.py",
+    "simcli/engine/features/special.py", "simcli/engine/features/spanish_pile.py", "simcli/players/planning.py",
     "simcli/strategies/greedy.py", "simcli/strategies/ponytail.py", "simcli/strategies/americana.py",
     "simcli/strategies/spanish.py", "simcli/strategies/random_play.py",
 ]

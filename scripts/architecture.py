@@ -1,27 +1,31 @@
-"""The layers of simcli, derived from the code: writes docs/architecture.png, or checks the import graph.
+"""The layers of simcli, read from its packages: writes docs/architecture.png, or checks the import graph.
 
 Every module of ``simcli/`` and ``strategies/`` is found on disk and its imports are read with ``ast`` (all of
 them: module level, inside functions and under ``TYPE_CHECKING``), so the picture is the code's and not a
-drawing. Each module is placed in a layer by :data:`PLACED` (an explicit table, checked first) or by the
-name patterns of :data:`LAYERS`; a module may import only from its own layer or the layers below.
+drawing. A module's layer is its package's: each layer of :data:`LAYERS` is one package (``simcli.engine`` holds
+``simcli.engine.features`` too), so a new module lands in a layer by the folder it is put in, and there is no
+table of module names to keep. Two rules place the modules directly under ``simcli/``: the package itself (its
+version) is the bottom of the house, and the other top-level modules are the documented public API (thin modules
+that re-export from the layers; nothing inside simcli imports them), except the command line's entry points.
 
     python scripts/architecture.py            # write docs/architecture.png (and print the layers)
-    python scripts/architecture.py --check    # exit 1 naming every module not placed, every upward import, and
-                                              # when docs/architecture.png no longer shows the code
+    python scripts/architecture.py --check    # exit 1 naming every module in no layer, every upward import, every
+                                              # import of the public API from inside, every module over its size,
+                                              # and when docs/architecture.png no longer shows the code
     python scripts/architecture.py --list     # print each module's layer and imports
+    python scripts/architecture.py --tree     # one line per package: its layer, modules, lines and what it holds
 
-After a module is added or renamed, rerun ``--check``: a new module that no pattern places is named, and the fix is
-a line in :data:`PLACED` (or a pattern in :data:`LAYERS`); then rerun without ``--check`` to redraw the PNG.
+A new package is named by ``--check`` until it is given a layer in :data:`LAYERS`; then redraw the PNG.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
-import fnmatch
 import hashlib
 import json
 import sys
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,52 +35,51 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"simcli": "simcli", "strategies": "strategies"}
 ALIASES = {"simcli.strategies": "strategies"}
 OUT = ROOT / "docs" / "architecture.png"
-#: The horizontal distance between two boxes of a layer, in box widths.
-STEP = 1.3
+#: The package's own module (``simcli/__init__.py``: the version) sits at the bottom of the house.
+ROOT_PACKAGE = "simcli"
+#: The command line's entry points (pyproject's ``[project.scripts]`` and ``python -m simcli``): the top layer.
+ENTRY_POINTS = ("simcli.cli", "simcli.__main__")
+#: The size limits of issue 30: lines of a module, and of a command module.
+MAX_MODULE_LINES = 400
+MAX_COMMAND_LINES = 300
+#: Modules written by a script rather than by hand, exempt from the size limit (none is over it today).
+GENERATED = ("simcli.rules.ruleset",)
 
 
 @dataclass(frozen=True)
 class Layer:
-    """A layer of the design: modules matching ``patterns`` (fnmatch on the dotted name) and what they do."""
+    """A layer of the design: the packages it holds (each with its sub-packages) and what they do."""
 
     name: str
     what: str
-    patterns: tuple[str, ...]
+    packages: tuple[str, ...]
 
+
+#: The public API's layer: the top-level modules of simcli other than the package and its entry points.
+PUBLIC_API = "public API"
 
 #: The layers, bottom first. A module may import its own layer and the layers below, never one above.
 LAYERS: tuple[Layer, ...] = (
-    Layer("foundation", "ranks and count vectors, decisions, errors, seeds, knob declarations, the version",
-          ("simcli", "simcli.cards", "simcli.actions", "simcli.errors", "simcli.seeding", "simcli.knobs",
-           "simcli.knob_values")),
-    Layer("rule set", "presets, overrides and the frozen RuleSet",
-          ("simcli.rules", "simcli.ruleset*", "simcli.rule_set*")),
-    Layer("state & rule arithmetic", "the deal state, meld legality and canastas, scoring, hidden-card sampling, "
-          "the events' JSON shapes", ("simcli.state", "simcli.table_layout", "simcli.meld_book",
-                                      "simcli.melds", "simcli.scoring", "simcli.worlds",
-                                      "simcli.sampling*", "simcli.seen*", "simcli.trace_json", "simcli.*shapes")),
-    Layer("rules of play", "legality of every decision; one module per variant feature, predicates and transitions",
-          ("simcli.judge", "simcli.meld_legality", "simcli.engine", "simcli.special*", "simcli.threes",
-           "simcli.ponies", "simcli.wings",
-           "simcli.spanish*", "simcli.pile*", "simcli.premiado", "simcli.castigado", "simcli.tapa")),
-    Layer("strategy API", "what a player sees and may do: the view, the Strategy interface, planning helpers",
-          ("simcli.view", "simcli.strategy_base", "simcli.interface", "simcli.planning", "simcli.strategy")),
-    Layer("engine", "the turn in named phases, dealing, melding, ending, the game loop, events",
-          ("simcli.deal", "simcli.dealing", "simcli.melding", "simcli.ending", "simcli.turn*", "simcli.phases",
-           "simcli.trace_json", "simcli.trace_shapes", "simcli.game", "simcli.trace", "simcli.position")),
-    Layer("search & strategies", "forward model (clones, rollouts) and the built-in strategies",
-          ("simcli.forward", "strategies", "strategies.*")),
+    Layer("primitives", "ranks and count vectors, decision types, errors, random streams, the version",
+          ("simcli.primitives",)),
+    Layer("rules", "knob declarations, the TOML presets, --rule overrides, the frozen RuleSet", ("simcli.rules",)),
+    Layer("engine", "deal state, legality, scoring, the view and Strategy interface, the turn's phases, the game, "
+          "events; variant features in engine/features", ("simcli.engine",)),
+    Layer("players", "loading strategies and their options, planning helpers, the forward model",
+          ("simcli.players",)),
+    Layer("strategies", "the built-in strategies (random, greedy, ponytail, americana, spanish, mc, ismcts, oracle)",
+          ("strategies",)),
     Layer("statistics", "estimators, metrics, report sections, comparisons over run tables (no engine import)",
-          ("simcli.stats", "simcli.stats.*")),
-    Layer("records & runs", "result rows, Parquet run directories, integrity checks, duplicate matches",
-          ("simcli.records", "simcli.results", "simcli.integrity", "simcli.backends", "simcli.runner",
-           "simcli.match_store", "simcli.duplicate", "simcli.match", "simcli.tournament", "simcli.ladder")),
-    Layer("command line", "the Click commands: run, play, report, compare, sweep, plot, match, ...",
-          ("simcli.cli", "simcli.__main__", "simcli.commands", "simcli.commands.*")),
+          ("simcli.stats",)),
+    Layer("runs", "result rows, backends, chunks, atomic storage, resume and repair, integrity, loading a run",
+          ("simcli.runs",)),
+    Layer("duplicate play", "paired games, matches and SPRT, tournaments, ladders, ratings", ("simcli.duplicate",)),
+    Layer("reporting", "tables, Markdown/CSV/JSON renderings and figures that commands print or save",
+          ("simcli.reporting",)),
+    Layer(PUBLIC_API, "the documented import paths (simcli.actions, simcli.strategy, ...): re-exports", ()),
+    Layer("command line", "the Click commands: parse, call one function below, print or save",
+          ("simcli.commands",)),
 )
-
-#: Modules placed by hand, before the patterns: a module whose name says nothing about its layer goes here.
-PLACED: dict[str, str] = {}
 
 #: Imports that go up the layers on purpose, each with the reason; ``--check`` fails on any other, and on an entry
 #: here that the code no longer has (delete it then).
@@ -139,29 +142,55 @@ def graph(root: Path = ROOT) -> dict[str, set[str]]:
 
 
 # ---------------------------------------------------------------------------------------------- layers
+def is_public_api(module: str) -> bool:
+    """A module directly under ``simcli/`` that is neither the package, a sub-package nor an entry point."""
+    return (module.count(".") == 1 and module.startswith(ROOT_PACKAGE + ".") and module not in ENTRY_POINTS
+            and not any(module == p for layer in LAYERS for p in layer.packages))
+
+
 def layer_of(module: str) -> int | None:
-    """The index in :data:`LAYERS` of ``module``'s layer (:data:`PLACED` first, then the patterns), or None."""
-    names = [layer.name for layer in LAYERS]
-    if module in PLACED:
-        return names.index(PLACED[module]) if PLACED[module] in names else None  # problems() names the typo
+    """The index in :data:`LAYERS` of ``module``'s layer (its package's; see the module docstring), or None."""
+    if module == ROOT_PACKAGE:
+        return 0
+    if module in ENTRY_POINTS:
+        return len(LAYERS) - 1
+    if is_public_api(module):
+        return [layer.name for layer in LAYERS].index(PUBLIC_API)
     for i, layer in enumerate(LAYERS):
-        if any(fnmatch.fnmatchcase(module, pattern) for pattern in layer.patterns):
+        if any(module == p or module.startswith(p + ".") for p in layer.packages):
             return i
     return None
 
 
+def _lines(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def oversized(root: Path = ROOT) -> list[str]:
+    """Every module over :data:`MAX_MODULE_LINES` (outside :data:`GENERATED`) and every command module over
+    :data:`MAX_COMMAND_LINES`."""
+    out = []
+    for m, path in discover(root).items():
+        limit = MAX_COMMAND_LINES if m.startswith("simcli.commands.") else MAX_MODULE_LINES
+        if m not in GENERATED and _lines(path) > limit:
+            out.append(f"{m}: {_lines(path)} lines, over the {limit} a {'command ' * (limit == MAX_COMMAND_LINES)}"
+                       "module may have")
+    return out
+
+
 def problems(edges: dict[str, set[str]]) -> list[str]:
-    """Every module not placed in a layer, every import going up the layers that :data:`UPWARD` does not list,
-    and every :data:`UPWARD` entry the code no longer has."""
-    out = [f"{m}: not placed in a layer (add it to PLACED or a pattern of LAYERS in scripts/architecture.py)"
+    """Every module in no layer, every import going up the layers that :data:`UPWARD` does not list, every import
+    of a public-API module from inside the code, and every :data:`UPWARD` entry the code no longer has."""
+    out = [f"{m}: in no layer (put it in a package of LAYERS, or give its package a layer in scripts/architecture.py)"
            for m in sorted(edges) if layer_of(m) is None]
-    out += [f"PLACED[{m!r}] names no layer {name!r}" for m, name in PLACED.items()
-            if name not in [layer.name for layer in LAYERS]]
     seen: set[tuple[str, str]] = set()
     for m in sorted(edges):
         low = layer_of(m)
         for target in sorted(edges[m]):
             high = layer_of(target)
+            if is_public_api(target):
+                out.append(f"{m} imports {target}, a public-API module: import from its layer's package instead")
+                continue
             if low is None or high is None or high <= low:
                 continue
             if (m, target) in UPWARD:
@@ -174,7 +203,7 @@ def problems(edges: dict[str, set[str]]) -> list[str]:
 
 
 def by_layer(modules: Iterable[str]) -> list[list[str]]:
-    """The modules of each layer (bottom first), sorted."""
+    """The modules (or boxes) of each layer (bottom first), sorted."""
     rows: list[list[str]] = [[] for _ in LAYERS]
     for m in sorted(modules):
         i = layer_of(m)
@@ -188,12 +217,45 @@ def by_layer(modules: Iterable[str]) -> list[list[str]]:
 FINGERPRINT_KEY = "simcli-layers"
 
 
+def box_of(module: str, modules: Iterable[str]) -> str:
+    """The box a module is drawn in: its package (a package's ``__init__`` is the package itself); the public API
+    and the entry points are one box each, and the built-in strategies one."""
+    if module in ENTRY_POINTS:
+        return "simcli.commands"
+    if is_public_api(module):
+        return "simcli.<public API>"
+    layer_packages = {p for layer in LAYERS for p in layer.packages}
+    if module != ROOT_PACKAGE and (module in layer_packages or any(m.startswith(module + ".") for m in modules)):
+        return module  # a package
+    parent = module.rpartition(".")[0]
+    return parent or module
+
+
+def collapse(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph drawn: one box per package (see :func:`box_of`), with the imports between boxes."""
+    out: dict[str, set[str]] = {}
+    for m, targets in edges.items():
+        out.setdefault(box_of(m, edges), set()).update(box_of(t, edges) for t in targets)
+    for m in out:
+        out[m].discard(m)
+    return out
+
+
+def members(edges: dict[str, set[str]]) -> dict[str, list[str]]:
+    """Each box's modules, by their last name (a package's ``__init__`` as ``__init__``)."""
+    out: dict[str, list[str]] = {}
+    for m in sorted(edges):
+        box = box_of(m, edges)
+        out.setdefault(box, []).append("__init__" if m == box else m.rpartition(".")[2])
+    return out
+
+
 def fingerprint(edges: dict[str, set[str]]) -> str:
-    """A digest of what the picture shows (the layers, their boxes and the imports between boxes): the committed
-    PNG carries it, so ``--check`` can tell that the picture no longer shows the code."""
+    """A digest of what the picture shows (the layers, their boxes, the modules in each and the imports between
+    boxes): the committed PNG carries it, so ``--check`` can tell that the picture no longer shows the code."""
     drawn = collapse(edges)
     shown = {"layers": [[layer.name, layer.what] for layer in LAYERS], "boxes": by_layer(drawn),
-             "imports": sorted([m, t] for m, targets in drawn.items() for t in targets)}
+             "members": members(edges), "imports": sorted([m, t] for m, targets in drawn.items() for t in targets)}
     return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -208,35 +270,17 @@ def drawn_fingerprint(path: Path = OUT) -> str | None:
         return text.get(FINGERPRINT_KEY)
 
 
-def _short(module: str) -> str:
-    """A box's label: simcli modules without the package name, strategies as ``strategies/NAME``."""
-    if module == "simcli":
-        return "simcli (package)"
-    if module == "strategies":
-        return "strategies/"
-    if module.startswith("strategies."):
-        return "strategies/\n" + module.removeprefix("strategies.")
-    return module.removeprefix("simcli.")
-
-
-def collapse(edges: dict[str, set[str]]) -> dict[str, set[str]]:
-    """The graph drawn: the CLI's command modules and a package's submodules become one box each (their imports
-    merged), so the picture stays readable as packages grow."""
-    def box(m: str) -> str:
-        parts = m.split(".")
-        if m.startswith("simcli.commands.") or m.startswith("simcli.stats.") or m == "simcli.__main__":
-            return ".".join(parts[:2]) if m != "simcli.__main__" else "simcli.cli"
-        return m
-    out: dict[str, set[str]] = {}
-    for m, targets in edges.items():
-        out.setdefault(box(m), set()).update(box(t) for t in targets)
-    for m in out:
-        out[m].discard(m)
-    return out
+def _label(box: str, names: list[str]) -> str:
+    """A box's text: the folder, then its modules wrapped."""
+    title = {"simcli": "simcli/__init__ (version)", "simcli.<public API>": "simcli/*.py (public API)",
+             "strategies": "strategies/ (simcli.strategies)"}.get(box, box.replace(".", "/") + "/")
+    shown = [n for n in names if n != "__init__"] if box != "simcli" else []
+    return "\n".join([title, *textwrap.wrap(", ".join(shown), 34)])
 
 
 def draw(edges: dict[str, set[str]], path: Path = OUT) -> None:
-    """Draw the layers as bands, the modules as boxes and every import as a line from importer down to module."""
+    """Draw the layers as bands, the packages as boxes listing their modules, every import between packages as a
+    line from importer down to package."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -244,63 +288,89 @@ def draw(edges: dict[str, set[str]], path: Path = OUT) -> None:
     from matplotlib.patches import FancyBboxPatch
 
     drawn = collapse(edges)
+    names = members(edges)
     rows = by_layer(drawn)
     width = max(len(r) for r in rows)
-    fig, ax = plt.subplots(figsize=(max(14.0, 2.2 * width), 1.25 * len(rows) + 1.2), dpi=110)
+    step, height = 3.2, 1.6
+    fig, ax = plt.subplots(figsize=(6.0 + 3.4 * width, 1.45 * len(rows) + 1.0), dpi=100)
     where: dict[str, tuple[float, float]] = {}
     for i, row in enumerate(rows):
-        y = float(i)
-        ax.add_patch(FancyBboxPatch((-0.5 * STEP, y - 0.42), STEP * width, 0.84, boxstyle="round,pad=0.02", alpha=0.12,
-                                    color=f"C{i % 10}", linewidth=0))
-        ax.text(-0.6 * STEP, y, f"{LAYERS[i].name}\n{LAYERS[i].what}", ha="right", va="center", fontsize=8, wrap=True)
+        y = height * i
+        ax.add_patch(FancyBboxPatch((-0.5 * step, y - 0.7), step * width, 1.4, boxstyle="round,pad=0.02",
+                                    alpha=0.12, color=f"C{i % 10}", linewidth=0))
+        ax.text(-0.6 * step, y, f"{LAYERS[i].name}\n" + "\n".join(textwrap.wrap(LAYERS[i].what, 44)), ha="right",
+                va="center", fontsize=8)
         offset = (width - len(row)) / 2
         for j, m in enumerate(row):
-            where[m] = (STEP * (offset + j), y)
+            where[m] = (step * (offset + j), y)
     for m, targets in sorted(drawn.items()):
         for t in sorted(targets):  # in a fixed order, so that the same code gives the same PNG bytes
             if m in where and t in where:
                 (x0, y0), (x1, y1) = where[m], where[t]
                 up = y1 > y0
-                ax.annotate("", xy=(x1, y1 + (-0.18 if up else 0.18)), xytext=(x0, y0 + (0.18 if up else -0.18)),
-                            arrowprops={"arrowstyle": "-|>", "lw": 1.4 if up else 0.5, "alpha": 0.9 if up else 0.25,
+                ax.annotate("", xy=(x1, y1 + (-0.45 if up else 0.45)), xytext=(x0, y0 + (0.45 if up else -0.45)),
+                            arrowprops={"arrowstyle": "-|>", "lw": 1.4 if up else 0.5, "alpha": 0.9 if up else 0.3,
                                         "color": "red" if up else "0.3",
-                                        "connectionstyle": "arc3,rad=0.08" if y0 == y1 else "arc3,rad=0.0"})
+                                        "connectionstyle": "arc3,rad=0.15" if y0 == y1 else "arc3,rad=0.0"})
     for m, (x, y) in where.items():
-        ax.text(x, y, _short(m), ha="center", va="center", fontsize=7.5,
+        ax.text(x, y, _label(m, names.get(m, [])), ha="center", va="center", fontsize=6.5,
                 bbox={"boxstyle": "round,pad=0.3", "facecolor": "white", "edgecolor": "0.4"})
-    ax.set_xlim(-5.5 * STEP, STEP * width)
-    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlim(-2.6 * step, step * width)
+    ax.set_ylim(-1.0, height * len(rows) - 0.6)
     ax.axis("off")
-    ax.set_title("simcli layers: each module imports only its own layer and those below (red: a listed exception)",
-                 fontsize=10)
+    ax.set_title("simcli: one package per layer; each imports only its own layer and those below "
+                 "(red: a listed exception)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, metadata={"Software": None, FINGERPRINT_KEY: fingerprint(edges)})
     plt.close(fig)
 
 
+def tree(root: Path = ROOT) -> list[str]:
+    """One line per package (and the public API): its layer, modules, lines and the modules it holds."""
+    modules = discover(root)
+    edges = {m: set() for m in modules}
+    lines: dict[str, int] = {}
+    for m, path in modules.items():
+        box = box_of(m, edges)
+        lines[box] = lines.get(box, 0) + _lines(path)
+    out = []
+    for i, row in enumerate(by_layer(collapse(edges))):
+        for box in row:
+            names = members(edges)[box]
+            out.append(f"{LAYERS[i].name:15} {box:26} {len(names):3} modules {lines[box]:6,} lines: {', '.join(names)}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    """The command line: draw, ``--check`` or ``--list``; the exit status is 1 when the layering is broken."""
+    """The command line: draw, ``--check``, ``--list`` or ``--tree``; exit status 1 when the layering is broken."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail on an unplaced module or an upward import")
+    parser.add_argument("--check", action="store_true", help="fail on a module in no layer, an upward import, "
+                        "a module over its size, or a stale picture")
     parser.add_argument("--list", action="store_true", help="print every module's layer and imports")
+    parser.add_argument("--tree", action="store_true", help="print one line per package")
     parser.add_argument("--out", type=Path, default=OUT, help="where to write the PNG")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to read (default: this one)")
     args = parser.parse_args(argv)
     edges = graph(args.root)
-    found = problems(edges)
+    found = problems(edges) + oversized(args.root)
     if args.list:
         for i, row in enumerate(by_layer(edges)):
             for m in row:
-                print(f"{LAYERS[i].name:24} {m:28} -> {', '.join(sorted(edges[m]))}")
+                print(f"{LAYERS[i].name:15} {m:36} -> {', '.join(sorted(edges[m]))}")
+    if args.tree:
+        print("\n".join(tree(args.root)))
     if found:
         print("\n".join(found), file=sys.stderr)
         return 1
+    if args.list or args.tree:
+        return 0
     if args.check:
         if drawn_fingerprint(args.out) != fingerprint(edges):
-            print(f"{args.out} does not show the code's modules and imports: redraw it with "
+            print(f"{args.out} does not show the code's packages and imports: redraw it with "
                   "python scripts/architecture.py", file=sys.stderr)
             return 1
-        print(f"ok: {len(edges)} modules in {len(LAYERS)} layers, no import goes up a layer, the picture is current")
+        print(f"ok: {len(edges)} modules in {len(LAYERS)} layers, no import goes up a layer, no module over its "
+              "size, the picture is current")
         return 0
     draw(edges, args.out)
     print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")

@@ -16,12 +16,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from simcli.game import play_game
-from simcli.match import seat_strategies
-from simcli.rules import load_rules
-from simcli.runner import rotated
-from simcli.seeding import seat_rng
-from simcli.strategy import Strategy, strategy_factory
+from simcli.duplicate.match import seat_strategies
+from simcli.players.loading import Strategy, strategy_factory
+from simcli.players.seating import play_game
+from simcli.primitives.seeding import seat_rng
+from simcli.rules.presets import load_rules
+from simcli.runs.runner import rotated
 
 
 def _timed(method: str) -> Callable[..., Any]:

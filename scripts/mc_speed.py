@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 import time
 
-from simcli.game import play_game
-from simcli.rules import load_rules
-from simcli.seeding import seat_rng
-from simcli.strategy import Strategy, load_strategy, strategy_options
+from simcli.players.loading import Strategy, load_strategy, strategy_options
+from simcli.players.seating import play_game
+from simcli.primitives.seeding import seat_rng
+from simcli.rules.presets import load_rules
 from strategies.mc import BEST_HEURISTIC, MonteCarlo
 
 

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 
 from mypy_extensions import mypyc_attr
 
-from simcli.actions import Meld, SpecialHand
-from simcli.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, RED_THREE, TWO
-from simcli.special import find_special
-from simcli.view import PlayerView
+from simcli.engine.features.special import find_special
+from simcli.engine.view import PlayerView
+from simcli.primitives.actions import Meld, SpecialHand
+from simcli.primitives.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, RED_THREE, TWO
 
 from .greedy import Greedy
 

@@ -6,7 +6,7 @@ Priorities, in order:
 2. Open as soon as the hand reaches the minimum; then lay every natural on a team
    meld, every natural triple, and wild cards on melds one or two short of a canasta.
    Under ``new_meld_after_closed_canasta`` the naturals left over once a meld is a closed
-   canasta start the next meld of the rank (``simcli.planning.naturals_plan``).
+   canasta start the next meld of the rank (``simcli.players.planning.naturals_plan``).
 3. Go out as soon as the team may.
 4. Discard a black three if held, else the least valuable loose card that does not
    feed an opponent's meld; wild cards last.
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from mypy_extensions import mypyc_attr
 
-from simcli.actions import DRAW_STOCK, Meld
-from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, SEVEN, TWO, WILD_MELD
-from simcli.planning import (
+from simcli.engine.view import PlayerView
+from simcli.players.loading import Draw, Strategy
+from simcli.players.planning import (
     RANKS_BY_VALUE,
     closes_melds,
     naturals_plan,
@@ -27,15 +27,15 @@ from simcli.planning import (
     penalized_ranks,
     take_wilds,
 )
-from simcli.ruleset import RuleSet
-from simcli.strategy import Draw, Strategy
-from simcli.view import PlayerView
+from simcli.primitives.actions import DRAW_STOCK, Meld
+from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, SEVEN, TWO, WILD_MELD
+from simcli.rules.ruleset import RuleSet
 
 NATURALS = NATURAL_RANKS
 SEVENS = frozenset({SEVEN})
 
 
-#: A team's melds by rank, as :meth:`simcli.view.PlayerView.meld_table` gives them.
+#: A team's melds by rank, as :meth:`simcli.engine.view.PlayerView.meld_table` gives them.
 MeldTable = tuple[tuple[int, int, int] | None, ...]
 
 

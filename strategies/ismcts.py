@@ -2,11 +2,11 @@
 
 The searching player keeps a tree over its *own* decisions (Cowling, Powley & Whitehouse 2012, SO-ISMCTS).
 Each iteration samples one world consistent with what the player has seen
-(:meth:`~simcli.view.PlayerView.sample_world`, the seat's own stream), then walks the tree in that world: at each
+(:meth:`~simcli.engine.view.PlayerView.sample_world`, the seat's own stream), then walks the tree in that world: at each
 of the player's decisions within the tree's depth it picks among the candidate actions by UCB1, the other
 seats playing the rollout policy (the variant's best heuristic, as in ``mc``). The first action never tried at its
 node is expanded; from there the rollout policy plays every seat to the end of the deal, and the deal margin
-(own team's score minus the best other team's, :func:`simcli.forward.margin`) is backed up along the path.
+(own team's score minus the best other team's, :func:`simcli.players.forward.margin`) is backed up along the path.
 
 * **Nodes** are information sets of the player: a node's children are keyed by what the player sees at its
   next decision (:func:`info_key`: the phase, its hand, every hand size, both teams' melds, the pile's top and
@@ -34,13 +34,13 @@ from typing import Any
 
 import numpy as np
 
-from simcli.forward import clone, margin, rollout, true_state
-from simcli.strategy import Strategy
-from simcli.view import PlayerView
+from simcli.engine.view import PlayerView
+from simcli.players.forward import clone, margin, rollout, true_state
+from simcli.players.loading import Strategy
 
 from .mc import MonteCarlo
 
-#: A decision's phase, as :func:`simcli.forward.rollout` names it.
+#: A decision's phase, as :func:`simcli.players.forward.rollout` names it.
 PHASES = ("draw", "melds", "discard")
 
 
@@ -171,7 +171,7 @@ def pick(edges: Sequence[Edge], confidence: float) -> int:
 class _Walker(Strategy):
     """The searching seat inside one iteration's rollout: the tree's choices while in the tree, then the policy.
 
-    The root decision is forced by :func:`simcli.forward.rollout`; every later decision of the seat in the first
+    The root decision is forced by :func:`simcli.players.forward.rollout`; every later decision of the seat in the first
     ``depth`` turns of the search (the current one counts) descends the tree, until an action is expanded.
     """
 
@@ -225,7 +225,7 @@ class _Walker(Strategy):
         return self.policy.hold_three(view, rank)
 
     def ask_to_go_out(self, view: PlayerView) -> bool:
-        """The policy's (as :class:`simcli.forward.Forced` does)."""
+        """The policy's (as :class:`simcli.players.forward.Forced` does)."""
         return self.policy.ask_to_go_out(view)
 
     def answer_go_out(self, view: PlayerView) -> bool:

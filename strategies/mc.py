@@ -1,7 +1,7 @@
 """``mc``: determinized Monte Carlo search on the forward model; ``oracle``: the same search seeing every card.
 
 At each draw, meld and discard decision with more than one candidate, ``mc`` samples ``samples`` worlds
-consistent with what its player has seen (:func:`simcli.forward.sample_world`), plays every candidate in
+consistent with what its player has seen (:func:`simcli.players.forward.sample_world`), plays every candidate in
 every world to the end of the deal (or for ``horizon`` turns) with the variant's best heuristic in every seat
 (the rollout policy), and picks the candidate with the best mean of (own team's deal score minus the best other
 team's). Every candidate is played in the same worlds (common random numbers), and the rollout policy is
@@ -36,13 +36,13 @@ from typing import Any
 
 import numpy as np
 
-from simcli.actions import DRAW_STOCK, Meld, SpecialHand
-from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, NATURAL_RANKS
-from simcli.forward import clone, margin, rollout, true_state
-from simcli.planning import opening_take, take_wilds
-from simcli.ruleset import RuleSet
-from simcli.strategy import Strategy, load_strategy
-from simcli.view import PlayerView
+from simcli.engine.view import PlayerView
+from simcli.players.forward import clone, margin, rollout, true_state
+from simcli.players.loading import Strategy, load_strategy
+from simcli.players.planning import opening_take, take_wilds
+from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand
+from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, FOUR, NATURAL_RANKS
+from simcli.rules.ruleset import RuleSet
 
 from .greedy import keep_score
 

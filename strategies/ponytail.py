@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from mypy_extensions import mypyc_attr
 
-from simcli.actions import Meld
-from simcli.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN, TWO, WILD_MELD
-from simcli.melds import canasta_bonus, canasta_type, meld_value, requirement_met
-from simcli.planning import closes_melds, take_wilds
-from simcli.ruleset import RuleSet
-from simcli.view import PlayerView
+from simcli.engine.melds import canasta_bonus, canasta_type, meld_value, requirement_met
+from simcli.engine.view import PlayerView
+from simcli.players.planning import closes_melds, take_wilds
+from simcli.primitives.actions import Meld
+from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN, TWO, WILD_MELD
+from simcli.rules.ruleset import RuleSet
 
 from .greedy import Greedy
 

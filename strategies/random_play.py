@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from mypy_extensions import mypyc_attr
 
-from simcli.actions import DRAW_STOCK, Meld
-from simcli.cards import ACE, BLACK_THREE, FOUR, IS_NATURAL, JOKER, TWO, WILD_MELD
-from simcli.planning import opening_take
-from simcli.strategy import Draw, Strategy
-from simcli.view import PlayerView
+from simcli.engine.view import PlayerView
+from simcli.players.loading import Draw, Strategy
+from simcli.players.planning import opening_take
+from simcli.primitives.actions import DRAW_STOCK, Meld
+from simcli.primitives.cards import ACE, BLACK_THREE, FOUR, IS_NATURAL, JOKER, TWO, WILD_MELD
 
 #: Meld steps per turn; a plan is almost always finished long before this.
 MAX_STEPS = 40

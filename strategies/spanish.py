@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from mypy_extensions import mypyc_attr
 
-from simcli.actions import Meld
-from simcli.cards import BLACK_THREE, CARD_VALUES, JOKER, NATURAL_RANKS, TWO
-from simcli.planning import take_wilds
-from simcli.view import PlayerView
+from simcli.engine.view import PlayerView
+from simcli.players.planning import take_wilds
+from simcli.primitives.actions import Meld
+from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, JOKER, NATURAL_RANKS, TWO
 
 from .greedy import Greedy
 

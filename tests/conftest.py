@@ -14,11 +14,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """With SIMCLI_EXPECT_COMPILED=1 (tests/test_compiled.py runs engine tests on the compiled build this way),
     refuse to run unless the engine and the built-in strategies really are imported from the compiled build."""
     if os.environ.get("SIMCLI_EXPECT_COMPILED") == "1":
-        import simcli.deal
+        import simcli.engine.deal
 
-        if (simcli.deal.__file__ or "").endswith(".py"):
-            raise pytest.UsageError(f"SIMCLI_EXPECT_COMPILED=1 but simcli.deal is {simcli.deal.__file__}")
-        from simcli.strategy import load_strategy, strategy_build
+        if (simcli.engine.deal.__file__ or "").endswith(".py"):
+            raise pytest.UsageError(f"SIMCLI_EXPECT_COMPILED=1 but simcli.engine.deal is {simcli.engine.deal.__file__}")
+        from simcli.players.loading import load_strategy, strategy_build
 
         if strategy_build(load_strategy("greedy")) != "compiled":  # the built-ins by name: the compiled ones too
             raise pytest.UsageError("SIMCLI_EXPECT_COMPILED=1 but load_strategy('greedy') is not compiled")

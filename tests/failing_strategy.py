@@ -2,13 +2,13 @@
 
 Whether a game fails depends only on the game: :class:`FailOnTurnFive` and :class:`IllegalDiscard` break at
 turn 5 of the first deal when seat 0 dealt it, so the failing games of a run are exactly those with
-``simcli.seeding.first_dealer(seed, game_index, 4) == 0``.
+``simcli.primitives.seeding.first_dealer(seed, game_index, 4) == 0``.
 """
 
 from __future__ import annotations
 
-from simcli.strategy import load_strategy
-from simcli.view import PlayerView
+from simcli.engine.view import PlayerView
+from simcli.players.loading import load_strategy
 
 # The built-in as the CLI loads it: on the compiled build, the compiled class (tests/test_compiled.py).
 Greedy = load_strategy("greedy")

@@ -6,7 +6,7 @@
   once (unless ``fill_stock=False`` asks for a short stock that ends after the given cards).
 * :class:`Scripted` plays queued decisions and falls back to a fixed simple behaviour when its script runs out.
 * :func:`play_until` / :class:`Table` drive a deal turn by turn; :func:`run_deal` plays it to the end through
-  :meth:`simcli.deal.Deal.play`.
+  :meth:`simcli.engine.deal.Deal.play`.
 """
 
 from __future__ import annotations
@@ -21,9 +21,15 @@ from unittest import mock
 
 import numpy as np
 
-import simcli.game
-from simcli.actions import DRAW_STOCK, Meld, TakePile
-from simcli.cards import (
+import simcli.engine.game
+from simcli.engine.deal import START, Deal, DealResult, new_deal
+from simcli.engine.game import GameResult
+from simcli.engine.state import DealState
+from simcli.engine.view import PlayerView
+from simcli.players.loading import Strategy
+from simcli.players.seating import play_game
+from simcli.primitives.actions import DRAW_STOCK, Meld, TakePile
+from simcli.primitives.cards import (
     BLACK_THREE,
     CARD_VALUES,
     IS_NATURAL,
@@ -36,13 +42,8 @@ from simcli.cards import (
     deck_counts,
     parse_cards,
 )
-from simcli.deal import START, Deal, DealResult, new_deal
-from simcli.errors import GameContext
-from simcli.game import GameResult, play_game
-from simcli.rules import load_rules
-from simcli.state import DealState
-from simcli.strategy import Strategy
-from simcli.view import PlayerView
+from simcli.primitives.errors import GameContext
+from simcli.rules.presets import load_rules
 
 Cards = str | Iterable[int] | Iterable[str] | None
 #: A game's event stream: (kind, canonical JSON of the data) per event.
@@ -186,7 +187,7 @@ def make_rules(**knobs: Any) -> Any:
 def deal_state(rules: Any = None, hands: Mapping[int, Cards] | None = None, upcards: Cards = None,
                stock: Cards = "", dealer: int = 0, team_scores: Sequence[int] | None = None,
                fill_stock: bool = True, deal_index: int = 0) -> DealState:
-    """A prepared deal (see :func:`simcli.deal.new_deal`) from a stacked deck."""
+    """A prepared deal (see :func:`simcli.engine.deal.new_deal`) from a stacked deck."""
     rules = rules or load_rules("classic")
     deck = stack_deck(rules, hands, upcards, stock, dealer, fill_stock=fill_stock)
     scores = list(team_scores) if team_scores is not None else [0] * rules.n_teams
@@ -222,11 +223,12 @@ class _Script:
 class Scripted(Strategy):
     """Plays the given decisions in order, then a fixed simple behaviour.
 
-    ``draws`` holds :data:`~simcli.actions.DRAW_STOCK` or :class:`~simcli.actions.TakePile` values, ``melds``
-    lists of :class:`~simcli.actions.Meld`, ``discards`` card names or ranks (``None`` = go out by melding every
-    card). Each argument is either a sequence consumed one item per call, or a mapping from the deal's turn number
-    to the decision of that turn. :data:`AUTO` (or a missing turn) means "fallback": draw from the stock, lay no
-    melds, discard the lowest-value natural card (then a black three, then a 2, then a joker).
+    ``draws`` holds :data:`~simcli.primitives.actions.DRAW_STOCK` or :class:`~simcli.primitives.actions.TakePile`
+    values, ``melds`` lists of :class:`~simcli.primitives.actions.Meld`, ``discards`` card names or ranks (``None``
+    = go out by melding every card). Each argument is either a sequence consumed one item per call, or a mapping
+    from the deal's turn number to the decision of that turn. :data:`AUTO` (or a missing turn) means "fallback":
+    draw from the stock, lay no melds, discard the lowest-value natural card (then a black three, then a 2, then a
+    joker).
     Every call is logged in :attr:`log` as ``(turn, kind, decision)``.
     """
 
@@ -304,7 +306,7 @@ def meld(rank: str | int, naturals: int = 0, twos: int = 0, jokers: int = 0) -> 
 
 # ------------------------------------------------------------------------------------------------- running
 class Table:
-    """Drives a :class:`~simcli.deal.Deal` one turn at a time (the same steps as ``Deal.play``)."""
+    """Drives a :class:`~simcli.engine.deal.Deal` one turn at a time (the same steps as ``Deal.play``)."""
 
     def __init__(self, st: DealState, strategies: Sequence[Strategy], ctx: GameContext | None = None,
                  emit: Any = None):
@@ -350,7 +352,7 @@ def play_until(st: DealState, strategies: Sequence[Strategy], turns: int,
 
 
 def run_deal(st: DealState, strategies: Sequence[Strategy], ctx: GameContext | None = None) -> DealResult:
-    """Play a prepared deal to its scored end through :meth:`simcli.deal.Deal.play`."""
+    """Play a prepared deal to its scored end through :meth:`simcli.engine.deal.Deal.play`."""
     return Deal(st, strategies, None, ctx).play()
 
 
@@ -401,7 +403,7 @@ def digest(events: Events) -> str:
 
 @contextmanager
 def checking_deals(make_checker: Callable[[DealState, Any], Any]) -> Iterator[None]:
-    """Within the block, every deal that :func:`simcli.game.play_game` plays is checked event by event.
+    """Within the block, every deal that :func:`simcli.players.seating.play_game` plays is checked event by event.
 
     ``make_checker(st, emit)`` builds the listener for a deal (it forwards to ``emit`` if given); the deal's
     result is handed to its ``finish`` method once the deal is scored.
@@ -417,5 +419,5 @@ def checking_deals(make_checker: Callable[[DealState, Any], Any]) -> Iterator[No
             self.checker.finish(result)
             return result
 
-    with mock.patch.object(simcli.game, "Deal", CheckedDeal):
+    with mock.patch.object(simcli.engine.game, "Deal", CheckedDeal):
         yield

@@ -5,8 +5,8 @@ top of the stock right after the hands, so the first seven ``stock`` cards of ``
 the wings. :func:`stack_am_deck` takes the wings explicitly and puts ``stock`` after them, in drawing order.
 
 Why not :class:`helpers.Table` alone: its prelude lays only dealt *red* threes, while ``Deal.play`` lays every
-bonus three (black ones too in Americana) through ``simcli.threes.lay_held_threes``, which also asks the ``hold_three``
-hook. :class:`AmTable` uses the engine's own prelude.
+bonus three (black ones too in Americana) through ``simcli.engine.features.threes.lay_held_threes``, which also asks
+the ``hold_three`` hook. :class:`AmTable` uses the engine's own prelude.
 
 Seats: the dealer is seat 3, so seat 0 plays first; team 0 = seats 0 and 2, team 1 = seats 1 and 3.
 """
@@ -19,14 +19,14 @@ from typing import Any
 
 from helpers import Cards, PackCounter, Scripted, Table, filler_cards, seat_order
 
-from simcli import threes
-from simcli.cards import RANK_NAMES
-from simcli.deal import new_deal
-from simcli.errors import GameContext
-from simcli.rules import load_rules
-from simcli.state import DealState
-from simcli.strategy import Strategy
-from simcli.view import PlayerView
+from simcli.engine.deal import new_deal
+from simcli.engine.features import threes
+from simcli.engine.state import DealState
+from simcli.engine.view import PlayerView
+from simcli.players.loading import Strategy
+from simcli.primitives.cards import RANK_NAMES
+from simcli.primitives.errors import GameContext
+from simcli.rules.presets import load_rules
 
 DEALER = 3
 
@@ -83,7 +83,7 @@ def stack_am_deck(rules: Any, hands: Mapping[int, Cards] | None = None, wings: S
 def am_deal_state(rules: Any = None, hands: Mapping[int, Cards] | None = None, wings: Sequence[Cards] = (),
                   stock: Cards = "", dealer: int = DEALER, team_scores: Sequence[int] | None = None,
                   fill_stock: bool = True) -> DealState:
-    """A prepared Americana deal (:func:`simcli.deal.new_deal`) from :func:`stack_am_deck`."""
+    """A prepared Americana deal (:func:`simcli.engine.deal.new_deal`) from :func:`stack_am_deck`."""
     rules = rules or am_rules()
     deck = stack_am_deck(rules, hands, wings, stock, dealer, fill_stock)
     scores = list(team_scores) if team_scores is not None else [0] * rules.n_teams

@@ -15,16 +15,16 @@ from typing import Any
 
 from helpers import Cards, PackCounter, filler_cards, seat_order
 
-from simcli.cards import (
+from simcli.engine.deal import new_deal
+from simcli.engine.state import DealState
+from simcli.primitives.cards import (
     IS_NATURAL,
     JOKER,
     NUM_RANKS,
     RED_THREE,
     TWO,
 )
-from simcli.deal import new_deal
-from simcli.rules import load_rules
-from simcli.state import DealState
+from simcli.rules.presets import load_rules
 
 #: The dealer of every hand-dealt scenario: seat 0 plays first, seat 2 is seat 0's partner.
 DEALER = 3
@@ -83,7 +83,7 @@ def pony_deal_state(rules: Any = None, hands: Mapping[int, Cards] | None = None,
                     ponies: Mapping[int, Cards] | None = None, upcards: Cards = None, stock: Cards = "",
                     dealer: int = DEALER, team_scores: Sequence[int] | None = None, fill_stock: bool = True,
                     cut_count: int = 0, pony_cut_count: int = 0) -> DealState:
-    """A prepared Ponytail deal (:func:`simcli.deal.new_deal`) from :func:`stack_pony_deck`."""
+    """A prepared Ponytail deal (:func:`simcli.engine.deal.new_deal`) from :func:`stack_pony_deck`."""
     rules = rules or pt_rules()
     deck = stack_pony_deck(rules, hands, ponies, upcards, stock, dealer, fill_stock)
     scores = list(team_scores) if team_scores is not None else [0] * rules.n_teams

@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 from helpers import Cards, PackCounter, Table, filler_cards, players, seat_order
 
-from simcli.cards import IS_NATURAL
-from simcli.deal import new_deal
-from simcli.errors import IllegalDecision
-from simcli.rules import load_rules
-from simcli.state import DealState
-from simcli.strategy import Strategy
+from simcli.engine.deal import new_deal
+from simcli.engine.state import DealState
+from simcli.players.loading import Strategy
+from simcli.primitives.cards import IS_NATURAL
+from simcli.primitives.errors import IllegalDecision
+from simcli.rules.presets import load_rules
 
 #: The dealer of every hand-dealt scenario: with CCW play seat 0 (the dealer's right) plays first.
 DEALER = 1
@@ -95,7 +95,7 @@ def es_deal_state(rules: Any = None, hands: Mapping[int, Cards] | None = None, u
                   stock: Cards = "", dealer: int = DEALER, team_scores: Sequence[int] | None = None,
                   facedown: Cards = None, cover: Cards = None, fill_stock: bool = True, cut_count: int = 0,
                   pick_count: int = 0) -> DealState:
-    """A prepared Spanish deal (:func:`simcli.deal.new_deal`) from :func:`stack_es_deck`.
+    """A prepared Spanish deal (:func:`simcli.engine.deal.new_deal`) from :func:`stack_es_deck`.
 
     ``cut_count`` / ``pick_count`` are the dealer's grabs (0 = not exact: the targets are 15 x players and 7).
     """

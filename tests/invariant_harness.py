@@ -1,7 +1,7 @@
 """The harness the invariant checkers of every variant share (tests/test_invariants*.py).
 
 A variant's checker is a :class:`DealChecker`: the ``emit`` listener of one deal, which sees the live
-:class:`~simcli.state.DealState` after every event, checks it and forwards the event. What is common to every
+:class:`~simcli.engine.state.DealState` after every event, checks it and forwards the event. What is common to every
 variant lives here, once: the error and its message (where, deal, turn, event), the event loop (nothing after the
 deal's end but its scoring), the stock as the undrawn top of the shuffled deck, hands against ``hand_sizes``, the
 card count against the pack, the start of the end-of-deal checks (an event reached the checker, the ending event
@@ -23,13 +23,14 @@ from typing import Any
 
 from helpers import checking_deals, stock_prefixes
 
-from simcli.cards import RANK_NAMES, WILD_MELD, counts_of, deck_counts
-from simcli.deal import Deal, DealResult
-from simcli.errors import GameContext
-from simcli.game import GameResult, play_game
-from simcli.scoring import SCORE_PARTS
-from simcli.state import DealState
-from simcli.strategy import Strategy
+from simcli.engine.deal import Deal, DealResult
+from simcli.engine.game import GameResult
+from simcli.engine.scoring import SCORE_PARTS
+from simcli.engine.state import DealState
+from simcli.players.loading import Strategy
+from simcli.players.seating import play_game
+from simcli.primitives.cards import RANK_NAMES, WILD_MELD, counts_of, deck_counts
+from simcli.primitives.errors import GameContext
 
 #: The ending events of a deal and the ``end_reason`` each one gives.
 END_REASON = {"going_out": "went_out", "stock_out": "stock_out"}
@@ -205,7 +206,7 @@ def play_games(rules: Any, seed: int, stats: Counter[str], make: Make, names_of:
         stats["games"] += 1
     if stats["deals"] - before < deals:
         raise AssertionError(f"only {stats['deals'] - before} of {deals} deals went through the checker "
-                             "(does play_game still build its deals with simcli.game.Deal?)")
+                             "(does play_game still build its deals with simcli.engine.game.Deal?)")
     return deals
 
 

@@ -25,7 +25,7 @@ import test_invariants_americana as americana  # noqa: E402
 import test_invariants_ponytail as ponytail  # noqa: E402
 import test_invariants_spanish as spanish  # noqa: E402
 
-from simcli.rules import load_rules  # noqa: E402
+from simcli.rules.presets import load_rules  # noqa: E402
 
 ASK = "probe_strategies:AskWhenOut"
 

@@ -1,7 +1,7 @@
 """Twins for the no-leak tests: the same deal state with hidden cards moved, built without the sampler.
 
 A state's hidden places are found here from the rules and the state's own slots, not from
-:mod:`simcli.worlds` (whose list of hidden places is what the tests check): the unknown part of every other
+:mod:`simcli.engine.worlds` (whose list of hidden places is what the tests check): the unknown part of every other
 hand (the hand minus the cards all saw go into it, ``DealState.known``), the stock (order included), every
 face-down pony (the player's own too), the Americana wings still set aside, pending and void, and the face-down
 cards of a Spanish initial pile (walked from the rules: ``initial_pile_facedown`` cards, then each upcard, a
@@ -10,7 +10,7 @@ covered one followed by ``upcard_cover_facedown`` face-down cards).
 :func:`twins` gives one twin per hidden place (a card of it swapped with a different card of another hidden
 place), a reshuffled stock, and one with every hidden card dealt anew at once. Bonus threes never move into a
 hand (a hand that has had its turn would have laid them). :func:`public_outputs` lists everything a
-:class:`~simcli.view.PlayerView` answers (every property, every method over its arguments, every check over a
+:class:`~simcli.engine.view.PlayerView` answers (every property, every method over its arguments, every check over a
 set of candidate moves), computed on a clone so that the checks' validation cache stays out of the real game.
 """
 
@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from simcli.actions import Meld, TakePile
-from simcli.cards import FOUR, JOKER, NUM_RANKS, TWO
-from simcli.planning import opening_take
-from simcli.state import DealState
-from simcli.view import PlayerView
+from simcli.engine.state import DealState
+from simcli.engine.view import PlayerView
+from simcli.players.planning import opening_take
+from simcli.primitives.actions import Meld, TakePile
+from simcli.primitives.cards import FOUR, JOKER, NUM_RANKS, TWO
 
 #: A hidden place: (kind, index): ("hand", seat), ("stock", 0), ("pony", seat), ("wing", i), ("pending", seat),
 #: ("void", i) or ("pile", position in the pile).

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from simcli.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
-from simcli.cards import ACE, FOUR, KING
-from simcli.view import PlayerView
+from simcli.engine.view import PlayerView
+from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
+from simcli.primitives.cards import ACE, FOUR, KING
 from strategies.greedy import Greedy
 
 #: class name -> (method, the bad value it returns). ``Meld``/``TakePile`` values are built unchecked, as a

@@ -12,10 +12,10 @@ from typing import Any
 from click.testing import CliRunner
 
 from simcli.cli import main
-from simcli.deal import DealResult
-from simcli.position import parse_position
-from simcli.scoring import SCORE_PARTS, score_deal
-from simcli.state import CANASTA_KINDS
+from simcli.engine.deal import DealResult
+from simcli.engine.position import parse_position
+from simcli.engine.scoring import SCORE_PARTS, score_deal
+from simcli.engine.state import CANASTA_KINDS
 
 Scores = list[tuple[int, dict[str, int]]]
 
@@ -57,7 +57,7 @@ def cli_scores(tmp_path: Path, position: dict[str, Any]) -> Scores:
 
 
 def fake_deal(per_deal: list[list[int]]) -> type:
-    """A stand-in for :class:`simcli.deal.Deal` whose deal ``i`` scores ``per_deal[i]`` (totals only)."""
+    """A stand-in for :class:`simcli.engine.deal.Deal` whose deal ``i`` scores ``per_deal[i]`` (totals only)."""
 
     class FakeDeal:
         def __init__(self, st: Any, strategies: Any, emit: Any = None, ctx: Any = None):

@@ -27,7 +27,7 @@ arch = _load()
 
 def test_the_code_keeps_its_layers() -> None:
     edges = arch.graph()
-    assert "simcli.deal" in edges and "strategies.mc" in edges and "simcli.commands.run" in edges
+    assert "simcli.engine.deal" in edges and "strategies.mc" in edges and "simcli.commands.run" in edges
     assert arch.problems(edges) == []
     assert arch.main(["--check"]) == 0
 
@@ -42,37 +42,64 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
 
 def test_an_upward_import_anywhere_in_a_file_is_found(tmp_path: Path) -> None:
     root = _tree(tmp_path, {
-        "simcli/cards.py": "def f():\n    from simcli.view import PlayerView\n",  # function level, up 4 layers
-        "simcli/state.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .deal import Deal\n",
-        "simcli/view.py": "import simcli.cards\n",
-        "simcli/deal.py": "from simcli import view\nfrom simcli.strategies.greedy import Greedy\n",
+        "simcli/primitives/cards.py": "def f():\n    from simcli.engine.view import PlayerView\n",  # in a function
+        "simcli/engine/state.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .deal import Deal\n",
+        "simcli/engine/view.py": "import simcli.primitives.cards\n",
+        "simcli/engine/deal.py": "from simcli.engine import view\nfrom simcli.strategies.greedy import Greedy\n",
         "strategies/greedy.py": "from . import mc\n",
         "strategies/mc.py": "",
     })
     edges = arch.graph(root)
-    assert edges["simcli.cards"] == {"simcli.view"} and edges["simcli.state"] == {"simcli.deal"}
-    assert edges["simcli.deal"] == {"simcli.view", "strategies.greedy"}  # simcli.strategies is strategies/
-    assert edges["strategies.greedy"] == {"strategies.mc"} and edges["simcli.view"] == {"simcli.cards"}
+    assert edges["simcli.primitives.cards"] == {"simcli.engine.view"}
+    assert edges["simcli.engine.state"] == {"simcli.engine.deal"}  # the same layer: allowed
+    assert edges["simcli.engine.deal"] == {"simcli.engine.view", "strategies.greedy"}  # simcli.strategies: strategies/
+    assert edges["strategies.greedy"] == {"strategies.mc"}
+    assert edges["simcli.engine.view"] == {"simcli.primitives.cards"}
     found = arch.problems(edges)
-    assert "simcli.cards (foundation) imports simcli.view (strategy API), a layer above it" in found
-    assert "simcli.state (state & rule arithmetic) imports simcli.deal (engine), a layer above it" in found
-    assert "simcli.deal (engine) imports strategies.greedy (search & strategies), a layer above it" in found
+    assert found == [
+        "simcli.engine.deal (engine) imports strategies.greedy (strategies), a layer above it",
+        "simcli.primitives.cards (primitives) imports simcli.engine.view (engine), a layer above it"]
     assert arch.main(["--check", "--root", str(root)]) == 1
 
 
-def test_a_module_in_no_layer_and_a_stale_exception_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                                             ) -> None:
-    root = _tree(tmp_path, {"simcli/mystery.py": "", "simcli/view.py": "", "simcli/forward.py": ""})
-    monkeypatch.setattr(arch, "UPWARD", {("simcli.view", "simcli.forward"): "gone"})
-    found = arch.problems(arch.graph(root))
-    assert found == [
-        "simcli.mystery: not placed in a layer (add it to PLACED or a pattern of LAYERS in scripts/architecture.py)",
-        "UPWARD lists simcli.view -> simcli.forward, which the code no longer imports upward: delete the entry"]
-    monkeypatch.setattr(arch, "PLACED", {"simcli.mystery": "engine"})
-    assert arch.problems(arch.graph(root))[:1] == [
-        "UPWARD lists simcli.view -> simcli.forward, which the code no longer imports upward: delete the entry"]
-    monkeypatch.setattr(arch, "PLACED", {"simcli.mystery": "no such layer"})
-    assert "PLACED['simcli.mystery'] names no layer 'no such layer'" in arch.problems(arch.graph(root))
+def test_the_layer_comes_from_the_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new module lands in its folder's layer; a package no layer holds is named; a top-level module is the public
+    API, which nothing inside imports; a stale exception is named."""
+    root = _tree(tmp_path, {"simcli/engine/features/newrule.py": "from simcli.rules import knobs\n",
+                            "simcli/rules/knobs.py": "", "simcli/mystery/thing.py": "",
+                            "simcli/view.py": "from simcli.engine.view import *\n", "simcli/engine/view.py": "",
+                            "simcli/players/forward.py": "from simcli.view import PlayerView\n",
+                            "simcli/cli.py": "from simcli.commands import run\n", "simcli/commands/run.py": ""})
+    assert arch.LAYERS[arch.layer_of("simcli.engine.features.newrule")].name == "engine"
+    assert arch.LAYERS[arch.layer_of("simcli.view")].name == "public API"
+    assert arch.LAYERS[arch.layer_of("simcli.cli")].name == "command line"
+    assert arch.layer_of("simcli") == 0
+    monkeypatch.setattr(arch, "UPWARD", {("simcli.engine.view", "simcli.players.forward"): "gone"})
+    assert arch.problems(arch.graph(root)) == [
+        "simcli.mystery.thing: in no layer (put it in a package of LAYERS, or give its package a layer in "
+        "scripts/architecture.py)",
+        "simcli.players.forward imports simcli.view, a public-API module: import from its layer's package instead",
+        "UPWARD lists simcli.engine.view -> simcli.players.forward, which the code no longer imports upward: "
+        "delete the entry"]
+
+
+def test_modules_over_their_size_are_named(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"simcli/runs/runner.py": "x = 1\n" * (arch.MAX_MODULE_LINES + 1),
+                            "simcli/runs/small.py": "x = 1\n" * arch.MAX_MODULE_LINES,
+                            "simcli/commands/sweep.py": "x = 1\n" * (arch.MAX_COMMAND_LINES + 1),
+                            "simcli/rules/ruleset.py": "x = 1\n" * 999})  # generated code: exempt
+    assert arch.oversized(root) == [
+        "simcli.commands.sweep: 301 lines, over the 300 a command module may have",
+        "simcli.runs.runner: 401 lines, over the 400 a module may have"]
+    assert arch.main(["--check", "--root", str(root)]) == 1
+
+
+def test_at_most_twelve_files_directly_under_simcli() -> None:
+    """Issue 30: the top of the package is the public API, the CLI, ``__main__`` and ``__init__``; the rest is in
+    the layer packages."""
+    top = sorted(p.name for p in (ROOT / "simcli").glob("*.py"))
+    assert len(top) <= 12, top
+    assert {"__init__.py", "__main__.py", "cli.py"} <= set(top)
 
 
 def test_the_picture_is_drawn_from_the_graph_and_a_stale_one_is_refused(tmp_path: Path,
@@ -84,13 +111,14 @@ def test_the_picture_is_drawn_from_the_graph_and_a_stale_one_is_refused(tmp_path
     assert arch.drawn_fingerprint(out) == arch.fingerprint(arch.graph())
     assert arch.main(["--check", "--out", str(out)]) == 0
     edges = arch.graph()
-    edges["simcli.actions"] = set()  # the code changed: actions no longer imports cards
+    edges["simcli.primitives.actions"] = set()  # the code changed: actions no longer imports cards
     assert arch.fingerprint(edges) != arch.fingerprint(arch.graph())
     monkeypatch.setattr(arch, "graph", lambda root=arch.ROOT: edges)
     assert arch.main(["--check", "--out", str(out)]) == 1
     assert (ROOT / "docs" / "architecture.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     drawn = arch.collapse(arch.graph())
     assert "simcli.commands" in drawn and not any(m.startswith("simcli.commands.") for m in drawn)
+    assert "simcli.engine" in drawn and "simcli.engine.features" in drawn and "simcli.engine.deal" not in drawn
     doc = (ROOT / "docs" / "architecture.md").read_text()
     assert "architecture.png" in doc and "scripts/architecture.py" in doc
     for layer in arch.LAYERS:

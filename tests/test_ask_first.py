@@ -10,12 +10,12 @@ import numpy as np
 from helpers import Table, deal_state, make_rules, players
 from probe_strategies import AskWhenOut
 
-from simcli.actions import Meld
-from simcli.cards import FOUR, KING, QUEEN
-from simcli.game import play_game
-from simcli.judge import ASK_FIRST
-from simcli.trace import EventLog
-from simcli.view import PlayerView
+from simcli.engine.judge import ASK_FIRST
+from simcli.engine.trace import EventLog
+from simcli.engine.view import PlayerView
+from simcli.players.seating import play_game
+from simcli.primitives.actions import Meld
+from simcli.primitives.cards import FOUR, KING, QUEEN
 
 REQUIRED = {"ask_partner_permission": "REQUIRED"}
 

@@ -15,8 +15,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from simcli.cli import main
-from simcli.game import MAX_DEALS_PER_GAME, play_game
-from simcli.rules import load_rules, parse_overrides
+from simcli.engine.game import MAX_DEALS_PER_GAME
+from simcli.players.seating import play_game
+from simcli.rules.presets import load_rules, parse_overrides
 
 
 def bench(*args: Any, code: int = 0) -> Result:

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from scipy import stats as st
 
-from simcli import duplicate as dup
+from simcli.duplicate import pairs as dup
 from simcli.cli import main
 
 

@@ -12,9 +12,9 @@ import pytest
 from cli_helpers import cli
 from scoring_paths import api_scores, breakdown, cli_scores
 
-from simcli.game import game_outcome
-from simcli.melds import initial_meld_minimum
-from simcli.rules import diff, load_rules
+from simcli.engine.game import game_outcome
+from simcli.engine.melds import initial_meld_minimum
+from simcli.rules.presets import diff, load_rules
 
 SIX = {"num_players": 6}
 THREE_PAIRS = {"num_players": 6, "team_size": 2}

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 import simcli
 from simcli.cli import main
-from simcli.rules import list_variants
+from simcli.rules.presets import list_variants
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -112,7 +112,8 @@ def test_every_rules_reference_resolves_in_docs_rules_md() -> None:
     sections = set(re.findall(r"^#{2,3} (\d+(?:\.\d+)?)[. ]", spec, flags=re.M))
     assert {"1.12", "2.1", "2.4", "3", "3.1", "5.4"} <= sections
     files = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), *sorted((REPO / "simcli").rglob("*.py")),
-             *sorted((REPO / "simcli" / "variants").glob("*.toml")), *sorted((REPO / "strategies").glob("*.py"))]
+             *sorted((REPO / "simcli" / "rules" / "variants").glob("*.toml")), *sorted((REPO /
+             "strategies").glob("*.py"))]
     cited = {}
     for f in files:
         if f.name == "rules.md":

@@ -64,8 +64,8 @@ def where(module: str, cwd: Path, compiled: bool) -> str:
     return out.stdout.strip()
 
 
-@pytest.mark.parametrize("module", ["simcli.deal", "simcli.judge", "simcli.view", "simcli.ruleset", "simcli.worlds",
-                                    "simcli.strategies.greedy"])
+@pytest.mark.parametrize("module", ["simcli.engine.deal", "simcli.engine.judge", "simcli.engine.view",
+                                    "simcli.rules.ruleset", "simcli.engine.worlds", "simcli.strategies.greedy"])
 def test_compiled_build_is_compiled(module: str, tmp_path: Path) -> None:
     compiled, pure = where(module, tmp_path, True), where(module, tmp_path, False)
     assert compiled.endswith(".so") and compiled.startswith(str(compiled_path())), compiled
@@ -82,7 +82,8 @@ ENGINE_TESTS = [
     "test_trace_format_doc.py", "test_strategy_base.py", "test_strategy_specs.py",
     "test_wild_upcard_freeze.py", "test_no_leak.py", "test_ruleset.py",
 ]
-#: The few tests of those files that replace engine internals, which compiled callers do not see: simcli.game.Deal
+#: The few tests of those files that replace engine internals, which compiled callers do not see:
+# simcli.engine.game.Deal
 #: or prepare_deal (mock.patch), and the compiled sampler's hidden places (the forgetful-sampler test, whose point,
 #: that the twins catch a sampler that forgets a place, does not depend on the build; it runs on the pure one).
 MOCKING_TESTS = ["test_game_target_8500", "test_black_three_canasta_wins_the_game",
@@ -91,7 +92,7 @@ MOCKING_TESTS = ["test_game_target_8500", "test_black_three_canasta_wins_the_gam
 
 def test_engine_tests_pass_on_the_compiled_build() -> None:
     """The hand-dealt scenarios, golden cases and determinism tests, run again with the compiled engine first on
-    the path (conftest.py refuses to start unless simcli.deal is the compiled module)."""
+    the path (conftest.py refuses to start unless simcli.engine.deal is the compiled module)."""
     env = {**os.environ, "SIMCLI_EXPECT_COMPILED": "1"}
     env.pop("PYTHONPATH", None)
     done = subprocess.run(
@@ -135,7 +136,7 @@ def test_builtins_come_from_the_installed_build_in_the_repository_root(cwd: str,
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert (out["build"], out["strategies_build"]) == ("compiled", "compiled")
-    check = ("from simcli.strategy import load_strategy, strategy_build; import sys; "
+    check = ("from simcli.players.loading import load_strategy, strategy_build; import sys; "
              "print(*[sys.modules[load_strategy(n).__module__].__file__ for n in sys.argv[1:]])")
     done = subprocess.run([sys.executable, "-c", "import sys; del sys.path[0]; " + check, "greedy", "random",
                            "strategies.greedy:Greedy"], cwd=where, env=env, capture_output=True, text=True, check=True)
@@ -210,7 +211,7 @@ HEURISTICS = [("classic", "greedy"), ("classic", "random"), ("ponytail", "ponyta
 #: greedy's ``_avoid`` hook, which the compiled ``choose_draw`` and ``choose_melds`` call: as if every natural rank
 #: cost a penalty, it starts a meld only as a whole canasta.
 SUBCLASSES = '''
-from simcli.strategy import load_strategy
+from simcli.players.loading import load_strategy
 
 Base = load_strategy("{name}")
 

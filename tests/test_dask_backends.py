@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from cli_helpers import cli, error_line
 
-import simcli.backends as backends
 import simcli.commands.match as match_cmd
 import simcli.commands.sweep as sweep_cmd
-import simcli.tournament as series
-from simcli.rules import load_rules
-from simcli.runner import RunSpec, play_chunk
+import simcli.duplicate.tournament as series
+import simcli.runs.backends as backends
+from simcli.rules.presets import load_rules
+from simcli.runs.runner import RunSpec, play_chunk
 
 SHORT = ("--rule", "max_hands=1")  # one deal a game: the tests need games, not long ones
 COMMANDS = {"match": ("match", "greedy", "random"), "tournament": ("tournament", "greedy,random"),

@@ -20,10 +20,10 @@ import numpy as np
 import pytest
 from helpers import Events, digest, record_game
 
-from simcli.cards import deck_counts, parse_cards
-from simcli.game import make_strategies, play_game
-from simcli.rules import load_rules
-from simcli.seeding import deal_rng, first_dealer, seat_rng
+from simcli.players.seating import make_strategies, play_game
+from simcli.primitives.cards import deck_counts, parse_cards
+from simcli.primitives.seeding import deal_rng, first_dealer, seat_rng
+from simcli.rules.presets import load_rules
 
 CLASSIC = load_rules("classic")
 MIX = ["random", "greedy", "random", "greedy"]
@@ -133,8 +133,8 @@ def test_each_seat_has_its_own_stream() -> None:
 
 _CHILD = """
 import hashlib, json, sys
-from simcli.game import play_game
-from simcli.rules import load_rules
+from simcli.players.seating import play_game
+from simcli.rules.presets import load_rules
 h = hashlib.sha256()
 def emit(kind, data):
     h.update(kind.encode())

@@ -22,15 +22,16 @@ from click.testing import CliRunner
 from helpers import Events, digest, record_game
 from helpers_americana import stack_am_deck
 
-from simcli.cards import deck_cards
 from simcli.cli import main
-from simcli.deal import Deal, new_deal
-from simcli.errors import EngineError, GameContext
-from simcli.game import GameResult, make_strategies, play_game, prepare_deal
-from simcli.records import deal_rows
-from simcli.rules import load_rules
-from simcli.scoring import SCORE_PARTS
-from simcli.seeding import deal_rng
+from simcli.engine.deal import Deal, new_deal
+from simcli.engine.game import GameResult, prepare_deal
+from simcli.engine.scoring import SCORE_PARTS
+from simcli.players.seating import make_strategies, play_game
+from simcli.primitives.cards import deck_cards
+from simcli.primitives.errors import EngineError, GameContext
+from simcli.primitives.seeding import deal_rng
+from simcli.rules.presets import load_rules
+from simcli.runs.records import deal_rows
 
 AMERICANA = load_rules("americana")
 CAPPED = load_rules("americana", {"max_hands": 3})

@@ -4,7 +4,7 @@
   GameResult (scores, every field of every deal, positions included) and the same event stream, bit for bit,
   whether it is played alone or after other games (of this mode, of other modes, with other seeds).
 * ``simcli run`` writes byte-identical ``games.parquet`` and ``deals.parquet`` with ``--jobs 1`` and ``--jobs 2``,
-  and its rows are the games that :func:`simcli.game.play_game` plays.
+  and its rows are the games that :func:`simcli.players.seating.play_game` plays.
 * The exact-cut and exact-pick grabs are drawn from the deal stream whatever their bonuses are: changing
   ``exact_pile_pick_bonus`` or ``exact_cut_bonus`` changes no card of any deal (decks, hands, upcards, grab
   counts), but it changes the score of the first deal where the bonus is paid by exactly the difference, with
@@ -25,8 +25,8 @@ from click.testing import CliRunner
 from helpers import Events, digest, record_game
 
 from simcli.cli import main
-from simcli.game import play_game
-from simcli.rules import load_rules
+from simcli.players.seating import play_game
+from simcli.rules.presets import load_rules
 
 MODES = {"2x1": (2, 1), "3x1": (3, 1), "4x1": (4, 1), "4x2": (4, 2), "6x3": (6, 3)}
 MAX_HANDS = 3

@@ -10,10 +10,10 @@ from cli_helpers import cli
 from helpers import Scripted
 from helpers_americana import AmTable, am_deal_state, am_rules
 
-from simcli.cards import ACE, SEVEN, SIX, parse_rank
-from simcli.judge import DISCARD_LIFTS, discard_error, discard_lifts
-from simcli.trace import EventLog
-from simcli.view import PlayerView
+from simcli.engine.judge import DISCARD_LIFTS, discard_error, discard_lifts
+from simcli.engine.trace import EventLog
+from simcli.engine.view import PlayerView
+from simcli.primitives.cards import ACE, SEVEN, SIX, parse_rank
 
 DEAD_END = "6 7 7 7 A A A"  # RULES.md A-AM-4d's example: 6 dead, A/7 barred while the 6 is held
 

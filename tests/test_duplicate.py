@@ -1,4 +1,4 @@
-"""Known answers of the duplicate-match statistics (simcli.duplicate): SPRT, pair scores, ratings, planning."""
+"""Known answers of the duplicate-match statistics (simcli.duplicate.pairs): SPRT, pair scores, ratings, planning."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from scipy import optimize
 from scipy import stats as st
 
-from simcli import duplicate as dup
+from simcli.duplicate import pairs as dup
 
 PENTA = [10, 20, 80, 25, 15]
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from scipy import stats as st
 
-from simcli.match import SprtSettings, play_match
-from simcli.rules import load_rules
+from simcli.duplicate.match import SprtSettings, play_match
+from simcli.rules.presets import load_rules
 
 SEEDS = 120
 

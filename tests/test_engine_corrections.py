@@ -14,13 +14,13 @@ from click.testing import CliRunner
 from helpers import Scripted, Table, deal_state, make_rules, meld, players, take
 from helpers_americana import AmTable, Holder, am_deal_state
 
-from simcli.cards import BLACK_THREE
 from simcli.cli import main
-from simcli.errors import IllegalDecision
-from simcli.game import play_game
-from simcli.rules import RuleError, load_rules
-from simcli.trace import EventLog
-from simcli.view import PlayerView
+from simcli.engine.trace import EventLog
+from simcli.engine.view import PlayerView
+from simcli.players.seating import play_game
+from simcli.primitives.cards import BLACK_THREE
+from simcli.primitives.errors import IllegalDecision
+from simcli.rules.presets import RuleError, load_rules
 from strategies.greedy import Greedy
 
 DEALER = 3

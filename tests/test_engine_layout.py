@@ -14,29 +14,32 @@ from pathlib import Path
 import pytest
 
 import simcli
-from simcli import deal, judge, meld_legality, ponies, spanish_pile, special, threes, view
-from simcli.cards import KING, RED_THREE
-from simcli.rules import load_rules
-from simcli.state import DealState
+from simcli.engine import deal, judge, meld_legality, view
+from simcli.engine.features import ponies, spanish_pile, special, threes
+from simcli.engine.state import DealState
+from simcli.primitives.cards import KING, RED_THREE
+from simcli.rules.presets import load_rules
 
 SIMCLI = Path(simcli.__file__).resolve().parent
 
 #: Feature knobs and the one module of simcli that reads each (knobs.py declares them all, and ruleset.py, generated
 #: from knobs.py, declares their typed attributes).
 ONE_HOME = {
-    "pony_unlock": "ponies.py",
-    "pony_partner_pickup": "ponies.py",
-    "castigado_requirement": "spanish_pile.py",
-    "wing_timing": "wings.py",
-    "wing_denied_if_opened_via_pile": "wings.py",
-    "wing_cutoff_stock_remaining": "wings.py",
-    "special_hand_waives_minimum": "special.py",
+    "pony_unlock": "engine/features/ponies.py",
+    "pony_partner_pickup": "engine/features/ponies.py",
+    "castigado_requirement": "engine/features/spanish_pile.py",
+    "wing_timing": "engine/features/wings.py",
+    "wing_denied_if_opened_via_pile": "engine/features/wings.py",
+    "wing_cutoff_stock_remaining": "engine/features/wings.py",
+    "special_hand_waives_minimum": "engine/features/special.py",
 }
 
 #: The feature modules and the engine core they build on: below the judge, the view, the turn and the loader.
-BELOW_JUDGE = ("engine", "threes", "ponies", "wings", "special", "spanish_pile", "trace_json", "dealing")
-ABOVE = {"simcli.judge", "simcli.view", "simcli.deal", "simcli.strategy", "simcli.forward", "simcli.melding",
-         "simcli.ending", "simcli.game"}
+BELOW_JUDGE = ("engine/core", "engine/features/threes", "engine/features/ponies", "engine/features/wings",
+               "engine/features/special", "engine/features/spanish_pile", "engine/trace_json", "engine/dealing")
+ABOVE = {"simcli.engine.judge", "simcli.engine.view", "simcli.engine.deal", "simcli.players.loading",
+         "simcli.players.forward", "simcli.engine.melding",
+         "simcli.engine.ending", "simcli.engine.game"}
 
 
 def _naming(knob: str) -> set[str]:
@@ -59,8 +62,7 @@ def _imports(module: str) -> set[str]:
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             out.add(node.module)
-            if node.module == "simcli":  # from simcli import ponies, threes
-                out.update(f"simcli.{a.name}" for a in node.names)
+            out.update(f"{node.module}.{a.name}" for a in node.names)  # from simcli.engine import deal
     return {m for m in out if m.startswith("simcli.")}
 
 
@@ -77,7 +79,7 @@ def test_the_judge_and_the_engine_share_each_predicate() -> None:
     assert judge.crossed_take_error is spanish_pile.crossed_take_error
     assert judge.special_hand_error is view.special_hand_error is special.special_hand_error
     # ... and the turn reads them from the same modules.
-    turn = (SIMCLI / "deal.py").read_text(encoding="utf-8")
+    turn = (SIMCLI / "engine" / "deal.py").read_text(encoding="utf-8")
     assert "ponies.empty_hand_takes_pony(" in turn and "special.lay_special_hand(" in turn
     assert deal.ponies is ponies
 
@@ -139,7 +141,8 @@ def test_a_three_may_be_kept_only_before_opening() -> None:
 ROOT = SIMCLI.parent
 #: Engine modules beyond setup.py's COMPILED list: the knob table and its value kinds, the rules loader and the
 #: forward model.
-ENGINE_EXTRA = ("simcli/knobs.py", "simcli/knob_values.py", "simcli/rules.py", "simcli/forward.py")
+ENGINE_EXTRA = ("simcli/rules/knobs.py", "simcli/rules/knob_values.py", "simcli/rules/presets.py",
+                "simcli/players/forward.py")
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 #: The marker that lets a function run longer, on its def line or the line above it (or above its decorators),

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from cli_helpers import cli, error_line
 
-from simcli import runner
-from simcli.rules import load_rules
-from simcli.runner import RunSpec
+from simcli.rules.presets import load_rules
+from simcli.runs import runner
+from simcli.runs.runner import RunSpec
 
 SHORT = ("--rule", "max_hands=1")
 
@@ -80,7 +80,7 @@ FAILING = "failing_strategy:FailOnTurnFive"  # raises in choose_discard on turn 
 
 
 def first_failing_game(seed: int) -> int:
-    from simcli.seeding import first_dealer
+    from simcli.primitives.seeding import first_dealer
 
     return next(g for g in range(100) if first_dealer(seed, g, 4) == 0)
 
@@ -91,7 +91,7 @@ def test_errors_table_keeps_the_strategy_traceback(tmp_path: Path, monkeypatch: 
     games = first_failing_game(1) + 1
     cli("run", "--games", games, "--seed", 1, "--jobs", 1, "--strategies", FAILING, "--on-error", "skip",
         "--out", out, "-q")
-    from simcli import results
+    from simcli.runs import results
 
     errors = results.load(out).errors
     tb = errors["traceback"].iloc[0]

@@ -1,4 +1,5 @@
-"""The forward model (simcli.forward): sampled worlds leak nothing hidden, account for every card, and play on."""
+"""The forward model (simcli.players.forward): sampled worlds leak nothing hidden, account for every card, and play
+on."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from simcli.cards import deck_counts
-from simcli.forward import clone, rank_totals, rollout, sample_world, seen_counts
-from simcli.game import play_game
-from simcli.rules import load_rules
-from simcli.state import DealState
-from simcli.strategy import Strategy, load_strategy
-from simcli.view import PlayerView
+from simcli.engine.state import DealState
+from simcli.engine.view import PlayerView
+from simcli.players.forward import clone, rank_totals, rollout, sample_world, seen_counts
+from simcli.players.loading import Strategy, load_strategy
+from simcli.players.seating import play_game
+from simcli.primitives.cards import deck_counts
+from simcli.rules.presets import load_rules
 
 VARIANTS = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
 

@@ -20,15 +20,16 @@ from helpers import Scripted, meld, players, take
 from helpers_americana import am_deal_state, am_play, am_rules
 from scoring_paths import breakdown, fake_deal, with_rules
 
-import simcli.game
-from simcli.actions import Meld, TakePile
-from simcli.cards import JACK
-from simcli.errors import IllegalDecision
-from simcli.game import game_outcome, play_game
-from simcli.judge import take_error
-from simcli.melds import WILD, canasta_bonus
-from simcli.position import PositionError, parse_position, position_to_json
-from simcli.scoring import american_threes, score_deal
+import simcli.engine.game
+from simcli.engine.game import game_outcome
+from simcli.engine.judge import take_error
+from simcli.engine.melds import WILD, canasta_bonus
+from simcli.engine.position import PositionError, parse_position, position_to_json
+from simcli.engine.scoring import american_threes, score_deal
+from simcli.players.seating import play_game
+from simcli.primitives.actions import Meld, TakePile
+from simcli.primitives.cards import JACK
+from simcli.primitives.errors import IllegalDecision
 
 
 # --------------------------------------------------------------------------- §5.3 positions
@@ -448,7 +449,7 @@ def test_a5_default_is_gt() -> None:
 ])
 def test_a5_play_game_stops_at_the_target(comparison: str, deals: int, totals: list[int]) -> None:
     per_deal = [[4000, 0], [4500, 100], [100, 100], [0, 0]]
-    with mock.patch.object(simcli.game, "Deal", fake_deal(per_deal)):
+    with mock.patch.object(simcli.engine.game, "Deal", fake_deal(per_deal)):
         result = play_game(am_rules(target_comparison=comparison), ["x"] * 4, 7, 0,
                            strategies=players())
     assert (len(result.deals), result.totals, result.winner_team) == (deals, totals, 0)

@@ -15,13 +15,13 @@ import pytest
 from click.testing import CliRunner
 from scoring_paths import api_scores, breakdown, cli_scores, with_rules
 
-from simcli.cards import ACE, FIVE, FOUR, JOKER, KING, SIX, TWO
 from simcli.cli import main
-from simcli.knobs import RuleError
-from simcli.melds import initial_meld_minimum, meld_error, meld_value, wild_ratio_ok
-from simcli.position import PositionError, parse_position, position_to_json
-from simcli.rules import load_rules
-from simcli.scoring import SCORE_PARTS
+from simcli.engine.melds import initial_meld_minimum, meld_error, meld_value, wild_ratio_ok
+from simcli.engine.position import PositionError, parse_position, position_to_json
+from simcli.engine.scoring import SCORE_PARTS
+from simcli.primitives.cards import ACE, FIVE, FOUR, JOKER, KING, SIX, TWO
+from simcli.rules.knobs import RuleError
+from simcli.rules.presets import load_rules
 
 PARTS = (
     "going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens", "canasta_aces",

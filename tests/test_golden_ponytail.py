@@ -19,14 +19,15 @@ from click.testing import CliRunner
 from helpers_ponytail import DEALER, pony_deal_state, pt_rules
 from scoring_paths import fake_deal, with_rules
 
-import simcli.game
-from simcli.cards import JOKER, NINE, RED_THREE, SEVEN, parse_cards
+import simcli.engine.game
 from simcli.cli import main
-from simcli.game import game_outcome, play_game
-from simcli.position import PositionError, parse_position, position_to_json
-from simcli.rules import load_rules
-from simcli.scoring import SCORE_PARTS
-from simcli.view import PlayerView
+from simcli.engine.game import game_outcome
+from simcli.engine.position import PositionError, parse_position, position_to_json
+from simcli.engine.scoring import SCORE_PARTS
+from simcli.engine.view import PlayerView
+from simcli.players.seating import play_game
+from simcli.primitives.cards import JOKER, NINE, RED_THREE, SEVEN, parse_cards
+from simcli.rules.presets import load_rules
 
 #: The score parts a Ponytail deal uses (RULES.md §1.12, §2.2). Other variants add parts of their own to
 #: SCORE_PARTS; in a Ponytail deal those must all be 0.
@@ -307,7 +308,7 @@ P3_GAMES = {
 @pytest.mark.parametrize("case", sorted(P3_GAMES))
 def test_p3_play_game_stops_as_game_outcome_says(case: str) -> None:
     per_deal, (deals, totals, winner, _) = P3_GAMES[case]
-    with mock.patch.object(simcli.game, "Deal", fake_deal(per_deal)):
+    with mock.patch.object(simcli.engine.game, "Deal", fake_deal(per_deal)):
         result = play_game(RULES, ["greedy"] * 4, 7, 0)
     assert (len(result.deals), result.totals, result.winner_team) == (deals, totals, winner)
 
@@ -315,7 +316,7 @@ def test_p3_play_game_stops_as_game_outcome_says(case: str) -> None:
 @pytest.mark.parametrize("case", sorted(P3_GAMES))
 def test_p3_through_simcli_play(case: str) -> None:
     per_deal, (deals, _, _, line) = P3_GAMES[case]
-    with mock.patch.object(simcli.game, "Deal", fake_deal(per_deal)):
+    with mock.patch.object(simcli.engine.game, "Deal", fake_deal(per_deal)):
         result = CliRunner().invoke(main, ["play", "--variant", "ponytail", "--seed", "7"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()

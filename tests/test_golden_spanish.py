@@ -20,11 +20,11 @@ from helpers import Scripted, meld, take
 from helpers_spanish import es_deal_state, es_rules, es_table
 from scoring_paths import breakdown, with_rules
 
-from simcli.cards import ACE, EIGHT, KING, SIX
-from simcli.game import game_outcome
-from simcli.judge import take_error
-from simcli.position import PositionError, parse_position, position_to_json
-from simcli.view import PlayerView
+from simcli.engine.game import game_outcome
+from simcli.engine.judge import take_error
+from simcli.engine.position import PositionError, parse_position, position_to_json
+from simcli.engine.view import PlayerView
+from simcli.primitives.cards import ACE, EIGHT, KING, SIX
 
 
 # --------------------------------------------------------------------------- §5.4 positions

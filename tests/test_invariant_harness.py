@@ -22,13 +22,13 @@ import test_invariants_ponytail as ponytail
 import test_invariants_spanish as spanish
 from invariant_harness import END_REASON, DealChecker, InvariantError, play_games, same_seats
 
-import simcli.melds
-import simcli.scoring
-from simcli.cards import NATURAL_RANKS, deck_cards
-from simcli.game import prepare_deal
-from simcli.scoring import SCORE_PARTS
-from simcli.seeding import deal_rng
-from simcli.state import DealState
+import simcli.engine.melds
+import simcli.engine.scoring
+from simcli.engine.game import prepare_deal
+from simcli.engine.scoring import SCORE_PARTS
+from simcli.engine.state import DealState
+from simcli.primitives.cards import NATURAL_RANKS, deck_cards
+from simcli.primitives.seeding import deal_rng
 
 #: Per variant: its rules, its checker class, and a short checked sample of random play (returns the deals played).
 VARIANTS: dict[str, tuple[Any, type[DealChecker], Callable[[Counter[str]], int]]] = {
@@ -159,8 +159,8 @@ def _every_meld_legal(*args: Any, **kwargs: Any) -> None:
 
 #: (the engine function, its wrong replacement, what the checker must say)
 BUGS = {
-    "hand-cards-cost-nothing": (simcli.scoring.hand_points, _no_hand_penalty, "recomputed"),
-    "every-meld-legal": (simcli.melds.meld_error, _every_meld_legal, "illegal meld"),
+    "hand-cards-cost-nothing": (simcli.engine.scoring.hand_points, _no_hand_penalty, "recomputed"),
+    "every-meld-legal": (simcli.engine.melds.meld_error, _every_meld_legal, "illegal meld"),
 }
 
 
@@ -178,6 +178,6 @@ def test_every_checker_catches_a_planted_engine_bug(variant: str, bug: str) -> N
 
 
 def test_plants_are_undone() -> None:
-    with planted(simcli.scoring.hand_points, _no_hand_penalty):
-        assert simcli.scoring.hand_points is _no_hand_penalty
-    assert simcli.scoring.hand_points is not _no_hand_penalty
+    with planted(simcli.engine.scoring.hand_points, _no_hand_penalty):
+        assert simcli.engine.scoring.hand_points is _no_hand_penalty
+    assert simcli.engine.scoring.hand_points is not _no_hand_penalty

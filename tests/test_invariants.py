@@ -1,7 +1,7 @@
 """Engine invariants checked after every event of thousands of simulated deals.
 
 A :class:`Checker` sits between the engine and its ``emit`` listener and sees the live
-:class:`~simcli.state.DealState`. After every event it checks that
+:class:`~simcli.engine.state.DealState`. After every event it checks that
 
 * every card of the pack is somewhere: hands + stock + pile + all team melds + laid red
   threes equal ``deck_counts`` rank by rank, and the stock is still an untouched part
@@ -32,8 +32,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 from invariant_harness import DealChecker, InvariantError, play_deal, play_games, rank_name, rank_of, same_seats
 
-from simcli.actions import DRAW_STOCK, Meld, TakePile
-from simcli.cards import (
+from simcli.engine.deal import DealResult, new_deal
+from simcli.engine.melds import count_canastas, meld_error, requirement_met
+from simcli.engine.scoring import SCORE_PARTS
+from simcli.engine.state import DealState
+from simcli.engine.view import PlayerView
+from simcli.players.loading import Strategy
+from simcli.primitives.actions import DRAW_STOCK, Meld, TakePile
+from simcli.primitives.cards import (
     ACE,
     BLACK_THREE,
     CARD_VALUES,
@@ -55,13 +61,7 @@ from simcli.cards import (
     counts_of,
     deck_counts,
 )
-from simcli.deal import DealResult, new_deal
-from simcli.melds import count_canastas, meld_error, requirement_met
-from simcli.rules import load_rules
-from simcli.scoring import SCORE_PARTS
-from simcli.state import DealState
-from simcli.strategy import Strategy
-from simcli.view import PlayerView
+from simcli.rules.presets import load_rules
 from strategies.greedy import Greedy
 
 CLASSIC = load_rules("classic")

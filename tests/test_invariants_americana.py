@@ -1,8 +1,8 @@
 """Canasta Americana engine invariants over random (and some scripted-strategy) play, event by event.
 
-Deals are driven directly: :func:`simcli.game.prepare_deal` lays a seeded deck out, and
+Deals are driven directly: :func:`simcli.engine.game.prepare_deal` lays a seeded deck out, and
 ``invariant_harness.play_deal(checker, strategies, ctx)`` plays it with an :class:`AmChecker` as its ``emit``
-listener. The checker sees the live :class:`~simcli.state.DealState` after every event and checks that
+listener. The checker sees the live :class:`~simcli.engine.state.DealState` after every event and checks that
 
 * every card of the pack is somewhere: hands + stock + pile + team melds + red **and** black threes laid
   + wings still set aside (``st.wings``, ``st.wings_void``) + pending wings (``st.wing_pending``) + the 14 cards
@@ -46,7 +46,12 @@ import pytest
 from helpers_americana import stack_am_deck
 from invariant_harness import DealChecker, InvariantError, play_deal, rank_name, rank_of, report
 
-from simcli.cards import (
+from simcli.engine.deal import DealResult, new_deal
+from simcli.engine.game import prepare_deal
+from simcli.engine.melds import meld_error
+from simcli.engine.state import DealState
+from simcli.players.seating import make_strategies
+from simcli.primitives.cards import (
     ACE,
     BLACK_THREE,
     FOUR,
@@ -62,13 +67,9 @@ from simcli.cards import (
     deck_cards,
     parse_cards,
 )
-from simcli.deal import DealResult, new_deal
-from simcli.errors import GameContext
-from simcli.game import make_strategies, prepare_deal
-from simcli.melds import meld_error
-from simcli.rules import load_rules
-from simcli.seeding import deal_rng
-from simcli.state import DealState
+from simcli.primitives.errors import GameContext
+from simcli.primitives.seeding import deal_rng
+from simcli.rules.presets import load_rules
 
 AMERICANA = load_rules("americana")
 DRAW2 = load_rules("americana", {"draw_count": 2})
@@ -112,7 +113,7 @@ def bonus(kind: str, m: Sequence[int]) -> int:
 
 
 def meld_problem(rank: int, m: Sequence[int], cap: int = 7) -> str | None:
-    """Why a meld on the table breaks the Americana rules (checked independently of simcli.melds); ``cap`` is 8
+    """Why a meld on the table breaks the Americana rules (checked independently of simcli.engine.melds); ``cap`` is 8
     under allow_8th_card_when_going_out (whether the 8th card went out is checked at the end of the deal)."""
     n, tw, jk = m
     size, w = n + tw + jk, tw + jk
@@ -683,15 +684,15 @@ def _no_canasta(self: DealState, rank: int) -> bool:
 
 MUTANTS = {
     # discard restrictions ignored: random discards threes, wild cards, aces/sevens on an empty pile
-    "no-discard-restrictions": ([("simcli.deal.discard_error", lambda *a: None),
-                                 ("simcli.view.discard_error", lambda *a: None)], "discarded"),
+    "no-discard-restrictions": ([("simcli.engine.deal.discard_error", lambda *a: None),
+                                 ("simcli.engine.view.discard_error", lambda *a: None)], "discarded"),
     # closed ranks stay open: melds of dead ranks, takes with a dead rank on top
-    "no-dead-ranks": ([("simcli.state.DealState.rank_has_canasta", _no_canasta)], "dead.rank"),
+    "no-dead-ranks": ([("simcli.engine.state.DealState.rank_has_canasta", _no_canasta)], "dead.rank"),
     # threes scored without the canasta sign
-    "threes-always-plus": ([("simcli.scoring.american_threes", lambda rules, count, canastas: 100 * count)],
+    "threes-always-plus": ([("simcli.engine.scoring.american_threes", lambda rules, count, canastas: 100 * count)],
                            "score parts"),
     # every three drawn is kept, whether the team opened or not
-    "keep-every-three": ([("simcli.threes.may_hold_three", lambda eng, seat, rank: True)], "three"),
+    "keep-every-three": ([("simcli.engine.features.threes.may_hold_three", lambda eng, seat, rank: True)], "three"),
 }
 
 

@@ -1,7 +1,7 @@
 """Ponytail engine invariants over random play, determinism, and whole games through the CLI.
 
 A :class:`PonyChecker` sits between the engine and its ``emit`` listener and sees the live
-:class:`~simcli.state.DealState`. After every event it checks that
+:class:`~simcli.engine.state.DealState`. After every event it checks that
 
 * every card of the pack is somewhere: hands + **ponies** + stock + pile + team melds + laid red threes equal the
   pack rank by rank, and the stock is still the undrawn top of the shuffled deck;
@@ -38,7 +38,13 @@ import pytest
 from click.testing import CliRunner
 from invariant_harness import DealChecker, InvariantError, play_games, rank_of, report
 
-from simcli.cards import (
+from simcli.cli import main
+from simcli.engine.deal import DealResult
+from simcli.engine.game import prepare_deal
+from simcli.engine.melds import meld_error
+from simcli.engine.state import DealState
+from simcli.players.seating import play_game
+from simcli.primitives.cards import (
     BLACK_THREE,
     JOKER,
     NUM_RANKS,
@@ -49,13 +55,8 @@ from simcli.cards import (
     WILD_MELD,
     deck_cards,
 )
-from simcli.cli import main
-from simcli.deal import DealResult
-from simcli.game import play_game, prepare_deal
-from simcli.melds import meld_error
-from simcli.rules import load_rules
-from simcli.seeding import deal_rng
-from simcli.state import DealState
+from simcli.primitives.seeding import deal_rng
+from simcli.rules.presets import load_rules
 
 PONYTAIL = load_rules("ponytail")
 SIX_PAIRS = load_rules("ponytail", {"num_players": 6})  # 3 teams of 2
@@ -89,7 +90,7 @@ def classify(rank: int, m: Sequence[int]) -> str | None:
 
 
 def meld_problem(rank: int, m: Sequence[int]) -> str | None:
-    """Why a meld on the table breaks the Ponytail rules (checked independently of simcli.melds)."""
+    """Why a meld on the table breaks the Ponytail rules (checked independently of simcli.engine.melds)."""
     n, tw, jk = m
     size, w = n + tw + jk, tw + jk
     if size > 7:

@@ -1,8 +1,9 @@
 """Spanish Canasta (juego) engine invariants over random (and some greedy) play, event by event, in every mode.
 
-Whole games are played with :func:`simcli.game.play_game` (capped with ``max_hands``: random play loses points
-and would never reach 5000) while a :class:`SpanishChecker` sits between each deal and its ``emit`` listener. It
-sees the live :class:`~simcli.state.DealState` after every event and checks, from RULES.md §1 and §2.4 written out
+Whole games are played with :func:`simcli.players.seating.play_game` (capped with ``max_hands``: random play loses
+points and would never reach 5000) while a :class:`SpanishChecker` sits between each deal and its ``emit`` listener. It
+sees the live :class:`~simcli.engine.state.DealState` after every event and checks, from RULES.md §1 and §2.4 written
+out
 again here (not from the knobs), that
 
 * the table is the mode's: 2 decks (108 cards) below 6 players, 4 decks (216) with 6; 15 cards each; teams
@@ -34,7 +35,7 @@ again here (not from the knobs), that
 
 At the end of each deal every score part is recomputed from the end state with the §2.4 values by the code
 here, the parts must add up to the total, and the DealResult's Spanish fields must match the events. After each
-game the records (``simcli.records.deal_rows`` / ``game_row``) must agree with the events, the totals must add up
+game the records (``simcli.runs.records.deal_rows`` / ``game_row``) must agree with the events, the totals must add up
 deal by deal, the dealer must move to the right, and the game must end exactly when §1.13 says.
 """
 
@@ -55,9 +56,16 @@ from invariant_harness import DealChecker, InvariantError, play_games, rank_name
 from invariant_harness import checking as checking_with
 from test_view import assert_same_view, clone, rehide
 
-import simcli.game
-import simcli.records
-from simcli.cards import (
+import simcli.engine.game
+import simcli.runs.records
+from simcli.engine.deal import DealResult, new_deal
+from simcli.engine.game import GameResult, prepare_deal
+from simcli.engine.scoring import SCORE_PARTS
+from simcli.engine.state import DealState
+from simcli.engine.view import PlayerView
+from simcli.players.loading import Strategy
+from simcli.players.seating import play_game
+from simcli.primitives.cards import (
     ACE,
     BLACK_THREE,
     JOKER,
@@ -72,15 +80,9 @@ from simcli.cards import (
     deck_cards,
     deck_counts,
 )
-from simcli.deal import DealResult, new_deal
-from simcli.game import GameResult, play_game, prepare_deal
-from simcli.records import deal_rows, game_row
-from simcli.rules import load_rules
-from simcli.scoring import SCORE_PARTS
-from simcli.seeding import deal_rng, first_dealer
-from simcli.state import DealState
-from simcli.strategy import Strategy
-from simcli.view import PlayerView
+from simcli.primitives.seeding import deal_rng, first_dealer
+from simcli.rules.presets import load_rules
+from simcli.runs.records import deal_rows, game_row
 
 #: The modes of §2.4: (players, team size).
 MODES = {"2x1": (2, 1), "3x1": (3, 1), "4x1": (4, 1), "4x2": (4, 2), "6x3": (6, 3)}
@@ -126,7 +128,7 @@ def clean(rank: int, m: Sequence[int]) -> bool:
 
 
 def meld_problem(rank: int, m: Sequence[int]) -> str | None:
-    """Why a meld on the table breaks the §2.4 rules (checked independently of simcli.melds)."""
+    """Why a meld on the table breaks the §2.4 rules (checked independently of simcli.engine.melds)."""
     n, tw, jk = m
     size, w = n + tw + jk, tw + jk
     if min(m) < 0:
@@ -1043,13 +1045,14 @@ def _premiado_turns_off_by_one(*args: Any) -> dict[str, Any]:
     return out
 
 
-_real_spanish_columns = simcli.records._spanish_columns
+_real_spanish_columns = simcli.runs.records._spanish_columns
 
 
 @pytest.mark.parametrize(("target", "replacement", "message"), [
-    ("simcli.records._spanish_columns", _premiado_turns_off_by_one, "premiado_turns"),
-    ("simcli.game.game_outcome", lambda rules, totals, deals: (deals > MAX_HANDS, int(np.argmax(totals))), "§1.13"),
-    ("simcli.scoring.canasta_count_bonus", lambda rules, n: 500 * (n >= 5), "score parts"),
+    ("simcli.runs.records._spanish_columns", _premiado_turns_off_by_one, "premiado_turns"),
+    ("simcli.engine.game.game_outcome",
+     lambda rules, totals, deals: (deals > MAX_HANDS, int(np.argmax(totals))), "§1.13"),
+    ("simcli.engine.scoring.canasta_count_bonus", lambda rules, n: 500 * (n >= 5), "score parts"),
 ], ids=["records", "game-end", "count-bonus"])
 def test_checker_catches_engine_mutants(target: str, replacement: Any, message: str) -> None:
     """Records, the end of the game and the canasta-count bonus broken in the engine are caught."""
@@ -1113,7 +1116,7 @@ def test_quick_finish_terremoto_and_a_black_three_canasta_under_the_checker() ->
     scripts[4] = Scripted(melds=[[meld(BLACK_THREE, 7), meld(10, 4), meld(11, 4)]], discards=["Q"])
     stats: Counter[str] = Counter()
     log: list[SpanishChecker] = []
-    with mock.patch.object(simcli.game, "prepare_deal", stacked_deal), checking(stats, log, "stacked:"):
+    with mock.patch.object(simcli.engine.game, "prepare_deal", stacked_deal), checking(stats, log, "stacked:"):
         game = play_game(rules, ["scripted"] * 6, seed, 0, strategies=scripts)
     check_game(rules, game, log, stats, "stacked:")
     result = game.deals[0]

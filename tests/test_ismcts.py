@@ -11,13 +11,13 @@ from click.testing import CliRunner
 
 import strategies.ismcts as ismcts
 from simcli.cli import main
-from simcli.deal import DealResult
-from simcli.forward import true_state
-from simcli.game import play_game
-from simcli.rules import load_rules
-from simcli.seeding import seat_rng
-from simcli.strategy import Strategy, StrategyLookupError, load_strategy, parse_strategy_list
-from simcli.view import PlayerView
+from simcli.engine.deal import DealResult
+from simcli.engine.view import PlayerView
+from simcli.players.forward import true_state
+from simcli.players.loading import Strategy, StrategyLookupError, load_strategy, parse_strategy_list
+from simcli.players.seating import play_game
+from simcli.primitives.seeding import seat_rng
+from simcli.rules.presets import load_rules
 from strategies.ismcts import Bounds, Edge, Ismcts, Node, backup, pick, run_tree
 from strategies.mc import BEST_HEURISTIC
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from helpers_americana import am_deal_state, am_rules
 
-from simcli.cards import parse_rank
-from simcli.judge import discard_error, special_hand_error
+from simcli.engine.judge import discard_error, special_hand_error
+from simcli.primitives.cards import parse_rank
 
 # Seven natural pairs (hand_size=14 so that the deal itself gives the 14 cards).
 LOW_PAIRS = "4 4 5 5 6 6 8 8 9 9 10 10 J J"  # 2*5*3 + 2*10*4 = 30 + 80 = 110 points

@@ -17,12 +17,12 @@ from helpers_spanish import es_deal_state
 from scoring_paths import api_scores, breakdown, cli_scores, with_rules
 from test_golden_americana import a3, threes
 
-from simcli.actions import Meld, TakePile
-from simcli.cards import BLACK_THREE, KING, QUEEN
-from simcli.errors import IllegalDecision
-from simcli.judge import take_error
-from simcli.knobs import FIXED_KNOBS, RuleError
-from simcli.rules import load_rules
+from simcli.engine.judge import take_error
+from simcli.primitives.actions import Meld, TakePile
+from simcli.primitives.cards import BLACK_THREE, KING, QUEEN
+from simcli.primitives.errors import IllegalDecision
+from simcli.rules.knobs import FIXED_KNOBS, RuleError
+from simcli.rules.presets import load_rules
 
 
 @pytest.fixture(params=["api", "cli"])

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from cli_helpers import cli, error_line
 
-from simcli import ladder
 from simcli.commands import ladder as ladder_cmd
-from simcli.duplicate import PRIOR_DRAWS, elo_from_score
-from simcli.tournament import StoredMatch, match_path
+from simcli.duplicate import ladder
+from simcli.duplicate.pairs import PRIOR_DRAWS, elo_from_score
+from simcli.duplicate.tournament import StoredMatch, match_path
 
 SHORT = ("--rule", "max_hands=1")
 RUNGS = "random,greedy,mc:samples=1"

@@ -22,8 +22,9 @@ import pytest
 from cli_helpers import cli, error_line
 from scipy import stats as st
 
-from simcli import results, stats
+from simcli import stats
 from simcli.commands import sweep as sweep_cmd
+from simcli.runs import results
 
 TINY = ("--rule", "going_out_bonus=100,1000", "--set", "max_hands=1", "--games", 20, "--seed", 3, "--jobs", 1)
 

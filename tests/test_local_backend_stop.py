@@ -1,4 +1,4 @@
-"""Stopping local worker processes early never hangs (simcli.backends._kill_workers).
+"""Stopping local worker processes early never hangs (simcli.runs.backends._kill_workers).
 
 A worker killed while it writes a result leaves half a message in the pool's result pipe; without closing the
 parent's write end, the pool's manager thread (and so ``shutdown`` and the interpreter's exit) waited forever.
@@ -13,7 +13,7 @@ import sys
 import textwrap
 
 SCRIPT = textwrap.dedent("""
-    from simcli.backends import LocalBackend
+    from simcli.runs.backends import LocalBackend
 
     def play(size, k):
         return b"x" * size  # several pipe writes a result: a kill lands mid-message

@@ -21,7 +21,7 @@ from simcli.commands import balance as balance_cmd
 from simcli.commands import hints
 from simcli.commands import match as match_cmd
 from simcli.commands import sweep as sweep_cmd
-from simcli.match_store import BATCH_DIR, MANIFEST, RESULT, batch_path
+from simcli.duplicate.match_store import BATCH_DIR, MANIFEST, RESULT, batch_path
 
 SHORT = ("--rule", "max_hands=1")
 MATCH = ("match", "greedy", "random", "--games", 40, "--batch", 5, "--seed", 3, "--jobs", 1, *SHORT)
@@ -214,7 +214,7 @@ def test_build_hint_once_for_long_pure_runs_on_a_terminal(monkeypatch: pytest.Mo
 
 # ------------------------------------------------------------------------------------------- clean sweeps
 def test_a_clean_sweep_has_an_honest_interval() -> None:
-    from simcli.duplicate import summarize_pairs
+    from simcli.duplicate.pairs import summarize_pairs
 
     won = summarize_pairs([4] * 100)
     assert won.score == 1.0 and won.score_ci_high == 1.0
@@ -261,7 +261,7 @@ def test_match_names_the_clean_sweep_interval() -> None:
 
 def test_every_built_in_search_player_makes_a_job_long() -> None:
     # A search player's game costs seconds, so even a few of them earn the compiled-build hint; a heuristic's not.
-    from simcli.strategy import BUILTIN_STRATEGIES, load_strategy
+    from simcli.players.loading import BUILTIN_STRATEGIES, load_strategy
 
     search = load_strategy("mc")  # as the loader resolves it (the installed package's module, like the others)
     searchers = {name for name in BUILTIN_STRATEGIES if issubclass(load_strategy(name), search)}

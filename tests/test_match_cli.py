@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 from cli_helpers import cli, error_line
 
-from simcli import duplicate as dup
-from simcli.game import play_game
-from simcli.match import play_match
-from simcli.rules import load_rules
+from simcli.duplicate import pairs as dup
+from simcli.duplicate.match import play_match
+from simcli.players.seating import play_game
+from simcli.rules.presets import load_rules
 
 JOBS = min(2, os.cpu_count() or 1)
 SHORT = ("--rule", "max_hands=1")  # one deal a game: the tests need pairs, not long games
@@ -173,7 +173,7 @@ def test_plan_unpaired_and_paired_from_a_pilot(tmp_path: Path) -> None:
     pilot = tmp_path / "pilot"
     cli("run", "--games", 30, "--seed", 2, "--strategies", "greedy,duplicate_strategies:ShiftedRandom,greedy,"
         "duplicate_strategies:ShiftedRandom", "--rotate-seats", "--jobs", 1, "--out", pilot, "--quiet", *SHORT)
-    from simcli.results import load
+    from simcli.runs.results import load
 
     games = load(pilot).games
     w = games.pivot(index="game_index", columns="rotation", values="winner_team")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcli.game import play_game
-from simcli.rules import load_rules
-from simcli.seeding import seat_rng
-from simcli.strategy import Strategy, load_strategy
+from simcli.players.loading import Strategy, load_strategy
+from simcli.players.seating import play_game
+from simcli.primitives.seeding import seat_rng
+from simcli.rules.presets import load_rules
 from strategies.mc import BEST_HEURISTIC, MonteCarlo, Oracle
 
 

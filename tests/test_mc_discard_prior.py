@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 from helpers import deal_state, make_rules
 
-from simcli.cards import BLACK_THREE, FIVE, JOKER, KING, QUEEN, SEVEN, TWO
-from simcli.view import PlayerView
+from simcli.engine.view import PlayerView
+from simcli.primitives.cards import BLACK_THREE, FIVE, JOKER, KING, QUEEN, SEVEN, TWO
 from strategies.mc import MonteCarlo, discard_prior
 
 

@@ -1,4 +1,5 @@
-"""``mc``'s rollout horizon (``horizon``; ``simcli.forward.rollout``'s ``max_turns``): a limited rollout stops after
+"""``mc``'s rollout horizon (``horizon``; ``simcli.players.forward.rollout``'s ``max_turns``): a limited rollout stops
+after
 exactly that many further turns and is scored as the table stands; no limit is today's rollout, bit for bit.
 
 The positions are real ones: every decision of seat 0 in a seeded one-deal game of the variant's heuristic, the true
@@ -13,17 +14,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-from simcli.cards import CARD_VALUES, RED_THREE
-from simcli.deal import MAX_TURNS_PER_DEAL, Deal
-from simcli.ending import team_positions
-from simcli.forward import Forced, clone, margin, rollout
-from simcli.game import play_game
-from simcli.rules import load_rules
-from simcli.scoring import score_deal
-from simcli.seeding import seat_rng
-from simcli.state import DealState
-from simcli.strategy import Strategy, StrategyLookupError, load_strategy, strategy_factory
-from simcli.view import PlayerView
+from simcli.engine.deal import MAX_TURNS_PER_DEAL, Deal
+from simcli.engine.ending import team_positions
+from simcli.engine.scoring import score_deal
+from simcli.engine.state import DealState
+from simcli.engine.view import PlayerView
+from simcli.players.forward import Forced, clone, margin, rollout
+from simcli.players.loading import Strategy, StrategyLookupError, load_strategy, strategy_factory
+from simcli.players.seating import play_game
+from simcli.primitives.cards import CARD_VALUES, RED_THREE
+from simcli.primitives.seeding import seat_rng
+from simcli.rules.presets import load_rules
 from strategies.mc import BEST_HEURISTIC, MonteCarlo
 
 #: A decision position: the true state cloned at the decision, its phase and the heuristic's decision.

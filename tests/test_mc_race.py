@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 import strategies.mc as mcmod
-from simcli.forward import clone, margin, rollout
-from simcli.game import play_game
-from simcli.rules import load_rules
-from simcli.seeding import seat_rng
-from simcli.strategy import Strategy, StrategyLookupError, load_strategy, strategy_factory
-from simcli.view import PlayerView
+from simcli.engine.view import PlayerView
+from simcli.players.forward import clone, margin, rollout
+from simcli.players.loading import Strategy, StrategyLookupError, load_strategy, strategy_factory
+from simcli.players.seating import play_game
+from simcli.primitives.seeding import seat_rng
+from simcli.rules.presets import load_rules
 from strategies.mc import BEST_HEURISTIC, OLD_DEFAULT, RACING, MonteCarlo
 
 

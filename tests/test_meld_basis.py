@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from cli_helpers import cli, error_line
 
-from simcli.knobs import BY_DEAL_TABLES
-from simcli.melds import initial_meld_minimum
-from simcli.rules import RuleError, load_rules
+from simcli.engine.melds import initial_meld_minimum
+from simcli.rules.knobs import BY_DEAL_TABLES
+from simcli.rules.presets import RuleError, load_rules
 
 SCORE_TABLES = ["CLASSIC", "AM_PAGAT", "AM_MODERN_2020S", "PENNIES", "neg:15,0:50,1500:90"]
 

@@ -23,18 +23,18 @@ from helpers import Scripted, Table, hand_of, meld, play_until, players, take
 from helpers_ponytail import all_cards, pony_deal_state, pt_rules
 from helpers_spanish import es_deal_state, es_rules, es_table
 
-from simcli.actions import Meld
-from simcli.cards import KING, QUEEN, SEVEN, WILD_MELD, deck_counts
 from simcli.cli import main
-from simcli.errors import IllegalDecision
-from simcli.game import play_game
-from simcli.knobs import RuleError
-from simcli.planning import naturals_plan
-from simcli.position import PositionError, parse_position, position_to_json
-from simcli.rules import load_rules
-from simcli.scoring import score_deal
-from simcli.trace import EventLog
-from simcli.view import PlayerView
+from simcli.engine.position import PositionError, parse_position, position_to_json
+from simcli.engine.scoring import score_deal
+from simcli.engine.trace import EventLog
+from simcli.engine.view import PlayerView
+from simcli.players.planning import naturals_plan
+from simcli.players.seating import play_game
+from simcli.primitives.actions import Meld
+from simcli.primitives.cards import KING, QUEEN, SEVEN, WILD_MELD, deck_counts
+from simcli.primitives.errors import IllegalDecision
+from simcli.rules.knobs import RuleError
+from simcli.rules.presets import load_rules
 from strategies.greedy import Greedy
 from strategies.ponytail import Ponytail
 

@@ -28,17 +28,17 @@ from leak_twins import (
     twins,
 )
 
-import simcli.worlds as sampler
-from simcli.actions import Meld, TakePile
-from simcli.cards import NINE, RED_THREE
-from simcli.deal import new_deal
-from simcli.forward import sample_world
-from simcli.game import play_game
-from simcli.judge import take_error
-from simcli.rules import load_rules
-from simcli.state import DealState
-from simcli.strategy import Strategy, load_strategy
-from simcli.view import PlayerView
+import simcli.engine.worlds as sampler
+from simcli.engine.deal import new_deal
+from simcli.engine.judge import take_error
+from simcli.engine.state import DealState
+from simcli.engine.view import PlayerView
+from simcli.players.forward import sample_world
+from simcli.players.loading import Strategy, load_strategy
+from simcli.players.seating import play_game
+from simcli.primitives.actions import Meld, TakePile
+from simcli.primitives.cards import NINE, RED_THREE
+from simcli.rules.presets import load_rules
 from strategies.ismcts import Ismcts
 from strategies.mc import MonteCarlo, Oracle
 

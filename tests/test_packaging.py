@@ -16,7 +16,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 BOT = '''
-from simcli.strategy import Strategy, load_strategy
+from simcli.players.loading import Strategy, load_strategy
 
 
 class Careful(load_strategy("greedy")):
@@ -75,7 +75,8 @@ def test_installed_wheel_from_another_directory(tmp_path: Path) -> None:
         return out.stdout
 
     assert run("--version").startswith("simcli, version")
-    where = subprocess.run([str(py), "-c", "import simcli.strategy as s; print(s.__file__, s._builtin_package(), "
+    where = subprocess.run([str(py), "-c", "import simcli.players.loading as s; "
+                            "print(s.__file__, s._builtin_package(), "
                             "s.load_strategy('strategies.greedy:Greedy').__module__)"],
                            cwd=work, env=env, capture_output=True, text=True, check=True).stdout.split()
     assert where == [str(site / "simcli" / "strategy.py"), "simcli.strategies", "simcli.strategies.greedy"]

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from helpers import Scripted, Table, deal_state, make_rules, players, take
 
-from simcli.cards import KING, NINE
-from simcli.errors import IllegalDecision
-from simcli.trace import EventLog
-from simcli.view import PlayerView
+from simcli.engine.trace import EventLog
+from simcli.engine.view import PlayerView
+from simcli.primitives.cards import KING, NINE
+from simcli.primitives.errors import IllegalDecision
 
 HAND = "4 4 5 5 6 6 8 8 10 10 J"  # seat 1 (the first player): no nines, nothing to meld
 

@@ -21,13 +21,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-import simcli.backends as backends
 import simcli.commands.run as run_cmd
-import simcli.runner as runner
-from simcli import results
+import simcli.runs.backends as backends
+import simcli.runs.runner as runner
 from simcli.cli import main
-from simcli.integrity import check_run
-from simcli.rules import load_rules
+from simcli.rules.presets import load_rules
+from simcli.runs import results
+from simcli.runs.integrity import check_run
 
 N, SEED, CHUNK = 40, 7, 5
 

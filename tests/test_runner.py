@@ -1,4 +1,4 @@
-"""Batch runs (``simcli run`` / :func:`simcli.runner.execute_run`): determinism, resume, errors, formats, records.
+"""Batch runs (``simcli run`` / :func:`simcli.runs.runner.execute_run`): determinism, resume, errors, formats, records.
 
 Runs are small (tens of games, chunks of 5) so the file runs in seconds; a game of greedy play takes ~15 ms.
 """
@@ -25,13 +25,13 @@ from pandas.testing import assert_frame_equal
 
 import simcli
 import simcli.commands.run as run_cmd
-import simcli.runner as runner
-from simcli import results
+import simcli.runs.runner as runner
 from simcli.cli import main
-from simcli.game import play_game
-from simcli.rules import load_rules
-from simcli.scoring import SCORE_PARTS
-from simcli.seeding import first_dealer
+from simcli.engine.scoring import SCORE_PARTS
+from simcli.players.seating import play_game
+from simcli.primitives.seeding import first_dealer
+from simcli.rules.presets import load_rules
+from simcli.runs import results
 
 TESTS_DIR = Path(__file__).resolve().parent
 N = 40  # games of the reference run

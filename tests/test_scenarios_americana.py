@@ -18,9 +18,11 @@ from helpers import Scripted, counts, hand_of, meld, players, take
 from helpers_americana import AmTable, Holder, am_deal_state, am_play, am_rules
 from scoring_paths import fake_deal
 
-import simcli.game
-from simcli.actions import Meld, SpecialHand
-from simcli.cards import (
+import simcli.engine.game
+from simcli.engine.deal import DealResult
+from simcli.players.seating import play_game
+from simcli.primitives.actions import Meld, SpecialHand
+from simcli.primitives.cards import (
     ACE,
     BLACK_THREE,
     JACK,
@@ -33,9 +35,7 @@ from simcli.cards import (
     TWO,
     WILD_MELD,
 )
-from simcli.deal import DealResult
-from simcli.errors import IllegalDecision
-from simcli.game import play_game
+from simcli.primitives.errors import IllegalDecision
 
 #: Seat 0 opens with K K K + Q Q Q = 60 (minimum 50 at a team score of 0).
 OPEN_60 = [meld("K", 3), meld("Q", 3)]
@@ -753,7 +753,7 @@ PER_DEAL = [[4000, 1000], [4500, 1000], [100, 7000], [0, 0]]
 def test_game_target_8500(knobs: dict[str, str], deals: int, totals: list[int], winner: int) -> None:
     rules = am_rules(**knobs)
     assert rules.game_target == 8500
-    with mock.patch.object(simcli.game, "Deal", fake_deal(PER_DEAL)):
+    with mock.patch.object(simcli.engine.game, "Deal", fake_deal(PER_DEAL)):
         res = play_game(rules, ["x"] * 4, 3, strategies=players())
     assert (len(res.deals), res.totals, res.winner_team) == (deals, totals, winner)
 

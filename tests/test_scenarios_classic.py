@@ -28,12 +28,12 @@ from helpers import (
     take,
 )
 
-from simcli.actions import DRAW_STOCK
-from simcli.cards import BLACK_THREE, JOKER, RED_THREE, TWO, deck_cards, parse_rank
-from simcli.deal import new_deal
-from simcli.errors import GameContext, IllegalDecision
-from simcli.game import play_game
-from simcli.strategy import load_strategy
+from simcli.engine.deal import new_deal
+from simcli.players.loading import load_strategy
+from simcli.players.seating import play_game
+from simcli.primitives.actions import DRAW_STOCK
+from simcli.primitives.cards import BLACK_THREE, JOKER, RED_THREE, TWO, deck_cards, parse_rank
+from simcli.primitives.errors import GameContext, IllegalDecision
 
 DEALER = 3  # seat 0 plays first
 

@@ -15,8 +15,13 @@ import pytest
 from helpers import Scripted, Table, cards, counts, hand_of, meld, play_until, players, take
 from helpers_ponytail import DEALER, all_cards, pony_deal_state, pt_rules, stack_pony_deck
 
-from simcli.actions import Meld
-from simcli.cards import (
+from simcli.engine.deal import new_deal
+from simcli.engine.game import prepare_deal
+from simcli.engine.melds import meld_error
+from simcli.engine.position import PositionError, parse_position
+from simcli.players.seating import play_game
+from simcli.primitives.actions import Meld
+from simcli.primitives.cards import (
     BLACK_THREE,
     JOKER,
     NUM_RANKS,
@@ -28,13 +33,9 @@ from simcli.cards import (
     deck_counts,
     parse_rank,
 )
-from simcli.deal import new_deal
-from simcli.errors import IllegalDecision
-from simcli.game import play_game, prepare_deal
-from simcli.knobs import RuleError
-from simcli.melds import meld_error
-from simcli.position import PositionError, parse_position
-from simcli.seeding import deal_rng
+from simcli.primitives.errors import IllegalDecision
+from simcli.primitives.seeding import deal_rng
+from simcli.rules.knobs import RuleError
 
 MISSING_FOUR = "cannot go out: the team needs canastas NATURAL:1,MIXED:1,WILD:1,SEVENS:1"
 

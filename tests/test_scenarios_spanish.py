@@ -21,9 +21,13 @@ from helpers import Scripted, hand_of, meld, players, take
 from helpers_spanish import DEALER, es_deal_state, es_rules, es_table, refused
 from scoring_paths import fake_deal
 
-import simcli.game
-from simcli.actions import DRAW_STOCK, Meld
-from simcli.cards import (
+import simcli.engine.game
+from simcli.cli import main
+from simcli.engine.game import prepare_deal
+from simcli.engine.view import PlayerView
+from simcli.players.seating import play_game
+from simcli.primitives.actions import DRAW_STOCK, Meld
+from simcli.primitives.cards import (
     ACE,
     BLACK_THREE,
     KING,
@@ -36,10 +40,7 @@ from simcli.cards import (
     WILD_MELD,
     deck_cards,
 )
-from simcli.cli import main
-from simcli.game import play_game, prepare_deal
-from simcli.rules import RuleError, cut_target
-from simcli.view import PlayerView
+from simcli.rules.presets import RuleError, cut_target
 
 
 def wild(twos: int = 0, jokers: int = 0) -> Meld:
@@ -150,7 +151,7 @@ def test_play_direction(direction: str, first: int, order: list[int]) -> None:
 def test_the_deal_rotates_to_the_right() -> None:
     """§1.14: in Spanish play goes to the dealer's right (CCW), and so does the deal: dealer d, d - 1, d - 2."""
     rules = es_rules(max_hands=3)
-    with mock.patch.object(simcli.game, "Deal", fake_deal([[10, 0]] * 3)):
+    with mock.patch.object(simcli.engine.game, "Deal", fake_deal([[10, 0]] * 3)):
         result = play_game(rules, ["x"] * 4, 11, 0, strategies=players())
     d = result.first_dealer
     assert [x.dealer for x in result.deals] == [d, (d - 1) % 4, (d - 2) % 4]
@@ -939,10 +940,10 @@ def test_black_threes_only_as_the_last_canasta() -> None:
     ({"black_three_canasta_wins_game": False, "max_hands": 1}, 1),  # otherwise the higher total wins
 ])
 def test_black_three_canasta_wins_the_game(knobs: dict[str, Any], winner: int) -> None:
-    """Through simcli.game.play_game (its prepare_deal replaced by the stacked deal above)."""
+    """Through simcli.players.seating.play_game (its prepare_deal replaced by the stacked deal above)."""
     rules = es_rules(num_players=6, **knobs)
     states = iter([black_three_state(rules)])
-    with mock.patch.object(simcli.game, "prepare_deal", lambda *a, **k: next(states)):
+    with mock.patch.object(simcli.engine.game, "prepare_deal", lambda *a, **k: next(states)):
         result = play_game(rules, ["x"] * 6, 7, 0, strategies=players(black_three_scripts(), 6))
     assert (len(result.deals), result.totals, result.winner_team) == (1, [2525, 2950], winner)
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from simcli.cards import BLACK_THREE, JOKER, TWO, parse_rank
-from simcli.game import make_strategies, play_game
-from simcli.rules import load_rules
-from simcli.strategy import Strategy
+from simcli.players.loading import Strategy
+from simcli.players.seating import make_strategies, play_game
+from simcli.primitives.cards import BLACK_THREE, JOKER, TWO, parse_rank
+from simcli.rules.presets import load_rules
 
 
 class Minimal(Strategy):
@@ -26,7 +26,7 @@ def test_the_base_strategy_finishes_a_deal_against_greedy() -> None:
 def test_default_discard_order() -> None:
     from helpers import deal_state
 
-    from simcli.view import PlayerView
+    from simcli.engine.view import PlayerView
 
     st = deal_state(load_rules("classic"), {0: "B3 JK 2 K 5 5 9 9 Q Q A"}, upcards="8")
     view = PlayerView(st, 0)

@@ -15,24 +15,24 @@ import pytest
 from click.testing import CliRunner
 
 from simcli.cli import main
-from simcli.errors import StrategyError
-from simcli.game import make_strategies, play_game
-from simcli.rules import load_rules
-from simcli.strategy import (
+from simcli.players.loading import (
     StrategyLookupError,
     load_strategy,
     parse_strategy_list,
     split_strategy_list,
     strategy_options,
 )
+from simcli.players.seating import make_strategies, play_game
+from simcli.primitives.errors import StrategyError
+from simcli.rules.presets import load_rules
 
 REPO = Path(__file__).resolve().parent.parent
 
 #: A strategy with options: ``high`` discards the most valuable legal card instead of the cheapest, which changes
 #: how games go; the other options only check the parsing.
 OPTIONED = textwrap.dedent('''
-    from simcli.cards import CARD_VALUES
-    from simcli.strategy import Strategy
+    from simcli.primitives.cards import CARD_VALUES
+    from simcli.players.loading import Strategy
 
     class Optioned(Strategy):
         name = "optioned"
@@ -49,7 +49,7 @@ OPTIONED = textwrap.dedent('''
 ''')
 
 BOOM = textwrap.dedent('''
-    from simcli.strategy import Strategy
+    from simcli.players.loading import Strategy
 
     class Boom(Strategy):
         def __init__(self, rng):
@@ -173,7 +173,7 @@ def test_old_strategies_prefix_and_module_names_still_work() -> None:
 @pytest.mark.parametrize(("make", "message"), [
     (lambda d: "missing_bot.py", "strategy file 'missing_bot.py' not found (relative to {cwd})"),
     (lambda d: unique_file(d, "X = 1\n").name, "cannot load strategy '{spec}': {spec} defines no strategy; "
-                                              "define a subclass of simcli.strategy.Strategy or set STRATEGY"),
+                                              "define a subclass of simcli.players.loading.Strategy or set STRATEGY"),
     (lambda d: unique_file(d, "X = 1\n").stem + ":Bot", "cannot load strategy '{spec}': {mod} has no 'Bot' "
                                                         "(it defines no strategy)"),
     (lambda d: "no_such_module_xyz:Bot", "cannot load strategy '{spec}': no module named 'no_such_module_xyz'"),

@@ -19,8 +19,9 @@ import pandas as pd
 import pytest
 from cli_helpers import cli, error_line
 
-from simcli import results, stats
+from simcli import stats
 from simcli.commands.balance import parse_variant_strategies
+from simcli.runs import results
 
 
 @pytest.fixture(scope="module")

@@ -25,11 +25,11 @@ from helpers_americana import AmTable, Holder, am_deal_state
 from helpers_spanish import es_deal_state, es_rules
 from test_engine_corrections import RandomAsker, stuck_at_the_end_of_the_stock
 
-from simcli.actions import SpecialHand
 from simcli.cli import main
-from simcli.game import play_game
-from simcli.rules import load_rules
-from simcli.trace import EventLog
+from simcli.engine.trace import EventLog
+from simcli.players.seating import play_game
+from simcli.primitives.actions import SpecialHand
+from simcli.rules.presets import load_rules
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "trace-format.md"
 Event = tuple[str, dict[str, Any]]

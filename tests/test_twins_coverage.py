@@ -18,9 +18,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from simcli import results, stats
-from simcli.rules import load_rules
-from simcli.runner import RunSpec, default_chunk_size, execute_run
+from simcli import stats
+from simcli.rules.presets import load_rules
+from simcli.runs import results
+from simcli.runs.runner import RunSpec, default_chunk_size, execute_run
 
 BLOCKS = 250
 UNITS = 30  # games (pairs of twins with rotation) per small run

@@ -18,9 +18,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-import simcli.game as game_module
-from simcli.actions import Meld, TakePile
-from simcli.cards import (
+import simcli.engine.game as game_module
+from simcli.engine.state import DealState
+from simcli.engine.view import PlayerView
+from simcli.players.planning import opening_plan
+from simcli.players.seating import play_game
+from simcli.primitives.actions import Meld, TakePile
+from simcli.primitives.cards import (
     ACE,
     BLACK_THREE,
     IS_NATURAL,
@@ -38,11 +42,7 @@ from simcli.cards import (
     deck_counts,
     parse_cards,
 )
-from simcli.game import play_game
-from simcli.planning import opening_plan
-from simcli.rules import load_rules
-from simcli.state import DealState
-from simcli.view import PlayerView
+from simcli.rules.presets import load_rules
 
 CLASSIC = load_rules("classic")
 _ARGS = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from helpers import Scripted, cards, deal_state, make_rules, meld, play_until, players, take
 
-from simcli.errors import IllegalDecision
+from simcli.primitives.errors import IllegalDecision
 
 DEALER = 3
 

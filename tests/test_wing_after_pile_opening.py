@@ -19,9 +19,9 @@ from click.testing import CliRunner
 from helpers import Scripted, counts, meld, players, take
 from helpers_americana import AmTable, am_deal_state, am_rules
 
-from simcli.cards import JACK, TEN
 from simcli.cli import main
-from simcli.rules import load_rules
+from simcli.primitives.cards import JACK, TEN
+from simcli.rules.presets import load_rules
 
 HANDS = {0: "K K K Q Q Q 9 4 4 5 5 6 6", 1: "9 9 J J J", 2: "A A A K K K 4 5 6 8 10 Q 4"}
 WINGS = ("9 9 8 B3", "10 10 J")

@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # imported when a command runs, so `simcli --help` stays fast
     import pandas as pd
 
     from simcli import stats
-    from simcli.results import Run
+    from simcli.runs.results import Run
 
 NOTES = [
     "* **first-player team win rate**: games won by the team whose player played first in deal 0 "

@@ -20,22 +20,22 @@ from simcli.commands.common import (
     variant_option,
 )
 from simcli.commands.hints import interrupted_nothing_kept
-from simcli.errors import EngineError, StrategyError
-from simcli.game import play_game
-from simcli.ruleset import RuleSet
-from simcli.strategy import StrategyLookupError, load_strategy, parse_strategy_list, strategy_build
+from simcli.players.loading import StrategyLookupError, load_strategy, parse_strategy_list, strategy_build
+from simcli.players.seating import play_game
+from simcli.primitives.errors import EngineError, StrategyError
+from simcli.rules.ruleset import RuleSet
 
 
 def engine_build() -> str:
     """``"compiled"`` when the engine runs from the mypyc build (``SIMCLI_COMPILE=1``, docs/performance.md), else
     ``"pure"``: the modules are imported from C extensions or from .py files."""
-    import simcli.deal
+    import simcli.engine.deal
 
-    return "pure" if (simcli.deal.__file__ or "").endswith(".py") else "compiled"
+    return "pure" if (simcli.engine.deal.__file__ or "").endswith(".py") else "compiled"
 
 
 def strategies_build(names: list[str]) -> str:
-    """The build of the seats' strategy classes (:func:`simcli.strategy.strategy_build`): ``"compiled"`` or
+    """The build of the seats' strategy classes (:func:`simcli.players.loading.strategy_build`): ``"compiled"`` or
     ``"pure"`` when all agree, else ``"mixed"`` (e.g. ``mc``, interpreted, beside a compiled heuristic)."""
     builds = {strategy_build(load_strategy(name)) for name in names}
     return builds.pop() if len(builds) == 1 else "mixed"

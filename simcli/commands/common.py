@@ -10,12 +10,12 @@ from typing import Any
 
 import click
 
-from simcli.backends import BACKENDS, DASK_HINT, Backend, BackendError, open_backend
-from simcli.errors import EngineError, StrategyError
-from simcli.knobs import RuleError
-from simcli.rules import load_rules, parse_overrides
-from simcli.ruleset import RuleSet
-from simcli.strategy import StrategyLookupError
+from simcli.players.loading import StrategyLookupError
+from simcli.primitives.errors import EngineError, StrategyError
+from simcli.rules.knobs import RuleError
+from simcli.rules.presets import load_rules, parse_overrides
+from simcli.rules.ruleset import RuleSet
+from simcli.runs.backends import BACKENDS, DASK_HINT, Backend, BackendError, open_backend
 
 #: Help of ``--strategies`` (README "Strategies" has the details).
 STRATEGIES_HELP = ("one strategy for every seat, or one per seat, comma-separated: a built-in name, module:Class, "
@@ -117,7 +117,7 @@ def refuse_unused(ctx: click.Context, pairs: list[tuple[str, bool, str]]) -> Non
 
 def complete_variant(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of a variant name (``--variant po<TAB>``)."""
-    from simcli.rules import list_variants
+    from simcli.rules.presets import list_variants
 
     return [v for v in list_variants() if v.startswith(incomplete)]
 
@@ -131,7 +131,7 @@ def complete_variants(ctx: click.Context, param: click.Parameter, incomplete: st
 
 def complete_knob(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of ``--rule KNOB=VALUE``: knob names (``pony<TAB>``), then the values of a choice knob."""
-    from simcli.knobs import KNOBS
+    from simcli.rules.knobs import KNOBS
 
     name, sep, value = incomplete.partition("=")
     if not sep:
@@ -145,7 +145,7 @@ def complete_knob(ctx: click.Context, param: click.Parameter, incomplete: str) -
 
 def complete_strategy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of the last spec of a comma-separated strategy list (``greedy,ra<TAB>``)."""
-    from simcli.strategy import available_strategies
+    from simcli.players.loading import available_strategies
 
     head, _, last = incomplete.rpartition(",")
     prefix = f"{head}," if head else ""
@@ -175,7 +175,7 @@ def read_rules_file(path: Path) -> dict[str, Any]:
     checked; a bad file, knob or value is a one-line CLI error naming the file."""
     import tomllib
 
-    from simcli.knobs import knob
+    from simcli.rules.knobs import knob
 
     text = read_text_file(path, "rules file")
     try:
@@ -234,7 +234,7 @@ def show_traceback(text: str | None) -> None:
 def cli_errors(exc: Exception) -> click.ClickException:
     """A one-line CLI error for the errors a user can cause (after the traceback, with --debug)."""
     if isinstance(exc, (StrategyError, EngineError)):
-        from simcli.runner import cause_traceback
+        from simcli.runs.runner import cause_traceback
 
         show_traceback(cause_traceback(exc))
     if isinstance(exc, (RuleError, StrategyLookupError, StrategyError, EngineError)):

@@ -28,7 +28,7 @@ from simcli.commands.report import (
 if TYPE_CHECKING:
     import pandas as pd
 
-    from simcli.results import Run
+    from simcli.runs.results import Run
 
 DEFAULT_METRICS = "win_team_0,margin,deals,deal_score"
 
@@ -98,7 +98,7 @@ SWEEP_SCHEMAS = ("simcli.sweep/1", "simcli.sweep-levels/1")
 
 def sweep_file(path: Path) -> Path | None:
     """The sweep table (``sweep.json`` or a ``--save PREFIX.json``) that ``path`` names, or None for a run."""
-    from simcli.runner import MANIFEST
+    from simcli.runs.runner import MANIFEST
 
     if path.is_file() and path.suffix == ".json":
         return path
@@ -138,7 +138,7 @@ def gather_levels(paths: list[Path], docs: list[Path], levels: str | None
                   ) -> tuple[dict[str, Any], list[tuple[str, list[tuple[str, Run]]]]]:
     """The first sweep's JSON and the levels of the stored sweeps ``paths`` (their tables ``docs``), in order, or
     those ``levels`` (``L1,L2,...``, split as ``--strategies``) picks; refuses other knobs or fewer than 2 levels."""
-    from simcli.strategy import StrategyLookupError, split_strategy_list
+    from simcli.players.loading import StrategyLookupError, split_strategy_list
 
     opened = [open_sweep(p, d) for p, d in zip(paths, docs, strict=True)]
     knobs = {doc["knob"] for doc, _ in opened}

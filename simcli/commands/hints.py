@@ -55,7 +55,7 @@ def interrupted_nothing_kept(what: str) -> NoReturn:
 
 def pure_build() -> bool:
     """Whether the rules core runs as pure Python (the compiled build imports C extensions instead of .py files)."""
-    from simcli import deal
+    from simcli.engine import deal
 
     return (deal.__file__ or "").endswith(".py")
 

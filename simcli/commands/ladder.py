@@ -12,7 +12,6 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from simcli.backends import Backend
 from simcli.commands.common import (
     SEED,
     BackendChoice,
@@ -28,7 +27,7 @@ from simcli.commands.common import (
 from simcli.commands.hints import build_hint, on_terminal, progress_bar
 from simcli.commands.match import strategy_spec
 from simcli.commands.tournament import advance, csv_bytes, series_errors
-from simcli.ladder import (
+from simcli.duplicate.ladder import (
     DEFAULT_BOOTSTRAP,
     MANIFEST,
     LadderError,
@@ -38,12 +37,13 @@ from simcli.ladder import (
     markdown_report,
     results,
 )
-from simcli.match import MatchError, MatchState, play_match, seat_strategies
-from simcli.rules import load_rules
-from simcli.ruleset import RuleSet
-from simcli.runner import atomic_write_bytes
-from simcli.strategy import StrategyLookupError, split_strategy_list
-from simcli.tournament import StoredMatch, TournamentError, open_folder, play_schedule, stored_spec
+from simcli.duplicate.match import MatchError, MatchState, play_match, seat_strategies
+from simcli.duplicate.tournament import StoredMatch, TournamentError, open_folder, play_schedule, stored_spec
+from simcli.players.loading import StrategyLookupError, split_strategy_list
+from simcli.rules.presets import load_rules
+from simcli.rules.ruleset import RuleSet
+from simcli.runs.backends import Backend
+from simcli.runs.runner import atomic_write_bytes
 
 #: Pairs of a neighbour match by default (200 games).
 DEFAULT_PAIRS = 100

@@ -25,10 +25,18 @@ from simcli.commands.common import (
     variant_option,
 )
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
-from simcli.duplicate import DuplicateError, PairSummary, parse_sprt
-from simcli.match import BatchCounts, MatchError, MatchOutcome, MatchState, SprtSettings, play_match, seat_strategies
-from simcli.match_store import MatchSpec, MatchStoreError, write_batch, write_result
-from simcli.strategy import StrategyLookupError, parse_strategy_list
+from simcli.duplicate.match import (
+    BatchCounts,
+    MatchError,
+    MatchOutcome,
+    MatchState,
+    SprtSettings,
+    play_match,
+    seat_strategies,
+)
+from simcli.duplicate.match_store import MatchSpec, MatchStoreError, write_batch, write_result
+from simcli.duplicate.pairs import DuplicateError, PairSummary, parse_sprt
+from simcli.players.loading import StrategyLookupError, parse_strategy_list
 
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_GAMES = 20000
@@ -134,7 +142,7 @@ def pairs_to_play(games: int | None, max_games: int | None, sprt: bool) -> int:
 
 def resumed_settings(ctx: click.Context, out: Path, params: dict[str, Any]) -> dict[str, Any]:
     """The command's parameters with every one not given on this command line taken from ``out/match.json``."""
-    from simcli.match_store import stored_spec
+    from simcli.duplicate.match_store import stored_spec
 
     try:
         stored = stored_spec(out)
@@ -165,7 +173,7 @@ def resumed_settings(ctx: click.Context, out: Path, params: dict[str, Any]) -> d
 
 def open_store(out: Path | None, spec: MatchSpec, resume: bool) -> dict[int, BatchCounts]:
     """Make or check the ``--out`` folder; the batches a resume keeps (naming those it must play again)."""
-    from simcli.match_store import open_folder, read_batches
+    from simcli.duplicate.match_store import open_folder, read_batches
 
     if out is None:
         return {}
@@ -215,7 +223,7 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
           elo_model: str, batch: int, jobs: int | None, backend: BackendChoice, out: Path | None, resume: bool,
           fmt: str, quiet: bool) -> None:
     """Play strategy A against B in duplicate pairs and report A's score, Elo difference and pair counts."""
-    from simcli.rules import diff, load_rules
+    from simcli.rules.presets import diff, load_rules
 
     stored_rules: dict[str, str] | None = None
     if resume:

@@ -10,7 +10,7 @@ import click
 from click.core import ParameterSource
 
 from simcli.commands.common import json_flag
-from simcli.duplicate import DuplicateError, discordance, games_unpaired, pairs_paired, twin_differences
+from simcli.duplicate.pairs import DuplicateError, discordance, games_unpaired, pairs_paired, twin_differences
 
 METRICS = ("strategy_win",)
 
@@ -25,7 +25,7 @@ def parse_metric(text: str) -> str | None:
 
 def pilot_discordance(folder: Path, who: str | None) -> dict[str, Any]:
     """The discordance of the twin games of a pilot run (one with --rotate-seats), with its provenance."""
-    from simcli.results import load
+    from simcli.runs.results import load
 
     try:
         run = load(folder)

@@ -18,19 +18,19 @@ from simcli.commands.common import (
     variant_option,
 )
 from simcli.commands.hints import interrupted_nothing_kept
-from simcli.deal import DealResult
-from simcli.errors import EngineError, StrategyError
-from simcli.game import play_game
-from simcli.rules import diff, scores_concealed
-from simcli.strategy import StrategyLookupError, parse_strategy_list
-from simcli.trace import TraceWriter
+from simcli.engine.deal import DealResult
+from simcli.engine.trace import TraceWriter
+from simcli.players.loading import StrategyLookupError, parse_strategy_list
+from simcli.players.seating import play_game
+from simcli.primitives.errors import EngineError, StrategyError
+from simcli.rules.presets import diff, scores_concealed
 
 
 def deal_ending(d: DealResult, concealed_scored: bool) -> str:
     """How a deal ended, for the summary: a special hand, going out, or the stock running out.
 
     "concealed" is said only where the rules define concealed going out (``concealed_scored``, see
-    :func:`simcli.rules.scores_concealed`): the ``concealed`` flag itself records RULES.md §1.10's conditions in
+    :func:`simcli.rules.presets.scores_concealed`): the ``concealed`` flag itself records RULES.md §1.10's conditions in
     every variant, e.g. for a Spanish terremoto.
     """
     if d.special_hand:

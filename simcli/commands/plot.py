@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # imported when a command runs, so `simcli --help` stays fast
     from matplotlib.figure import Figure
 
     from simcli import stats
-    from simcli.results import Run
+    from simcli.runs.results import Run
 
 KINDS = ["hist", "ecdf", "box", "ci"]
 SUFFIXES = (".png", ".svg")

@@ -15,7 +15,7 @@ from simcli.commands.common import json_flag
 if TYPE_CHECKING:  # heavy modules are imported when a command runs, so `simcli --help` stays fast
     import pandas as pd
 
-    from simcli.results import Run
+    from simcli.runs.results import Run
 
 FORMATS = ["table", "markdown", "csv", "json"]
 
@@ -23,7 +23,7 @@ FORMATS = ["table", "markdown", "csv", "json"]
 # ------------------------------------------------------------------------------------------- loading
 def open_run(path: str | Path) -> Run:
     """Load a run directory, failing with one line when it is missing, not a run, or empty."""
-    from simcli.results import load
+    from simcli.runs.results import load
 
     p = Path(path)
     if not p.exists():

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from simcli.commands.common import build_rules, complete_variant, json_option, rule_option, rules_file_option
-from simcli.knobs import FIXED_KNOBS, KNOBS, RuleError, knob
-from simcli.rules import diff, list_variants, player_values, preset_description
+from simcli.rules.knobs import FIXED_KNOBS, KNOBS, RuleError, knob
+from simcli.rules.presets import diff, list_variants, player_values, preset_description
 
 
 @click.command()

@@ -28,11 +28,11 @@ from simcli.commands.common import (
     variant_option,
 )
 from simcli.commands.hints import again, build_hint, prog
-from simcli.integrity import manifest_error
-from simcli.knobs import RuleError
-from simcli.rules import diff, load_rules, parse_overrides
-from simcli.runner import RunError, RunSpec, default_chunk_size, execute_run, read_manifest
-from simcli.strategy import StrategyLookupError, parse_strategy_list
+from simcli.players.loading import StrategyLookupError, parse_strategy_list
+from simcli.rules.knobs import RuleError
+from simcli.rules.presets import diff, load_rules, parse_overrides
+from simcli.runs.integrity import manifest_error
+from simcli.runs.runner import RunError, RunSpec, default_chunk_size, execute_run, read_manifest
 
 
 def _stored_settings(out: Path) -> tuple[dict[str, Any], str]:
@@ -203,6 +203,6 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         f" on {jobs} {backend.kind} job(s): {hands_per_s}"
         + (f", {outcome.errors} failed game(s) in errors.{fmt}" if outcome.errors else "")
         + f".\nResults: {', '.join(str(f) for f in files)} (schemas in docs/results-format.md).\n"
-        f"Report on them with: {prog()} report {out}   (or in Python: simcli.results.load('{out}'))"
+        f"Report on them with: {prog()} report {out}   (or in Python: simcli.runs.results.load('{out}'))"
     )
 

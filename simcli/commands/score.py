@@ -10,9 +10,9 @@ from typing import Any
 import click
 
 from simcli.commands.common import json_option
-from simcli.knobs import RuleError
-from simcli.position import PositionError, parse_position, team_label
-from simcli.scoring import SCORE_PARTS, score_deal
+from simcli.engine.position import PositionError, parse_position, team_label
+from simcli.engine.scoring import SCORE_PARTS, score_deal
+from simcli.rules.knobs import RuleError
 
 
 def read_position_text(source: str) -> str:

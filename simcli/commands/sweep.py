@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from simcli import __version__
-from simcli.backends import Backend
 from simcli.commands.common import (
     BackendChoice,
     backend_options,
@@ -35,17 +34,18 @@ from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.plot import save_figure, seats_text, sweep_figure
 from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, fmt_value, open_run, records, text_table
 from simcli.commands.run import refuse_useless_rotation
-from simcli.knobs import Knob, RuleError, knob
-from simcli.rules import diff, load_rules, parse_overrides
-from simcli.ruleset import RuleSet
-from simcli.runner import MANIFEST, RunError, RunSpec, default_chunk_size, execute_run
-from simcli.strategy import StrategyLookupError, parse_strategy_list, split_strategy_list
+from simcli.players.loading import StrategyLookupError, parse_strategy_list, split_strategy_list
+from simcli.rules.knobs import Knob, RuleError, knob
+from simcli.rules.presets import diff, load_rules, parse_overrides
+from simcli.rules.ruleset import RuleSet
+from simcli.runs.backends import Backend
+from simcli.runs.runner import MANIFEST, RunError, RunSpec, default_chunk_size, execute_run
 
 if TYPE_CHECKING:  # imported when a command runs, so `simcli --help` stays fast
     import pandas as pd
     from matplotlib.figure import Figure
 
-    from simcli.results import Run
+    from simcli.runs.results import Run
     from simcli.stats.metrics import Metric
 
 DEFAULT_SWEEP = ("first_player_win", "margin", "deals", "deal_score")

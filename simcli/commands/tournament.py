@@ -29,11 +29,9 @@ from simcli.commands.common import (
 )
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.match import DEFAULT_GAMES, fmt_elo, pairs_from_games, strategy_spec
-from simcli.duplicate import elo_from_score
-from simcli.match import MatchError, MatchState, play_match, seat_strategies
-from simcli.rules import load_rules
-from simcli.runner import atomic_write_bytes
-from simcli.tournament import (
+from simcli.duplicate.match import MatchError, MatchState, play_match, seat_strategies
+from simcli.duplicate.pairs import elo_from_score
+from simcli.duplicate.tournament import (
     StoredMatch,
     TournamentError,
     TournamentSpec,
@@ -42,6 +40,8 @@ from simcli.tournament import (
     results,
     stored_spec,
 )
+from simcli.rules.presets import load_rules
+from simcli.runs.runner import atomic_write_bytes
 
 
 def split_strategies(text: str) -> list[str]:

@@ -1,6 +1,6 @@
 """The confidence level of every interval simcli reports, and the normal quantiles built on it.
 
-A module of its own, importing nothing heavy, so that :mod:`simcli.duplicate` (which every command loads through
+A module of its own, importing nothing heavy, so that :mod:`simcli.duplicate.pairs` (which every command loads through
 the CLI) shares the level and the quantile function with the analysis modules without importing pandas or scipy
 before a statistic is computed.
 """

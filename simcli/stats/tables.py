@@ -30,7 +30,7 @@ PONY_PREFIX = "pony_pickup_turn_seat_"
 
 
 class RunLike(Protocol):
-    """What the statistics need from a run (:class:`simcli.results.Run` fits)."""
+    """What the statistics need from a run (:class:`simcli.runs.results.Run` fits)."""
 
     games: pd.DataFrame
     deals: pd.DataFrame

@@ -11,8 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from simcli.match import MatchState
-from simcli.match_store import MatchSpec, read_batches, stored_spec
+from simcli.duplicate.match import MatchState
+from simcli.duplicate.match_store import MatchSpec, read_batches, stored_spec
 
 
 def main(argv: list[str]) -> None:

@@ -12,10 +12,10 @@ import time
 from collections import Counter, defaultdict
 from typing import Any
 
-from simcli.game import play_game
-from simcli.rules import load_rules
-from simcli.seeding import seat_rng
-from simcli.strategy import Strategy, load_strategy
+from simcli.engine.game import play_game
+from simcli.rules.presets import load_rules
+from simcli.primitives.seeding import seat_rng
+from simcli.players.loading import Strategy, load_strategy
 
 # ``mc`` as the CLI resolves it: the installed build's copy (compiled build) or the checkout's.
 MonteCarlo: Any = load_strategy("mc")

@@ -1,0 +1,1 @@
+"""Duplicate play: paired games, matches and SPRT, tournaments, ladders and their ratings."""

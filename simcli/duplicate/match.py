@@ -1,0 +1,206 @@
+"""Playing duplicate matches: strategy A against B on the same deal streams with the teams swapped.
+
+A match is a run with ``--rotate-seats`` under the hood: seats of team 0 play A and seats of team 1 play B, and
+:func:`simcli.runs.runner.play_chunk` plays every game index twice (rotation 1 shifts every strategy one seat, which
+swaps the two teams), so game ``i`` of seed ``S`` is dealt from the same streams in both seatings, exactly as
+in ``simcli run --rotate-seats``. Chunks are played in parallel (local processes or Dask, :mod:`simcli.runs.backends`)
+but consumed in index order, so where a sequential test stops depends on the seed and the batch size alone, never
+on ``--jobs``, the backend or timing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import closing
+from dataclasses import dataclass, field
+from typing import Any
+
+from simcli.duplicate.pairs import DuplicateError, PairSummary, sprt_bounds, sprt_decision, sprt_llr, summarize_pairs
+from simcli.rules.ruleset import RuleSet
+from simcli.runs.backends import Backend, BackendError, use_backend
+from simcli.runs.runner import ChunkResult, RunSpec, play_chunk
+
+
+class MatchError(RuntimeError):
+    """A match that cannot be played: a mode without two sides, a failed game (with its strategy's traceback)."""
+
+    def __init__(self, message: str, traceback: str = "") -> None:
+        super().__init__(message)
+        self.traceback = traceback
+
+
+def seat_strategies(a: str, b: str, num_players: int, n_teams: int, variant: str) -> tuple[str, ...]:
+    """Seats for the first game of a pair: A in every seat of team 0, B in every seat of team 1.
+
+    Seat ``s`` belongs to team ``s % n_teams``. Duplicate needs exactly two sides (pairs, trios, or two players
+    heads-up); with three or more teams or players there is no single swap of sides, so it is refused.
+    """
+    if n_teams != 2:
+        raise MatchError(f"a duplicate match needs two sides, but {variant} with num_players={num_players} has "
+                         f"{n_teams} teams/players; use a two-team (or two-player) mode")
+    return tuple(a if s % 2 == 0 else b for s in range(num_players))
+
+
+@dataclass(frozen=True)
+class BatchCounts:
+    """One batch of pairs (a chunk of the match): A's half-points per pair in game-index order, and its games won,
+    tied and lost (over both games of each pair)."""
+
+    half_points: tuple[int, ...]
+    wins: int
+    ties: int
+    losses: int
+
+
+def batch_counts(chunk: ChunkResult) -> BatchCounts:
+    """A finished chunk's pairs (both rotations of each game index) as A's half-points and game counts."""
+    by_index: dict[int, dict[int, int]] = {}
+    for row in chunk.games:
+        by_index.setdefault(int(row["game_index"]), {})[int(row["rotation"])] = int(row["winner_team"])
+    half_points: list[int] = []
+    wins = ties = losses = 0
+    for index in sorted(by_index):
+        twins = by_index[index]
+        half = 0
+        for rotation in (0, 1):
+            # A sits on team 0 in rotation 0 and on team 1 in rotation 1.
+            winner = twins[rotation]
+            if winner == rotation:
+                half += 2
+                wins += 1
+            elif winner == -1:
+                half += 1
+                ties += 1
+            else:
+                losses += 1
+        half_points.append(half)
+    return BatchCounts(tuple(half_points), wins, ties, losses)
+
+
+@dataclass
+class MatchState:
+    """Pairs played so far: A's half-points per pair (in game-index order) and its wins, ties and losses."""
+
+    half_points: list[int] = field(default_factory=list)
+    wins: int = 0
+    ties: int = 0
+    losses: int = 0
+
+    def add(self, counts: BatchCounts) -> None:
+        """Add a batch's pairs (batches in index order)."""
+        self.half_points.extend(counts.half_points)
+        self.wins += counts.wins
+        self.ties += counts.ties
+        self.losses += counts.losses
+
+    def add_chunk(self, chunk: ChunkResult) -> None:
+        """Add a finished chunk's games (both rotations of each game index, in order)."""
+        self.add(batch_counts(chunk))
+
+    def summary(self) -> PairSummary:
+        """Score, Elo and pentanomial over the pairs so far."""
+        return summarize_pairs(self.half_points, wins=self.wins, ties=self.ties, losses=self.losses)
+
+
+def _chunks(backend: Backend, spec: RunSpec, skip: Collection[int] = ()) -> Iterator[tuple[int, ChunkResult | None]]:
+    """``(k, chunk)`` for every chunk of ``spec`` in index order, played on ``backend`` a few chunks ahead; the
+    chunks in ``skip`` (stored by an earlier, interrupted match) are not played and come as ``None``. Closing the
+    generator (the test has decided) stops the chunks in flight."""
+    n_chunks = -(-spec.games // spec.chunk_size)
+    played = backend.results(play_chunk, spec, [k for k in range(n_chunks) if k not in skip], ordered=True)
+    with closing(played):  # type: ignore[type-var]  # a generator has close()
+        for k in range(n_chunks):
+            yield k, None if k in skip else next(played)
+
+
+@dataclass
+class SprtSettings:
+    """A sequential test: H0 elo0 against H1 elo1 on the ``model`` Elo scale with error rates alpha, beta."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "logistic"
+
+    def bounds(self) -> tuple[float, float]:
+        """The (lower, upper) LLR bounds."""
+        return sprt_bounds(self.alpha, self.beta)
+
+
+@dataclass
+class MatchOutcome:
+    """A finished match: the pairs, their summary and (with a SPRT) the last LLR and decision."""
+
+    a: str
+    b: str
+    state: MatchState
+    summary: PairSummary
+    sprt: dict[str, Any] | None = None
+
+
+def play_match(variant: str, rules: RuleSet, a: str, b: str, seed: int, pairs: int, *, jobs: int = 1, batch: int = 50,
+               sprt: SprtSettings | None = None,
+               progress: Callable[[MatchState, dict[str, Any] | None], None] | None = None,
+               stored: Mapping[int, BatchCounts] | None = None,
+               on_batch: Callable[[int, BatchCounts], None] | None = None, backend: str | Backend = "local",
+               scheduler: str | None = None) -> MatchOutcome:
+    """Play A against B in up to ``pairs`` duplicate pairs (game indices 0..pairs-1 of ``seed``).
+
+    ``rules`` is a loaded rule set. Games are played in batches of ``batch`` pairs; after each batch
+    ``progress(state, sprt_status)`` is called, and with ``sprt`` the match stops as soon as the LLR of the
+    pairs so far leaves the bounds (H0 or H1) or ``pairs`` are played (inconclusive). Batches in ``stored`` (by
+    batch index, from an interrupted match with the same settings) are taken as they are instead of played, and
+    ``on_batch(k, counts)`` is called for each batch played here (to store it), so a resumed match stops where
+    an uninterrupted one would. ``backend`` plays the batches: an open :class:`~simcli.runs.backends.Backend` (a
+    command's, shared by all its matches), or ``local`` or ``dask`` (with ``scheduler``), opened for this match with
+    ``jobs`` workers; batches are consumed in index order whatever plays them, so the results and where the test
+    stops are the same on any backend. Raises :class:`MatchError` for a failed game or a backend that cannot play.
+    """
+    seats = seat_strategies(a, b, rules.num_players, rules.n_teams, variant)
+    spec = RunSpec(variant=variant, rules=rules.formatted(), strategies=seats, seed=seed, games=pairs,
+                   rotate_seats=True, chunk_size=batch, on_error="stop")
+    stored = stored or {}
+    bounds = sprt.bounds() if sprt is not None else None
+    state = MatchState()
+    status: dict[str, Any] | None = None
+    try:
+        with use_backend(backend, jobs, scheduler) as pool:
+            chunks = _chunks(pool, spec, skip=set(stored))
+            with closing(chunks):  # type: ignore[type-var]  # a generator has close()
+                for k, chunk in chunks:
+                    status = _take(k, chunk, state, stored, seed=seed, sprt=sprt, bounds=bounds, status=status,
+                                   on_batch=on_batch)
+                    if progress is not None:
+                        progress(state, status)
+                    if status is not None and status["result"] != "inconclusive":
+                        break
+    except BackendError as exc:
+        raise MatchError(str(exc)) from None
+    return MatchOutcome(a=a, b=b, state=state, summary=state.summary(), sprt=status)
+
+
+def _take(k: int, chunk: ChunkResult | None, state: MatchState, stored: Mapping[int, BatchCounts], *, seed: int,
+          sprt: SprtSettings | None, bounds: tuple[float, float] | None, status: dict[str, Any] | None,
+          on_batch: Callable[[int, BatchCounts], None] | None) -> dict[str, Any] | None:
+    """Add batch ``k`` (played, or stored when ``chunk`` is None) to ``state``; the SPRT status after it."""
+    if chunk is None:
+        counts = stored[k]
+    else:
+        if chunk.fatal is not None:
+            err = chunk.errors[-1]
+            raise MatchError(f"game {err['game_index']} (seed {seed}, rotation {err['rotation']}) failed at "
+                             f"seat {err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}",
+                             traceback=str(err.get("traceback") or ""))
+        counts = batch_counts(chunk)
+        if on_batch is not None:
+            on_batch(k, counts)
+    state.add(counts)
+    if sprt is not None and bounds is not None:
+        try:
+            llr = sprt_llr(state.summary().pentanomial, sprt.elo0, sprt.elo1, sprt.model)
+        except DuplicateError as exc:
+            raise MatchError(str(exc)) from None
+        status = {"llr": llr, "lower": bounds[0], "upper": bounds[1],
+                  "result": sprt_decision(llr, *bounds)}
+    return status

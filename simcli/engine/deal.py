@@ -1,0 +1,398 @@
+"""One deal: the turn loop and the turn's named phases (RULES.md §1.6), the thin orchestrator of the engine.
+
+:func:`play_deal` drives a :class:`~simcli.engine.state.DealState` from a shuffled deck to
+a scored end, asking each seat's strategy for its decisions and validating them.
+The engine reports what happens through ``emit(kind, data)``; with no listener it
+builds no event data at all.
+
+A turn is :meth:`Deal._start_turn`, :meth:`Deal._draw_phase`, :meth:`Deal._meld_phase` and
+:meth:`Deal._discard_phase`; :meth:`Deal.play` and :meth:`Deal.resume` (a rollout from any decision) share one loop
+(a rollout limited to a number of turns has its own, :meth:`Deal._turns_until`). What the phases do lives in modules
+of their own: :mod:`simcli.engine.dealing` (the deal's set-up and opening events), :mod:`simcli.engine.melding`
+(pile takes and melds), :mod:`simcli.engine.ending` (going out, the stock running out, the score),
+:mod:`simcli.engine.trace_json` (the events' shapes), and one module per variant feature holding its rule's
+predicates (shared with :mod:`simcli.engine.judge`) and the transitions the phases call at their hook points (start
+of turn, after melds, on opening, at an empty hand, at the discard): :mod:`simcli.engine.features.threes`,
+:mod:`simcli.engine.features.ponies`, :mod:`simcli.engine.features.wings`, :mod:`simcli.engine.features.special` and
+:mod:`simcli.engine.features.spanish_pile`. Precomputed "is this feature on" flags (here and on
+:class:`~simcli.engine.core.Engine`) keep Classic to one test per hook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from simcli.engine import ending, melding
+from simcli.engine.core import Emit, Engine
+from simcli.engine.dealing import emit_opening, new_deal
+from simcli.engine.ending import DealResult
+from simcli.engine.features import ponies, spanish_pile, special, threes, wings
+from simcli.engine.judge import (
+    DISCARD_LIFTS,
+    ask_error,
+    discard_error,
+    discard_lifts,
+    discard_shape_error,
+    draw_shape_error,
+    go_out_error,
+    melds_error,
+    melds_shape_error,
+    must_take_pile,
+    take_error,
+)
+from simcli.engine.state import DealState
+from simcli.engine.strategy_base import Strategy
+from simcli.engine.trace_json import describe_decision, meld_json
+from simcli.engine.view import PlayerView
+from simcli.primitives.actions import DRAW_STOCK, SpecialHand
+from simcli.primitives.cards import IS_WILD, RANK_NAMES, SEVEN
+from simcli.primitives.errors import EngineError, GameContext
+
+#: Names other modules and tests import from here (the engine's entry points).
+__all__ = ["DISCARD", "DRAW", "MELDS", "PHASE_STARTS", "START", "Deal", "DealResult", "Emit", "meld_json",
+           "new_deal", "play_deal"]
+
+#: Where :meth:`Deal._play_turn` starts a turn: at its start, or at one of its three decisions (a rollout).
+START, DRAW, MELDS, DISCARD = 0, 1, 2, 3
+PHASE_STARTS = {"draw": DRAW, "melds": MELDS, "discard": DISCARD}
+
+#: A deal that lasts longer than this is an engine bug (play always makes progress).
+MAX_TURNS_PER_DEAL = 5000
+
+
+class Deal(Engine):
+    """Plays one prepared deal between the given strategies."""
+
+    def __init__(self, st: DealState, strategies: Sequence[Strategy], emit: Emit | None = None,
+                 ctx: GameContext | None = None):
+        super().__init__(st, strategies, [PlayerView(st, s) for s in range(st.n_players)], emit, ctx)
+        r = st.rules
+        # Rule-derived constants, computed once per deal rather than once per turn.
+        permission = r.ask_partner_permission != "OFF" and r.team_size > 1
+        required = r.ask_partner_permission == "REQUIRED"
+        # Only strategies that override the hook are asked (saves a call per turn for the rest).
+        self._asks = [permission and (required or type(x).ask_to_go_out is not Strategy.ask_to_go_out)
+                      for x in strategies]
+        # Whether turns need the start-of-turn step at all (Classic does not).
+        self._turn_start_hooks = bool(
+            r.go_out_not_same_turn_as_required_canasta or r.dealt_threes_laid == "FIRST_TURN" or r.pony_size
+            or r.wing_sizes or r.may_hold_one_three_before_opening)
+        self._discard_rules = bool(r.discard_restrictions or r.empty_pile_no_dead_card)
+        self._lifts = bool(r.empty_pile_no_dead_card)  # the only bar that can leave no discard (A-AM-4d)
+        self._discard_freezes = tuple(
+            (IS_WILD[c] and r.freeze_on_wild_discard) or (c == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD")
+            for c in range(len(RANK_NAMES)))
+
+    # ----------------------------------------------------------------- play
+    def play(self) -> DealResult:
+        """Play the deal to its end and score it."""
+        if self.emit:
+            emit_opening(self.st, self.emit)
+        self.lay_dealt_threes()
+        return self._turns_from(self.st.first_player)
+
+    def resume(self, phase: str, max_turns: int = 0) -> DealResult:
+        """Finish a deal stopped at a decision of the current seat (``"draw"``, ``"melds"`` or ``"discard"``).
+
+        The forward model (:mod:`simcli.players.forward`) plays rollouts from a cloned or sampled state with this:
+        the rest of the current turn from that decision, then the usual turn loop and scoring. With
+        ``max_turns`` (a limited rollout), at most that many further turns, of any seat, are played
+        (:meth:`_turns_until`); a deal still on then is scored as it stands
+        (:func:`simcli.engine.ending.horizon_reached`).
+        """
+        st = self.st
+        seat = st.current
+        self._play_turn(seat, st.turn_had_melded, PHASE_STARTS[phase])
+        if max_turns > 0:  # one test a rollout, none a turn: the unlimited loop stays as it was
+            return self._turns_until((seat + st.step) % st.n_players, st.turn + max_turns)
+        return self._turns_from((seat + st.step) % st.n_players)
+
+    def _turns_from(self, seat: int) -> DealResult:
+        """The turn loop shared by :meth:`play` and :meth:`resume`: whole turns from ``seat`` on until the deal
+        ends, then the score."""
+        st = self.st
+        step, p, ctx = st.step, st.n_players, self.ctx
+        # The phases bound once and called here directly, not through _play_turn: a call fewer on every turn.
+        start, draw, meld, discard = self._start_turn, self._draw_phase, self._meld_phase, self._discard_phase
+        while st.end_reason is None:
+            st.turn += 1
+            ctx.turn = st.turn
+            if st.turn > MAX_TURNS_PER_DEAL:
+                raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
+            had_melded = start(seat)
+            if not draw(seat) and not meld(seat, had_melded):
+                discard(seat, had_melded)
+            seat = (seat + step) % p
+        return self._finish()
+
+    def _turns_until(self, seat: int, last_turn: int) -> DealResult:
+        """A limited rollout's turn loop: whole turns from ``seat`` on until the deal ends or turn ``last_turn``
+        is over, then the score, as it stands if the deal is still on. A loop of its own, through
+        :meth:`_play_turn`, so that :meth:`_turns_from`, the loop of all play, has no test for a limit."""
+        st = self.st
+        step, p, ctx = st.step, st.n_players, self.ctx
+        while st.end_reason is None and st.turn < last_turn:
+            st.turn += 1
+            ctx.turn = st.turn
+            if st.turn > MAX_TURNS_PER_DEAL:
+                raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
+            self._play_turn(seat, False, START)  # START: the start of turn sets had_melded
+            seat = (seat + step) % p
+        if st.end_reason is None:
+            ending.horizon_reached(self)
+        return self._finish()
+
+    def lay_dealt_threes(self) -> None:
+        """Lay and replace dealt threes right after the deal
+        (:func:`simcli.engine.features.threes.lay_dealt_threes`)."""
+        threes.lay_dealt_threes(self)
+
+    def _play_turn(self, seat: int, had_melded: bool, phase: int) -> None:
+        """``seat``'s turn from ``phase`` on: START (the whole turn), DRAW, MELDS or DISCARD (a rollout resumes
+        at a decision: :meth:`resume`). ``had_melded``: whether the player had melded before this turn (set by
+        the start of turn). The phases, in order: :meth:`_start_turn`, :meth:`_draw_phase`,
+        :meth:`_meld_phase`, :meth:`_discard_phase`; the first two that end the deal say so."""
+        if phase == START:
+            had_melded = self._start_turn(seat)
+        if phase <= DRAW and self._draw_phase(seat):
+            return
+        if phase <= MELDS and self._meld_phase(seat, had_melded):
+            return
+        self._discard_phase(seat, had_melded)
+
+    # ------------------------------------------------------------ the phases
+    def _start_turn(self, seat: int) -> bool:
+        """Start of turn: reset the per-turn state, then the variant's start-of-turn steps (RULES.md §1.6 (a)-(c):
+        threes, pony, wing). Returns whether the player had melded before this turn."""
+        st = self.st
+        st.current = seat
+        st.seat_turns[seat] += 1
+        st.drew_from_stock = False
+        st.touched_existing = False
+        st.turn_new_ranks = 0
+        st.permission = None
+        st.asked = False
+        st.last_card_red_three = False
+        had_melded = st.turn_had_melded = st.has_melded[seat]
+        st.new_canasta = False
+        if self._turn_start_hooks:
+            self._start_of_turn_hooks(seat, st.team_of[seat])
+        return had_melded
+
+    def _start_of_turn_hooks(self, seat: int, team: int) -> None:
+        """Step (a)-(c) of RULES.md §1.6 where the variant has them, each feature's start-of-turn hook in order:
+        the go-out requirement's mark, dealt threes, pony, wing, a three kept before opening."""
+        ending.at_turn_start(self.st, team)
+        threes.at_turn_start(self, seat)
+        ponies.at_turn_start(self, seat)
+        wings.at_turn_start(self, seat)
+        threes.once_opened(self, seat, team)
+
+    def _draw_phase(self, seat: int) -> bool:
+        """Draw phase: the draw decision (stock or pile), checked, traced and carried out, then the "may I go
+        out?" question. Returns whether the deal ended (the stock ran out). Over 60 lines: the stock draw is
+        inlined, as it runs on most turns."""
+        st = self.st
+        r = st.rules
+        emit = self.emit
+        self.decisions += 3
+        st.phase += 1
+        try:
+            decision: Any = self.strategies[seat].choose_draw(self.views[seat])  # checked below
+        except Exception as exc:
+            raise self.wrap(seat, exc) from exc
+        # Every check comes before the decision line: a refused decision is never traced as made.
+        if decision is DRAW_STOCK:
+            if len(st.stock) < r.draw_count and must_take_pile(st, seat):
+                left = "empty" if not st.stock else f"down to {len(st.stock)} (partial_draw_allowed=false)"
+                raise self.fail(seat, f"the stock is {left} and the pile matches a team meld: it must be taken")
+        else:
+            err = draw_shape_error(decision)
+            if err:
+                raise self.fail(seat, err)
+            err = None if st.validated == (st.phase, seat, decision) else take_error(st, seat, decision)
+            if err:
+                raise self.fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
+        if emit:
+            emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": describe_decision(decision)})
+        if decision is DRAW_STOCK:
+            stock = st.stock
+            if not stock or (len(stock) < r.draw_count and not r.partial_draw_allowed):
+                self._stock_runs_out(seat)
+                return True
+            # The stock draw, inlined (it runs on most turns): bonus threes are laid and replaced by draw_one.
+            drawn = []
+            hand = st.hands[seat]
+            for _ in range(r.draw_count):
+                if not stock:
+                    break
+                top = stock[-1]
+                if not st.is_bonus_three[top]:  # the common case: no laying, no replacement
+                    stock.pop()
+                    hand[top] += 1
+                    st.hand_sizes[seat] += 1
+                    drawn.append(top)
+                    continue
+                # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
+                replacement = threes.draw_one(self, seat, "stock")
+                if replacement is not None:
+                    drawn.append(replacement)
+            st.drew_from_stock = True
+            if emit:
+                emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn], "stock_left": len(stock)})
+        else:
+            melding.take_pile(self, seat, decision)
+            if st.ponies_in_play:
+                ponies.after_melds(self, seat)
+        if self._asks[seat]:
+            self._ask_partner(seat)
+        return False
+
+    def _stock_runs_out(self, seat: int) -> None:
+        """A stock draw with the stock empty, or too short for a whole draw (RULES.md A-X-5), ends the deal."""
+        st = self.st
+        ending.stock_out(self, seat, {} if not st.stock else {"stock_left": len(st.stock)})
+
+    def _ask_partner(self, seat: int) -> None:
+        """Asking partner "may I go out?" (an agent hook with no scoring effect; the answer binds)."""
+        st = self.st
+        if not self.flag(seat, "ask_to_go_out", self.call(seat, self.strategies[seat].ask_to_go_out,
+                                                             self.views[seat])):
+            return
+        err = ask_error(st, seat)
+        if err:
+            raise self.fail(seat, f"ask_to_go_out: {err}")
+        partner = st.partners(seat)[0]
+        st.asked = True
+        st.permission = self.flag(partner, "answer_go_out", self.call(
+            partner, self.strategies[partner].answer_go_out, self.views[partner]))
+        if self.emit:
+            self.emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
+
+    def _meld_phase(self, seat: int, had_melded: bool) -> bool:
+        """Meld phase: melds (or a special hand) until the player stops, asked again after a pony pick-up;
+        then going out on an empty hand, or the end of the deal on an unreplaced last three. Returns whether
+        the deal ended."""
+        st = self.st
+        emit = self.emit
+        strategy = self.strategies[seat]
+        view = self.views[seat]
+        while True:  # a pony picked up while melding brings new cards: the strategy is asked again
+            st.phase += 1
+            try:
+                melds = strategy.choose_melds(view)
+            except Exception as exc:
+                raise self.wrap(seat, exc) from exc
+            if melds or (melds is not None and type(melds) is not list and type(melds) is not tuple):
+                err = melds_shape_error(melds)  # None and an empty list or tuple are no melds
+                if err:
+                    raise self.fail(seat, err)
+            if melds and isinstance(melds[0], SpecialHand):
+                special.lay_special_hand(self, seat, melds)
+                if emit:
+                    emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
+                                      "value": {"special_hand": melds[0].kind}})
+                if st.hand_sizes[seat] == 0:
+                    ending.go_out(self, seat, had_melded)
+                    return True
+                break
+            if melds:
+                melds = tuple(melds)
+                err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
+                if err:
+                    raise self.fail(seat, f"melds {[str(m) for m in melds]}: {err}")
+                melding.apply_melds(self, seat, melds)
+            if emit:
+                emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
+                                  "value": [meld_json(m) for m in melds] if melds else []})
+            if not (melds and st.ponies_in_play and self._pony_after_melding(seat)):
+                break
+        if st.hand_sizes[seat] == 0 or st.last_card_red_three:  # tested here: the call is rare
+            return self._after_meld_phase(seat, had_melded)
+        return False
+
+    def _pony_after_melding(self, seat: int) -> bool:
+        """Whether melds just laid brought ``seat``'s pony into the hand (then the player may meld again)."""
+        st = self.st
+        if ponies.after_melds(self, seat):
+            return True
+        return st.hand_sizes[seat] == 0 and ponies.hand_empty_pony(self, seat)
+
+    def _after_meld_phase(self, seat: int, had_melded: bool) -> bool:
+        """The end of the meld phase: out on an empty hand, or the deal's end on an unreplaced last three."""
+        st = self.st
+        r = st.rules
+        if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat):
+            ending.go_out(self, seat, had_melded)
+            return True
+        if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
+                st.hand_sizes[seat] == 1 and go_out_error(st, seat, st.canastas[st.team_of[seat]]) is not None)):
+            # The last stock card was a three and could not be replaced: by the knob, or because the
+            # player is left with one card it may not discard, the deal ends here (stock out).
+            ending.stock_out(self, seat, {"last_card_red_three": True})
+            return True
+        return False
+
+    def _discard_phase(self, seat: int, had_melded: bool) -> None:
+        """Discard phase: the discard, checked, traced and laid on the pile; going out if it was the last card."""
+        st = self.st
+        emit = self.emit
+        st.phase += 1
+        try:
+            returned: Any = self.strategies[seat].choose_discard(self.views[seat])
+        except Exception as exc:
+            raise self.wrap(seat, exc) from exc
+        hand = st.hands[seat]
+        if type(returned) is not int or not 0 <= returned < len(hand) or not hand[returned]:  # the rare case
+            err = discard_shape_error(returned, hand)
+            if err:
+                raise self.fail(seat, err)
+        card: int = returned
+        if (self._discard_rules and st.special_hand is None) or st.hand_sizes[seat] == 1 or st.permission is True:
+            self._check_discard(seat, card)  # tested here: in most turns there is nothing to check
+        lifted = 0
+        if emit:  # after every check: a refused discard is never traced as made
+            emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard", "value": RANK_NAMES[card]})
+            if self._lifts and not st.pile:
+                lifted = discard_lifts(st, seat)  # read before the card leaves the hand
+        hand[card] -= 1
+        st.hand_sizes[seat] -= 1
+        known = st.known[seat]
+        if known[card]:  # DealState.forget, inlined: this runs on every discard
+            known[card] -= 1
+        st.pile.append(card)
+        if self._discard_freezes[card]:
+            st.pile_frozen = True
+            spanish_pile.on_freezing_discard(st, card)
+        if emit:
+            data = {"seat": seat, "card": RANK_NAMES[card], "pile_size": len(st.pile), "frozen": st.pile_frozen}
+            if lifted:  # RULES.md A-AM-4d: no card was discardable, so bars were lifted (the last one named)
+                data["bar_lifted"] = DISCARD_LIFTS[lifted - 1]
+            emit("discard", data)
+        if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat):
+            ending.go_out(self, seat, had_melded)
+
+    def _check_discard(self, seat: int, card: int) -> None:
+        """Refuse a discard the rules bar, a last card that may not go out, or a kept card after a "yes"."""
+        st = self.st
+        if self._discard_rules and st.special_hand is None:
+            err = discard_error(st, seat, card)
+            if err:
+                raise self.fail(seat, f"discard {RANK_NAMES[card]}: {err}")
+        if st.hand_sizes[seat] == 1 and st.special_hand is None and not ponies.empty_hand_takes_pony(st, seat):
+            err = go_out_error(st, seat, st.canastas[st.team_of[seat]])
+            if err:
+                raise self.fail(seat, f"discarding the last card: {err}")
+        if st.permission is True and st.hand_sizes[seat] > 1:
+            raise self.fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
+
+    def _finish(self) -> DealResult:
+        """Score the ended deal (:func:`simcli.engine.ending.finish`)."""
+        return ending.finish(self)
+
+
+def play_deal(st: DealState, strategies: Sequence[Strategy], emit: Emit | None = None,
+              ctx: GameContext | None = None) -> DealResult:
+    """Play a prepared deal (see :func:`new_deal`) to its scored end."""
+    return Deal(st, strategies, emit, ctx).play()

@@ -1,0 +1,175 @@
+"""Ending: going out, the stock running out, and the deal's end and score (RULES.md §1.10, §1.11).
+
+:func:`go_out` and :func:`stock_out` end the deal from the turn (:func:`horizon_reached` a limited rollout's);
+:func:`finish` scores it (:func:`team_positions` reads what it scores) and gathers what happened into a
+:class:`DealResult` for records and reports. The start-of-turn hook :func:`at_turn_start` notes
+whether the team's go-out requirement was met before this turn (``go_out_not_same_turn_as_required_canasta``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from simcli.engine.core import Engine
+from simcli.engine.features import spanish_pile
+from simcli.engine.melds import requirement_met
+from simcli.engine.scoring import TeamPosition, score_deal
+from simcli.engine.state import DealState
+from simcli.engine.trace_json import deal_scored_json
+from simcli.primitives.cards import FOUR
+
+
+@dataclass
+class DealResult:
+    """The outcome of one deal: scores per team and what happened, for records and reports."""
+
+    deal_index: int
+    dealer: int
+    first_player: int
+    scores: list[dict[str, int]]
+    end_reason: str  # "went_out" or "stock_out" ("horizon": a limited rollout stopped before the end)
+    went_out_seat: int | None
+    concealed: bool
+    turns: int
+    canastas: list[dict[str, int]]
+    red_threes: list[int]
+    first_meld_turn: list[int | None]
+    pile_takes: list[list[int]]
+    cut_count: int
+    cut_target: int
+    exact_cut: bool
+    exact_cut_team: int | None
+    pony_pickup_turns: list[int | None] = field(default_factory=list)
+    required_set_turn: list[int | None] = field(default_factory=list)
+    pony_cut_count: int = 0
+    pony_exact: bool = False
+    pony_exact_team: int | None = None
+    black_threes: list[int] = field(default_factory=list)
+    special_hand: str | None = None
+    wings: list[tuple[int, int, int]] = field(default_factory=list)
+    #: Ranks with a canasta of either team at the end (dead for everyone under closed_rank_dead_for_all).
+    dead_ranks: int = 0
+    #: Spanish: hidden canastas per team; the premiado initial pile and the turn it was first taken (None:
+    #: never); each crossed (castigado) pile as (start turn, end turn); the dealer's pick of the initial pile;
+    #: the team that made a black-three canasta (it wins the game); corte rápido and terremoto.
+    hidden_canastas: list[int] = field(default_factory=list)
+    premiado: bool = False
+    premiado_end_turn: int | None = None
+    crossed: list[tuple[int, int]] = field(default_factory=list)
+    pick_count: int = 0
+    pick_target: int = 0
+    exact_pick: bool = False
+    exact_pick_team: int | None = None
+    black_three_canasta_team: int | None = None
+    quick_finish: bool = False
+    terremoto: bool = False
+    positions: list[TeamPosition] = field(repr=False, default_factory=list)
+
+
+def at_turn_start(st: DealState, team: int) -> None:
+    """Start of turn, under ``go_out_wait_event=REQUIREMENT``: whether the team met its go-out requirement before
+    this turn (a player may not go out in the turn that completed it)."""
+    r = st.rules
+    if r.go_out_not_same_turn_as_required_canasta and r.go_out_wait_event == "REQUIREMENT":
+        st.req_met_at_start = requirement_met(r.go_out_requirement, st.canastas[team], st.clean_canastas[team])
+
+
+def stock_out(eng: Engine, seat: int, extra: dict[str, Any]) -> None:
+    """The deal ends for want of stock (RULES.md §1.11) during ``seat``'s turn; ``extra`` goes into the event."""
+    st = eng.st
+    st.end_reason = "stock_out"
+    if eng.emit:
+        eng.emit("stock_out", {"seat": seat, "turn": st.turn, **extra})
+
+
+def horizon_reached(eng: Engine) -> None:
+    """A limited rollout (:meth:`simcli.engine.deal.Deal.resume` with ``max_turns``) stopped before the deal's end: it
+    ends here and is scored as a deal that ends with nobody going out (as :func:`stock_out`'s is: melds,
+    canasta bonuses and threes on the table, minus the cards in hand), marked ``"horizon"``. No event: only
+    rollouts stop early, and they are never traced."""
+    eng.st.end_reason = "horizon"
+
+
+def go_out(eng: Engine, seat: int, had_melded: bool) -> None:
+    """``seat`` goes out: the deal ends, concealed or not, with the Spanish finishing bonuses' flags."""
+    st = eng.st
+    team = st.team_of[seat]
+    st.went_out_seat = seat
+    st.end_reason = "went_out"
+    # Concealed: the whole hand melded in this one turn, no earlier melds by this player, nothing added
+    # to melds laid before this turn (partner's), and at least one canasta among them (RULES.md §1.10).
+    # Adding to melds this player started earlier in the same turn (e.g. with a pile take) is fine.
+    st.concealed = (
+        not had_melded
+        and not st.touched_existing
+        and st.new_canasta
+    )
+    # Spanish: corte rápido (out on the player's first turn) and terremoto (out in one turn, after a
+    # stock draw, with no earlier melds of the player).
+    if eng.finish_bonuses:
+        st.quick_finish = st.seat_turns[seat] == 1
+        st.terremoto = not had_melded and st.drew_from_stock
+    if eng.emit:
+        data = {"seat": seat, "team": team, "concealed": st.concealed, "turn": st.turn}
+        for flag in ("quick_finish", "terremoto"):  # written only when true (Spanish bonuses)
+            if getattr(st, flag):
+                data[flag] = True
+        eng.emit("going_out", data)
+
+
+def team_positions(st: DealState) -> list[TeamPosition]:
+    """Each team's position as :func:`simcli.engine.scoring.score_deal` scores it, read from ``st`` (which is not
+    changed): the melds, threes and hands on the table now, the going-out flags if someone went out."""
+    out_team = st.team_of[st.went_out_seat] if st.went_out_seat is not None else None
+    positions = []
+    for team in range(st.n_teams):
+        positions.append(TeamPosition(
+            melds=tuple(st.team_melds(team)),
+            red_threes=st.red_threes[team],
+            hands=tuple(tuple(st.hands[s]) for s in st.members(team)),
+            went_out=st.went_out_seat is not None and st.team_of[st.went_out_seat] == team,
+            concealed=st.concealed and st.went_out_seat is not None
+            and st.team_of[st.went_out_seat] == team,
+            exact_cut=st.exact_cut_team == team,
+            ponies=tuple(tuple(st.ponies[s]) for s in st.members(team) if not st.pony_picked[s]),
+            pony_dealer_exact=st.pony_exact_team == team,
+            black_threes=st.black_threes[team],
+            special_hand=st.special_hand if st.went_out_seat is not None
+            and st.team_of[st.went_out_seat] == team else None,
+            hidden=tuple(st.hidden[team]),
+            exact_pick=st.exact_pick_team == team,
+            quick_finish=st.quick_finish and out_team == team,
+            terremoto=st.terremoto and out_team == team,
+        ))
+    return positions
+
+
+def finish(eng: Engine) -> DealResult:
+    """Score the ended deal (:func:`simcli.engine.scoring.score_deal`) and gather what happened into a DealResult."""
+    st = eng.st
+    spanish_pile.at_end(st)
+    positions = team_positions(st)
+    scores = score_deal(st.rules, positions)
+    result = DealResult(
+        deal_index=st.deal_index, dealer=st.dealer, first_player=st.first_player, scores=scores,
+        end_reason=st.end_reason or "", went_out_seat=st.went_out_seat, concealed=st.concealed,
+        turns=st.turn, canastas=[dict(c) for c in st.canastas], red_threes=list(st.red_threes),
+        first_meld_turn=list(st.first_meld_turn), pile_takes=[list(t) for t in st.take_sizes],
+        cut_count=st.cut_count, cut_target=st.cut_target, exact_cut=st.exact_cut,
+        exact_cut_team=st.exact_cut_team, positions=positions,
+        pony_pickup_turns=list(st.pony_turn) if st.rules.pony_size else [],
+        required_set_turn=list(st.req_met_turn), pony_cut_count=st.pony_cut_count,
+        pony_exact=st.pony_exact, pony_exact_team=st.pony_exact_team,
+        black_threes=list(st.black_threes), special_hand=st.special_hand, wings=list(st.wing_log),
+        dead_ranks=len({rank for pos in positions for rank, n, tw, jk in pos.melds
+                        if rank >= FOUR and n + tw + jk >= st.rules.canasta_size}),
+        hidden_canastas=[len(h) for h in st.hidden], premiado=st.pile_premiado,
+        premiado_end_turn=st.premiado_end_turn, crossed=list(st.castigado_log), pick_count=st.pick_count,
+        pick_target=st.pick_target, exact_pick=st.exact_pick, exact_pick_team=st.exact_pick_team,
+        black_three_canasta_team=st.black_three_canasta_team, quick_finish=st.quick_finish,
+        terremoto=st.terremoto,
+    )
+    if eng.emit:
+        eng.emit("deal_scored", deal_scored_json(st, scores, positions))
+    return result

@@ -1,0 +1,343 @@
+"""Legality of decisions: taking the pile, melding, going out.
+
+Each check returns ``None`` when the decision is legal or a short reason when it
+is not. The engine raises on a reason; strategies call the same checks (through
+their view) to test a plan before returning it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from simcli.engine.features.ponies import empty_hand_takes_pony
+from simcli.engine.features.spanish_pile import crossed_take_error
+from simcli.engine.features.special import (
+    special_hand_error as special_hand_error,  # re-exported: the judge of every move
+)
+from simcli.engine.meld_legality import (
+    going_out_only_error,
+    hand_after_melds,
+    minimum_waived,
+    naturals_only_legal,
+    tally_segments,
+)
+from simcli.engine.meld_legality import (
+    meld_segments as meld_segments,  # re-exported: simcli.engine.melding lays these segments
+)
+from simcli.engine.meld_legality import merge_melds as merge_melds
+from simcli.engine.melds import requirement_met
+from simcli.engine.state import DealState
+from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
+from simcli.primitives.cards import (
+    ACE,
+    BLACK_THREE,
+    FOUR,
+    IS_NATURAL,
+    IS_WILD,
+    NUM_RANKS,
+    RANK_NAMES,
+    RED_THREE,
+    SEVEN,
+)
+
+
+def _is_int(x: Any) -> bool:
+    """A plain int (a bool is an int to Python but never a rank or a count here)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def meld_shape_error(m: Any) -> str | None:
+    """Why ``m`` is not a well-formed :class:`Meld` (an int rank of :mod:`simcli.primitives.cards`, counts ints >= 0).
+
+    Checked before anything uses the meld (legality checks index hands with its rank, traces name it), so that
+    a malformed decision is refused with one line rather than crashing a check or a trace writer.
+    """
+    if type(m) is Meld:  # the common case, decided with exact type tests (no bool, no float)
+        rank, n, tw, jk = m
+        if (type(rank) is int and type(n) is int and type(tw) is int and type(jk) is int
+                and 0 <= rank < NUM_RANKS and n >= 0 and tw >= 0 and jk >= 0):
+            return None
+    if not isinstance(m, Meld):
+        return f"{m!r} is not a Meld"
+    rank, n, tw, jk = m
+    if not _is_int(rank) or not 0 <= rank < NUM_RANKS:
+        return f"{m!r}: rank {rank!r} is not a rank index 0..{NUM_RANKS - 1} (simcli.primitives.cards)"
+    for field, value in (("naturals", n), ("twos", tw), ("jokers", jk)):
+        if not _is_int(value) or value < 0:
+            return f"{m!r}: {field} {value!r} is not an int >= 0"
+    return None
+
+
+def draw_shape_error(decision: Any) -> str | None:
+    """Why a ``choose_draw`` return is neither :data:`DRAW_STOCK` nor a well-formed :class:`TakePile`."""
+    if decision is DRAW_STOCK:
+        return None
+    expected = "expected DRAW_STOCK or TakePile(Meld, extra=(Meld, ...))"
+    if not isinstance(decision, TakePile):
+        return f"choose_draw returned {decision!r}; {expected}"
+    extra = decision.extra
+    if not isinstance(extra, (tuple, list)):
+        return f"choose_draw returned {decision!r}: extra {extra!r} is not a tuple of Meld; {expected}"
+    for m in (decision.meld, *extra):
+        err = meld_shape_error(m)
+        if err:
+            return f"choose_draw returned {decision!r}: {err}"
+    return None
+
+
+def melds_shape_error(melds: Any) -> str | None:
+    """Why a ``choose_melds`` return is not a list or tuple of well-formed :class:`Meld` (or one SpecialHand)."""
+    if not isinstance(melds, (list, tuple)):
+        return f"choose_melds returned {melds!r}; expected a list of Meld (or one SpecialHand)"
+    if melds and isinstance(melds[0], SpecialHand):
+        if not isinstance(melds[0].kind, str):
+            return f"choose_melds returned {melds!r}: the special hand's kind is not a string"
+        return None
+    for m in melds:
+        err = meld_shape_error(m)
+        if err:
+            return f"choose_melds returned {melds!r}: {err}"
+    return None
+
+
+def discard_shape_error(card: Any, hand: Sequence[int]) -> str | None:
+    """Why a ``choose_discard`` return is not a rank the hand holds."""
+    if type(card) is int and 0 <= card < NUM_RANKS and hand[card]:
+        return None  # the common case first
+    if card is None:
+        return "choose_discard returned None, but the hand is not empty: a card must be discarded"
+    if not _is_int(card) or not 0 <= card < NUM_RANKS:
+        return (f"choose_discard returned {card!r}, which is not a rank index 0..{NUM_RANKS - 1} "
+                "(simcli.primitives.cards)")
+    if hand[card] == 0:
+        return f"choose_discard returned {card!r} ({RANK_NAMES[card]}), which is not a card in hand"
+    return None
+
+
+#: The one refusal that a "yes" from partner would lift (``ask_partner_permission=REQUIRED``): the checks return
+#: exactly this string only when the decision is otherwise legal, so a strategy can tell "legal once you ask"
+#: from every other refusal before it asks (RULES.md §1.10).
+ASK_FIRST = "cannot go out without asking partner (ask_partner_permission=REQUIRED)"
+
+
+def go_out_error(st: DealState, seat: int, canastas: dict[str, int], clean: int | None = None) -> str | None:
+    """Why ``seat`` may not go out now with its team holding ``canastas`` (``clean`` of them clean), or ``None``.
+
+    ``clean`` defaults to the team's clean canastas now. :data:`ASK_FIRST` when asking partner is the only
+    thing missing.
+    """
+    r = st.rules
+    team = st.team_of[seat]
+    if clean is None:
+        clean = st.clean_canastas[team]
+    if not requirement_met(r.go_out_requirement, canastas, clean):
+        need = ",".join(f"{k}:{n}" for k, n in r.go_out_requirement)
+        return f"cannot go out: the team needs canastas {need}"
+    if st.permission is False:
+        return "cannot go out: partner answered no"
+    if r.go_out_not_same_turn_as_required_canasta:
+        if r.go_out_wait_event == "FIRST_CLEAN":
+            first = st.first_clean_turn[team]
+            if first is None or first == st.turn:
+                return "cannot go out in the turn that completed the team's first clean canasta"
+        elif not st.req_met_at_start:
+            return "cannot go out in the turn that completed the required canastas"
+    if r.must_pick_pony_before_going_out and not st.pony_picked[seat]:
+        return "cannot go out before picking up the pony"
+    if r.ask_partner_permission == "REQUIRED" and r.team_size > 1 and not st.asked:
+        return ASK_FIRST  # checked last: this refusal says that nothing else stands in the way
+    return None
+
+
+def ask_error(st: DealState, seat: int) -> str | None:
+    """Why ``seat`` may not ask "partner, may I go out?" now, or ``None`` (RULES.md §1.10).
+
+    The answer binds, so a player may ask only when it could obey a "no": it must be able to end the turn
+    with a card in hand. Holding one card after the draw (or none), the only discard would go out, unless the
+    deal ends without a discard (the last stock card was a three) or emptying the hand picks up the pony.
+    A "yes" obliges the player to go out this turn: asking when that is impossible is the strategy's mistake.
+    """
+    r = st.rules
+    if r.ask_partner_permission == "OFF" or r.team_size < 2:
+        return "asking partner is not part of these rules (ask_partner_permission=OFF or no partner)"
+    size = st.hand_sizes[seat]
+    if size >= 2:
+        return None
+    if size == 1 and (st.last_card_red_three or empty_hand_takes_pony(st, seat)):
+        return None
+    return (f"a player holding {size} card{'s' if size != 1 else ''} may not ask 'may I go out?': "
+            "a 'no' could not be obeyed (the player must be able to end the turn with a card in hand)")
+
+
+def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: int | None = None,
+                hand_bonus: int = 0, partial: bool = False) -> str | None:
+    """Why laying ``melds`` from ``seat``'s hand is illegal now, or ``None``.
+
+    ``top_card`` is the pile's top card when the melds are part of taking the pile
+    (it joins the meld of its rank and counts toward the opening); ``hand_bonus`` is
+    the number of pile cards that will reach the hand. With ``partial`` the opening
+    minimum and the going-out conditions are not checked (for building a plan step
+    by step). The steps, each rule once, are those of :mod:`simcli.engine.meld_legality`.
+    """
+    if (st.opened[st.team_of[seat]] and not st.rules.closed_rank_dead_for_all  # most calls end here
+            and naturals_only_legal(st, seat, melds, top_card, hand_bonus)):
+        return None
+    team = st.team_of[seat]
+    segments = meld_segments(st, team, melds, top_card)
+    tally = tally_segments(st, seat, segments)
+    if isinstance(tally, str):
+        return tally
+    hand_after, going_out = hand_after_melds(st, seat, tally, hand_bonus)
+    if tally.black_threes or tally.over_cap:  # cards that only a player going out may lay
+        err = going_out_only_error(st.rules, tally, going_out)
+        if err:
+            return err
+    if partial:
+        return None
+    ask_first = None  # ASK_FIRST when asking partner is all that stands between these melds and going out
+    if going_out:
+        if hand_after == 0 and st.rules.going_out_requires_discard:
+            return "going out must end with a discard (going_out_requires_discard)"
+        err = go_out_error(st, seat, tally.canastas, tally.clean)
+        if err == ASK_FIRST:
+            ask_first = err
+        elif err:
+            return err + (" (and a player must keep a card to discard)" if hand_after == 1 else "")
+    if (segments and not st.opened[team] and tally.value < st.minimum[team]
+            and not minimum_waived(st, seat, tally, going_out, top_card)):
+        return f"opening melds count {tally.value}, below the minimum {st.minimum[team]}"
+    return ask_first
+
+
+def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
+    """Why ``seat`` may not take the pile with ``take`` now, or ``None`` (RULES.md §1.7)."""
+    r = st.rules
+    pile = st.pile
+    if not pile:
+        return "the pile is empty"
+    top = pile[-1]
+    if not IS_NATURAL[top]:
+        return f"the pile cannot be taken with {RANK_NAMES[top]} on top"
+    m = take.meld
+    if m.rank != top:
+        return f"the take meld is of {RANK_NAMES[m.rank]} but the top card is {RANK_NAMES[top]}"
+    team = st.team_of[seat]
+    if r.first_round_pile_restriction and st.seat_turns[seat] <= 1 and seat != st.first_player:
+        return "in the first round only the first player may take the pile"
+    if r.forbid_single_card_pile_with_single_card_hand and len(pile) == 1 and st.hand_sizes[seat] == 1:
+        return "a player holding one card may not take a one-card pile"
+    if r.closed_rank_blocks_pile and st.rank_has_canasta(top):
+        return f"rank {RANK_NAMES[top]} already has a canasta (closed_rank_blocks_pile)"
+    if any(x.rank == top for x in take.extra):
+        return "extra melds may not repeat the top card's rank"
+    existing = st.melds[team][top]
+    pair_only = st.frozen_for(team) or (
+        r.first_take_pair_only == "PER_DEAL" and not st.first_take_done
+    ) or (r.first_take_pair_only == "PER_TEAM" and not st.team_took[team])
+    methods = r.take_methods_unfrozen
+    if m.naturals >= 2:
+        method = "PAIR"
+    elif existing is not None:
+        method = "LAYOFF"
+    elif m.naturals >= 1 and m.twos + m.jokers >= 1:
+        method = "NAT_WILD"
+    else:
+        return "taking the pile needs a natural pair, a natural and a wild, or a team meld of its rank"
+    if pair_only and method != "PAIR":
+        return f"the pile is frozen for this team: a natural pair of {RANK_NAMES[top]} is needed"
+    if st.castigado_since is not None:  # tested here, not in a call: take_error runs for every take a player weighs
+        err = crossed_take_error(st, top, m.naturals)
+        if err:
+            return err
+    if method not in methods:
+        return f"taking by {method} is not allowed (take_methods_unfrozen)"
+    gained = len(pile) - 1
+    if not r.red_three_from_pile_replaced:
+        # Only the red threes the taker can see are laid without reaching the hand: a face-down card (a Spanish
+        # initial pile) counts as a card gained, so that the answer depends on public cards only.
+        threes = pile.count(RED_THREE)
+        if threes:
+            threes -= sum(1 for i in st.facedown_positions() if pile[i] == RED_THREE)
+        gained -= threes
+    return melds_error(st, seat, (m, *take.extra), top_card=top, hand_bonus=gained)
+
+
+def stock_exhausted(st: DealState) -> bool:
+    """Whether a stock draw now ends the deal: the stock is empty, or holds fewer than ``draw_count`` cards
+    under ``partial_draw_allowed=false`` (RULES.md §1.11, A-X-5)."""
+    left = len(st.stock)
+    return left == 0 or (left < st.rules.draw_count and not st.rules.partial_draw_allowed)
+
+
+def must_take_pile(st: DealState, seat: int) -> bool:
+    """Classic continuation: with the stock exhausted (:func:`stock_exhausted`), whether ``seat`` is forced to
+    take the pile."""
+    r = st.rules
+    if not stock_exhausted(st) or r.stock_exhaustion_rule != "CLASSIC_CONTINUATION":
+        return False
+    if not r.must_take_pile_after_stock_empty_if_matches or not st.pile:
+        return False
+    team = st.team_of[seat]
+    top = st.pile[-1]
+    if not IS_NATURAL[top] or st.frozen_for(team) or st.melds[team][top] is None:
+        return False
+    return take_error(st, seat, TakePile(Meld(top))) is None
+
+
+#: The discard bars that lift, in this order, when a player could otherwise discard nothing (RULES.md A-AM-4d):
+#: the dead-rank bar of ``empty_pile_no_dead_card``, then the A/7 bar of ``EMPTY_PILE_NO_A7_UNLESS_ONLY``.
+DISCARD_LIFTS = ("dead_rank", "ace_seven")
+
+
+def discard_error(st: DealState, seat: int, card: int) -> str | None:
+    """Why ``seat`` may not discard ``card`` now (``discard_restrictions``, ``empty_pile_no_dead_card``), or ``None``.
+
+    Where the bars leave no card in the hand discardable, they lift as :func:`discard_lifts` says (A-AM-4d).
+    """
+    restrictions = st.rules.discard_restrictions
+    if not restrictions and not st.rules.empty_pile_no_dead_card:
+        return None
+    err = _discard_bar(st, seat, card, 0)
+    if err is None or st.pile or not st.rules.empty_pile_no_dead_card:
+        return err  # without the dead-rank bar some card is always discardable: nothing lifts
+    return _discard_bar(st, seat, card, discard_lifts(st, seat))
+
+
+def discard_lifts(st: DealState, seat: int) -> int:
+    """How many bars of :data:`DISCARD_LIFTS` are lifted for ``seat`` now: 0 while some card in hand may be
+    discarded under every bar; else the fewest, in that order, that make one discardable (RULES.md A-AM-4d).
+
+    With the restrictions of RULES.md lifting the dead-rank bar is always enough (a hand with no discardable
+    card holds a dead natural, and once dead ranks may go, a dead natural other than A/7 may, or the naturals
+    are all A/7, which the A/7 bar then allows); the A/7 lift is there for the order the rule states.
+    """
+    if st.pile or not st.rules.empty_pile_no_dead_card:
+        return 0
+    held = [r for r, n in enumerate(st.hands[seat]) if n]
+    for lifted in range(len(DISCARD_LIFTS) + 1):
+        if any(_discard_bar(st, seat, r, lifted) is None for r in held):
+            return lifted
+    return len(DISCARD_LIFTS)
+
+
+def _discard_bar(st: DealState, seat: int, card: int, lifted: int) -> str | None:
+    """The first discard bar that stops ``card``, with the first ``lifted`` bars of DISCARD_LIFTS lifted."""
+    restrictions = st.rules.discard_restrictions
+    hand = st.hands[seat]
+    going_out = st.hand_sizes[seat] == 1
+    if going_out:
+        return None
+    is_three = card == RED_THREE or card == BLACK_THREE
+    if is_three and "NO_THREE_UNLESS_OUT" in restrictions:
+        return "a three may be discarded only when going out"
+    if IS_WILD[card] and "NO_WILD_UNLESS_OUT_OR_ONLY_WILDS" in restrictions:
+        if any(hand[r] for r in range(FOUR, ACE + 1)):
+            return "a wild card may be discarded only when going out or when the hand holds only wilds and threes"
+    if (lifted < 1 and not st.pile and st.rules.empty_pile_no_dead_card and IS_NATURAL[card]
+            and st.rank_has_canasta(card)):
+        return "on an empty pile a card of a dead rank may not be discarded (empty_pile_no_dead_card)"
+    if lifted < 2 and card in (ACE, SEVEN) and not st.pile and "EMPTY_PILE_NO_A7_UNLESS_ONLY" in restrictions:
+        if any(hand[r] for r in range(FOUR, ACE + 1) if r not in (ACE, SEVEN)):
+            return "on an empty pile an ace or a seven may be discarded only if no other natural card is held"
+    return None

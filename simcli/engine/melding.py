@@ -1,0 +1,150 @@
+"""Melding: taking the pile and laying melds from the hand (RULES.md §1.7, §1.8), the turn's meld transitions.
+
+What is legal is the judge's (:mod:`simcli.engine.judge`); these carry a checked decision out on the
+:class:`~simcli.engine.state.DealState` and trace it. They call the features' hooks where a meld triggers them: a pile's
+red threes (:mod:`simcli.engine.features.threes`), the crossed or prized pile
+(:mod:`simcli.engine.features.spanish_pile`) and, on opening, the
+wing (:mod:`simcli.engine.features.wings`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from simcli.engine.core import Engine
+from simcli.engine.features import spanish_pile, threes, wings
+from simcli.engine.judge import meld_segments, merge_melds
+from simcli.engine.melds import requirement_met
+from simcli.engine.trace_json import meld_json
+from simcli.primitives.actions import Meld, TakePile
+from simcli.primitives.cards import BLACK_THREE, FOUR, JOKER, RANK_NAMES, RED_THREE, TWO, WILD_MELD
+
+
+def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
+    """Take the pile with ``take`` (checked by the judge): its top card melded with cards from the hand, the rest
+    into the hand, its red threes laid, then ``take.extra`` melded; the team opens if it had not."""
+    st = eng.st
+    team = st.team_of[seat]
+    hand = st.hands[seat]
+    pile = st.pile
+    top = pile[-1]
+    size = len(pile)
+    m = take.meld
+    was_opened = st.opened[team]
+    if eng.emit:  # before any card moves, so that listeners see a consistent state
+        eng.emit("take_pile", {"seat": seat, "team": team, "top": RANK_NAMES[top], "size": size,
+                               "meld": meld_json(m), "extra": [meld_json(x) for x in take.extra]})
+    pile.pop()
+    if st.melds[team][top] is not None:
+        st.touched_existing = True
+    else:
+        st.turn_new_ranks |= 1 << top
+    hand[top] -= m.naturals
+    hand[TWO] -= m.twos
+    hand[JOKER] -= m.jokers
+    known = st.known[seat]
+    if known[top] or known[TWO] or known[JOKER]:  # DealState.forget_meld, its test inlined
+        st.forget_meld(seat, top, m.naturals, m.twos, m.jokers)
+    st.hand_sizes[seat] -= m.size
+    add_to_meld(eng, seat, top, m.naturals + 1, m.twos, m.jokers)
+    gained = 0
+    for card in pile:
+        if card != RED_THREE:
+            hand[card] += 1
+            known[card] += 1  # everyone saw the face-up cards go into this hand
+            gained += 1
+    st.hand_sizes[seat] += gained
+    st.unlearn_facedown(seat)  # ... but not the face-down ones
+    pile[:] = [RED_THREE] * (len(pile) - gained)
+    st.pile_frozen = False
+    # Red threes found in the pile are laid one by one once the rest of the pile is in the hand,
+    # so that every event sees each card in exactly one place.
+    while pile:
+        pile.pop()
+        threes.lay_three(eng, seat, RED_THREE, "pile")
+        if st.rules.red_three_from_pile_replaced:
+            threes.draw_one(eng, seat, "replacement")
+    st.take_sizes[team].append(size)
+    spanish_pile.after_take(st)
+    st.first_take_done = True
+    st.team_took[team] = True
+    record_melds(eng, seat)
+    if not was_opened:
+        st.opened[team] = True
+        wings.on_open(eng, seat, via_pile=True)
+    if take.extra:
+        apply_melds(eng, seat, take.extra)
+
+
+def apply_melds(eng: Engine, seat: int, melds: Sequence[Meld]) -> None:
+    """Lay ``melds`` (checked by the judge) from ``seat``'s hand on the team's melds; the team opens if it had not."""
+    st = eng.st
+    team = st.team_of[seat]
+    hand = st.hands[seat]
+    known = st.known[seat]
+    team_melds = st.melds[team]
+    size = st.rules.canasta_size
+    # One meld per rank (merged actions), or under new_meld_after_closed_canasta the melds the actions build.
+    groups = merge_melds(melds).items() if st.layout.close_at is None else (
+        (seg[0], seg[1:4]) for seg in meld_segments(st, team, melds))
+    for rank, (n, tw, jk) in groups:
+        new = team_melds[rank] is None  # read live: a meld closed by the previous segment freed its slot
+        if new:
+            st.turn_new_ranks |= 1 << rank
+        elif not st.turn_new_ranks >> rank & 1:
+            st.touched_existing = True  # a meld laid before this turn (partner's): not concealed
+        if rank != WILD_MELD:
+            hand[rank] -= n
+        hand[TWO] -= tw
+        hand[JOKER] -= jk
+        if known[rank] or known[TWO] or known[JOKER]:  # DealState.forget_meld, its test inlined
+            st.forget_meld(seat, rank, 0 if rank == WILD_MELD else n, tw, jk)
+        st.hand_sizes[seat] -= n + tw + jk
+        # A complete canasta laid from the hand as a new meld is hidden (Spanish *oculta*).
+        hidden = new and n + tw + jk >= size and eng.hidden_canastas and rank >= FOUR
+        add_to_meld(eng, seat, rank, n, tw, jk, hidden)
+        if hidden:
+            st.hidden[team].append(rank)
+        elif rank == BLACK_THREE and n >= size and st.rules.black_three_canasta_wins_game:
+            st.black_three_canasta_team = team
+    record_melds(eng, seat)
+    if not st.opened[team]:
+        st.opened[team] = True
+        wings.on_open(eng, seat, via_pile=False)
+
+
+def add_to_meld(eng: Engine, seat: int, rank: int, n: int, tw: int, jk: int, hidden: bool = False) -> None:
+    """Put cards on the team's meld of ``rank`` (:meth:`DealState.add_to_meld`) and trace the meld and a canasta."""
+    st = eng.st
+    team = st.team_of[seat]
+    if not eng.emit:
+        st.add_to_meld(team, rank, n, tw, jk, hidden)
+        return
+    prev = st.melds[team][rank]  # read before the cards go on: the meld may close and leave its slot
+    meld = [n, tw, jk] if prev is None else [prev[0] + n, prev[1] + tw, prev[2] + jk]
+    before, after = st.add_to_meld(team, rank, n, tw, jk, hidden)
+    name = "WILD" if rank == WILD_MELD else RANK_NAMES[rank]
+    data: dict[str, Any] = {"seat": seat, "team": team, "rank": name,
+                            "added": {"naturals": n, "twos": tw, "jokers": jk}, "meld": meld}
+    if st.melds[team][rank] is None:
+        data["closed"] = True  # a closed canasta set aside (new_meld_after_closed_canasta): the slot is free
+    eng.emit("meld", data)
+    if after is not None and before != after:
+        data = {"seat": seat, "team": team, "rank": name, "kind": after, "upgraded_from": before}
+        if hidden:
+            data["hidden"] = True
+        eng.emit("canasta", data)
+
+
+def record_melds(eng: Engine, seat: int) -> None:
+    """After melds: the player has melded, the team's first meld turn and when it met the go-out requirement."""
+    st = eng.st
+    team = st.team_of[seat]
+    st.has_melded[seat] = True
+    if st.first_meld_turn[team] is None:
+        st.first_meld_turn[team] = st.turn
+    if st.req_met_turn[team] is None and st.req_checked[team] != st.canasta_changes:
+        st.req_checked[team] = st.canasta_changes
+        if requirement_met(st.rules.go_out_requirement, st.canastas[team], st.clean_canastas[team]):
+            st.req_met_turn[team] = st.turn

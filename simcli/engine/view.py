@@ -1,0 +1,296 @@
+"""The read-only view a strategy gets: its own hand, the table, and public counts only.
+
+A view wraps the engine's state but exposes no stock order, no pile below its top
+card and no other player's cards: only what a player at the table can see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from simcli.engine.judge import (
+    ASK_FIRST,
+    ask_error,
+    discard_error,
+    go_out_error,
+    melds_error,
+    must_take_pile,
+    special_hand_error,
+    take_error,
+)
+from simcli.engine.state import DealState
+from simcli.engine.worlds import sample_world
+from simcli.primitives.actions import Meld, TakePile
+from simcli.rules.ruleset import RuleSet
+
+
+class PlayerView:
+    """What the player in ``seat`` knows. Properties return copies, so strategies cannot change the game."""
+
+    __slots__ = ("_st", "_seat", "_team")
+
+    def __init__(self, state: DealState, seat: int):
+        self._st = state
+        self._seat = seat
+        self._team = state.team_of[seat]
+
+    @property
+    def seat(self) -> int:
+        """This player's seat (read-only: a view cannot be pointed at another seat)."""
+        return self._seat
+
+    @property
+    def team(self) -> int:
+        """This player's team."""
+        return self._team
+
+    # ------------------------------------------------------------ own cards
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """This player's hand as a rank-count vector (index = rank, see :mod:`simcli.primitives.cards`)."""
+        return tuple(self._st.hands[self._seat])
+
+    @property
+    def hand_size(self) -> int:
+        """Number of cards in this player's hand."""
+        return self._st.hand_sizes[self._seat]
+
+    # ---------------------------------------------------------------- table
+    @property
+    def rules(self) -> RuleSet:
+        """The frozen rule set of this game."""
+        return self._st.rules
+
+    @property
+    def n_players(self) -> int:
+        """Players at the table."""
+        return self._st.n_players
+
+    @property
+    def n_teams(self) -> int:
+        """Teams at the table; team ``t`` holds seats ``s`` with ``s % n_teams == t``."""
+        return self._st.n_teams
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Card counts of every player's hand, by seat."""
+        return tuple(self._st.hand_sizes)
+
+    def melds(self, team: int | None = None) -> Mapping[int, tuple[int, int, int]]:
+        """A team's melds (default: own team) as a read-only ``{rank: (naturals, twos, jokers)}``.
+
+        These are the melds cards can go on, one per rank; closed canastas set aside under
+        ``new_meld_after_closed_canasta`` are in :meth:`closed_canastas`.
+        """
+        return self._st.meld_dict(self._team if team is None else team)
+
+    def meld_table(self, team: int | None = None) -> tuple[tuple[int, int, int] | None, ...]:
+        """A team's melds (default: own team) indexed by rank: ``(naturals, twos, jokers)`` or ``None``."""
+        return self._st.meld_table(self._team if team is None else team)
+
+    def meld(self, rank: int, team: int | None = None) -> tuple[int, int, int] | None:
+        """One meld of a team (default: own team), or ``None``."""
+        return self._st.meld_table(self._team if team is None else team)[rank]
+
+    def closed_canastas(self, team: int | None = None) -> tuple[tuple[int, int, int, int], ...]:
+        """A team's closed canastas set aside under ``new_meld_after_closed_canasta`` (default: own team), as
+        ``(rank, naturals, twos, jokers)``. Their ranks' slots in :meth:`melds` are free for a new meld; with the
+        knob off this is always empty (a closed canasta stays in its slot)."""
+        return tuple(self._st.closed[self._team if team is None else team])
+
+    def canastas(self, team: int | None = None) -> dict[str, int]:
+        """A team's canastas by type (``NATURAL``, ``MIXED``, ``WILD``, ...), closed ones set aside included."""
+        return dict(self._st.canastas[self._team if team is None else team])
+
+    def clean_canastas(self, team: int | None = None) -> int:
+        """How many of a team's canastas are clean (no wild card; a wild canasta of one kind of wild)."""
+        return self._st.clean_canastas[self._team if team is None else team]
+
+    def hidden_canastas(self, team: int | None = None) -> int:
+        """How many hidden canastas a team has laid this deal (Spanish *oculta*)."""
+        return len(self._st.hidden[self._team if team is None else team])
+
+    @property
+    def special_hand_laid(self) -> bool:
+        """Whether a special hand has been laid this deal (it ends the deal: no decision after it changes the
+        score, so a search player need not search; see :meth:`check_special`)."""
+        return self._st.special_hand is not None
+
+    @property
+    def pile_premiado(self) -> bool:
+        """Whether the initial pile showed a premio and has not been taken yet (Spanish; needs a natural pair)."""
+        st = self._st
+        return st.pile_premiado and st.premiado_end_turn is None
+
+    @property
+    def pile_crossed(self) -> bool:
+        """Whether a wild discard has crossed (castigado) the pile since it was last taken."""
+        return self._st.castigado_since is not None
+
+    @property
+    def first_take_done(self) -> bool:
+        """Whether anyone has taken the pile yet this deal."""
+        return self._st.first_take_done
+
+    @property
+    def red_threes(self) -> tuple[int, ...]:
+        """Red threes laid by each team."""
+        return tuple(self._st.red_threes)
+
+    @property
+    def opened(self) -> tuple[bool, ...]:
+        """Whether each team has made its initial meld this deal."""
+        return tuple(self._st.opened)
+
+    @property
+    def has_opened(self) -> bool:
+        """Whether this player's team has made its initial meld this deal."""
+        return self._st.opened[self._team]
+
+    @property
+    def minimum(self) -> int:
+        """This team's initial-meld minimum for the deal."""
+        return self._st.minimum[self._team]
+
+    @property
+    def pile_top(self) -> int | None:
+        """The discard pile's top card (a rank), or ``None`` when the pile is empty."""
+        pile = self._st.pile
+        return pile[-1] if pile else None
+
+    @property
+    def pile_size(self) -> int:
+        """Number of cards in the discard pile."""
+        return len(self._st.pile)
+
+    @property
+    def pile_frozen(self) -> bool:
+        """Whether the pile is frozen for this player's team."""
+        return self._st.frozen_for(self._team)
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
+        return len(self._st.stock)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Cumulative team scores at the start of this deal."""
+        return tuple(self._st.team_scores)
+
+    @property
+    def turn(self) -> int:
+        """Turn number within the deal (1 = first turn)."""
+        return self._st.turn
+
+    @property
+    def deal_index(self) -> int:
+        """Deal number within the game (0 = first deal)."""
+        return self._st.deal_index
+
+    @property
+    def dealer(self) -> int:
+        """Seat of this deal's dealer."""
+        return self._st.dealer
+
+    @property
+    def drew_from_stock(self) -> bool:
+        """Whether this player drew from the stock this turn (rather than taking the pile)."""
+        return self._st.drew_from_stock
+
+    @property
+    def must_take_pile(self) -> bool:
+        """With the stock exhausted (empty, or too short for a whole draw under ``partial_draw_allowed=false``) and
+        classic continuation, whether this player is forced to take the pile."""
+        return must_take_pile(self._st, self._seat)
+
+    @property
+    def no_discard_this_turn(self) -> bool:
+        """The last stock card was a red three: meld if you like, the deal ends without a discard."""
+        return self._st.last_card_red_three and self._st.rules.last_card_red_three_ends_deal
+
+    @property
+    def may_ask(self) -> bool:
+        """Whether this player may ask "partner, may I go out?" now: the rules have it and the player could
+        obey a "no" (RULES.md §1.10; see :func:`simcli.engine.judge.ask_error`). Ask only if you can also go out:
+        a "yes" binds."""
+        return ask_error(self._st, self._seat) is None
+
+    @property
+    def partner_permission(self) -> bool | None:
+        """Partner's answer to "may I go out?" this turn, or ``None`` if not asked."""
+        return self._st.permission
+
+    # ---------------------------------------------------------------- checks
+    def check_melds(self, melds: Sequence[Meld], partial: bool = False) -> str | None:
+        """Why laying ``melds`` now would be illegal, or ``None`` if it is legal.
+
+        Under ``ask_partner_permission=REQUIRED`` a plan that goes out before the player has asked returns
+        :data:`ASK_FIRST` exactly when asking is all it lacks (every other rule holds), so a strategy can ask only
+        when a "yes" would let it go out (the answer binds): ``view.check_melds(plan) == view.ASK_FIRST``. Any other
+        string is a refusal that asking would not lift.
+        """
+        st = self._st
+        err = melds_error(st, self._seat, melds, partial=partial)
+        if err is None and not partial:
+            st.validated = (st.phase, self._seat, tuple(melds))
+        return err
+
+    #: The refusal of a going-out plan that asking partner (and a "yes") would lift (``simcli.engine.judge.ASK_FIRST``).
+    ASK_FIRST = ASK_FIRST
+
+    def check_take(self, take: TakePile) -> str | None:
+        """Why taking the pile with ``take`` now would be illegal, or ``None`` if it is legal."""
+        st = self._st
+        err = take_error(st, self._seat, take)
+        if err is None:
+            st.validated = (st.phase, self._seat, take)
+        return err
+
+    def check_special(self, kind: str) -> str | None:
+        """Why laying special hand ``kind`` now would be illegal, or ``None``."""
+        return special_hand_error(self._st, self._seat, kind)
+
+    def discard_error(self, rank: int) -> str | None:
+        """Why discarding a card of ``rank`` now would break ``discard_restrictions``, or ``None``."""
+        return discard_error(self._st, self._seat, rank)
+
+    def legal_discards(self) -> list[int]:
+        """Ranks in hand that may be discarded now (none with more than one card after partner answered "yes"
+        to "may I go out?": the player must go out)."""
+        st = self._st
+        seat = self._seat
+        if st.permission is True and st.hand_sizes[seat] > 1:
+            return []
+        hand = st.hands[seat]
+        return [r for r, n in enumerate(hand) if n and discard_error(st, seat, r) is None]
+
+    @property
+    def black_threes(self) -> tuple[int, ...]:
+        """Black threes laid as bonus cards by each team (Americana)."""
+        return tuple(self._st.black_threes)
+
+    @property
+    def wings_left(self) -> int:
+        """Wings (Americana talons) still set aside."""
+        return len(self._st.wings)
+
+    @property
+    def pony_picked(self) -> tuple[bool, ...]:
+        """Whether each seat has picked up its pony (Ponytail; all true without ponies)."""
+        return tuple(self._st.pony_picked)
+
+    def sample_world(self, rng: Any) -> DealState:
+        """A full deal state consistent with everything this player has seen and nothing it has not.
+
+        The unseen cards are dealt at random (from ``rng``, a ``numpy.random.Generator``) among the hidden
+        places; the state can be played forward with :func:`simcli.players.forward.rollout`. See
+        :mod:`simcli.engine.worlds`.
+        """
+        return sample_world(self._st, self._seat, rng)
+
+    def go_out_error(self) -> str | None:
+        """Why this player's team may not go out with its current canastas, or ``None`` (:data:`ASK_FIRST`: only
+        partner's permission is missing)."""
+        return go_out_error(self._st, self._seat, self._st.canastas[self._team])

@@ -1,0 +1,424 @@
+"""Finding strategies by name, ``module:Class``, file path or entry point, and parsing their options.
+
+A strategy spec is ``NAME`` or ``NAME:key=value,...``; the options are passed to the class as keyword
+arguments (``Class(rng, **options)``), checked against its ``__init__`` signature.
+
+The interface itself, :class:`Strategy` and :data:`Draw`, lives in :mod:`simcli.engine.strategy_base` and is
+re-exported here, so ``from simcli.players.loading import Strategy`` keeps working.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import os
+import re
+import sys
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+# Re-exported (the ``as`` form tells mypy and ruff so): the interface's historical home is this module.
+from simcli.engine.strategy_base import Draw as Draw
+from simcli.engine.strategy_base import Strategy as Strategy
+
+BUILTIN_STRATEGIES = {
+    "random": "strategies.random_play:RandomStrategy",
+    "greedy": "strategies.greedy:Greedy",
+    "ponytail": "strategies.ponytail:Ponytail",
+    "americana": "strategies.americana:Americana",
+    "spanish": "strategies.spanish:Spanish",
+    "mc": "strategies.mc:MonteCarlo",
+    "oracle": "strategies.mc:Oracle",
+    "ismcts": "strategies.ismcts:Ismcts",
+}
+ENTRY_POINT_GROUP = "simcli.strategies"
+
+
+class StrategyLookupError(ValueError):
+    """A strategy name that is neither built in, importable, nor registered."""
+
+
+StrategyFactory = Callable[[np.random.Generator], Strategy]
+
+
+# ------------------------------------------------------------------- finding strategies
+def _spec_origin(name: str) -> Path | None:
+    """The file a module would be imported from (a package's ``__init__``), or ``None`` when it is not found."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):  # a missing parent package
+        return None
+    return Path(spec.origin).resolve() if spec is not None and spec.origin else None
+
+
+def _builtin_package() -> str:
+    """The package that holds the built-in strategies: the installed ``simcli.strategies`` first.
+
+    An installed wheel (pure or compiled) ships the repository folder ``strategies/`` as ``simcli.strategies``
+    (no generic top-level ``strategies`` package in site-packages), and that copy is used even where the
+    checkout's ``strategies`` is importable too (run from the repository root), so that a compiled install plays
+    its compiled strategies. Only when ``simcli.strategies`` *is* the checkout's folder (an editable install) are
+    the built-ins imported under the folder's own name ``strategies``, the name the tests and the strategies
+    themselves use, so that one file is not loaded twice under two names. A foreign ``strategies`` is never taken.
+    """
+    installed = _spec_origin("simcli.strategies")
+    checkout = Path(__file__).resolve().parents[2] / "strategies" / "__init__.py"
+    if installed is not None and installed != checkout:
+        return "simcli.strategies"
+    if _spec_origin("strategies") == checkout:
+        return "strategies"
+    return "simcli.strategies"
+
+
+def strategy_build(cls: type) -> str:
+    """``"compiled"`` when a class of ``cls``'s hierarchy below :class:`Strategy` was compiled by mypyc (its module
+    is a C extension: a built-in of the compiled build, or a user subclass of one), else ``"pure"``."""
+    for klass in cls.__mro__:
+        if klass is Strategy or klass is object:
+            continue
+        origin = getattr(sys.modules.get(klass.__module__), "__file__", None) or ""
+        if origin.endswith((".so", ".pyd")):
+            return "compiled"
+    return "pure"
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a missing parent package
+        return False
+
+
+def _add_cwd_to_path(module_name: str) -> None:
+    """Make modules in the current directory importable, as ``python -m`` would (the ``simcli`` script does not)."""
+    cwd = os.getcwd()
+    if "" in sys.path or cwd in sys.path or _module_exists(module_name.partition(".")[0]):
+        return
+    sys.path.append(cwd)
+    importlib.invalidate_caches()
+
+
+def _builtin_alias(module_name: str) -> str:
+    """``strategies.greedy`` -> ``simcli.strategies.greedy`` when the built-ins are installed under simcli."""
+    package = _builtin_package()
+    top, dot, rest = module_name.partition(".")
+    if top == "strategies" and package != "strategies":
+        mapped = package + dot + rest
+        if _module_exists(mapped):
+            return mapped
+    return module_name
+
+
+def _run_user_code(what: str, name: str, fn: Callable[[], Any]) -> Any:
+    # Importing a user's module runs its code: any exception is a one-line lookup error, not a traceback.
+    try:
+        return fn()
+    except StrategyLookupError:
+        raise
+    except Exception as exc:
+        detail = str(exc).splitlines()[0] if str(exc) else ""
+        raise StrategyLookupError(
+            f"cannot load strategy '{name}': {what} raised {type(exc).__name__}" + (f": {detail}" if detail else "")
+        ) from None
+
+
+def _import_module(module_name: str, name: str) -> ModuleType:
+    module_name = _builtin_alias(module_name)
+    _add_cwd_to_path(module_name)
+    if not _module_exists(module_name):
+        raise StrategyLookupError(
+            f"cannot load strategy '{name}': no module named '{module_name}' (looked in the current directory "
+            "and on the Python path)"
+        )
+    return _run_user_code(f"importing {module_name}", name, lambda: importlib.import_module(module_name))
+
+
+def is_file_spec(target: str) -> bool:
+    """Whether a strategy name is a file path (``mine.py``, ``dir/mine.py``, ``mine.py:Class``)."""
+    path = target.rpartition(":")[0] if ":" in target else target
+    return path.endswith(".py") or "/" in path or os.sep in path
+
+
+def _load_file(path_text: str, name: str) -> ModuleType:
+    path = Path(path_text).expanduser()
+    if not path.is_file():
+        where = "" if path.is_absolute() else f" (relative to {os.getcwd()})"
+        raise StrategyLookupError(f"strategy file '{path_text}' not found{where}")
+    path = path.resolve()
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:10]
+    module_name = f"_simcli_strategy_file_{re.sub(r'[^0-9A-Za-z_]', '_', path.stem)}_{digest}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise StrategyLookupError(f"cannot load strategy '{name}': {path_text} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    # Registered before running, as an import would, so dataclasses and pickling inside the file work; a file
+    # may import its neighbours, as a script may.
+    sys.modules[module_name] = module
+    if str(path.parent) not in sys.path:
+        sys.path.append(str(path.parent))
+    loader = spec.loader
+    try:
+        _run_user_code(f"running {path_text}", name, lambda: loader.exec_module(module))
+    except StrategyLookupError:
+        del sys.modules[module_name]
+        raise
+    return module
+
+
+def _strategy_in(module: ModuleType, where: str, name: str) -> object:
+    """A module's ``STRATEGY``, else the one Strategy subclass it defines."""
+    obj = getattr(module, "STRATEGY", None)
+    if obj is not None:
+        return obj
+    defined = [v for v in vars(module).values()
+               if isinstance(v, type) and issubclass(v, Strategy) and v.__module__ == module.__name__]
+    if len(defined) == 1:
+        return defined[0]
+    if not defined:
+        raise StrategyLookupError(
+            f"cannot load strategy '{name}': {where} defines no strategy; define a subclass of "
+            "simcli.players.loading.Strategy or set STRATEGY = YourClass in it"
+        )
+    names = ", ".join(sorted(c.__name__ for c in defined))
+    raise StrategyLookupError(
+        f"cannot load strategy '{name}': {where} defines several strategies ({names}); set STRATEGY = YourClass "
+        f"or name one, e.g. {where}:{sorted(c.__name__ for c in defined)[0]}"
+    )
+
+
+def _attribute(module: ModuleType, attr: str, where: str, name: str) -> object:
+    if not hasattr(module, attr):
+        found = sorted(k for k, v in vars(module).items() if isinstance(v, type) and issubclass(v, Strategy)
+                       and v is not Strategy)
+        allowed = f"strategies in it: {', '.join(found)}" if found else "it defines no strategy"
+        raise StrategyLookupError(f"cannot load strategy '{name}': {where} has no '{attr}' ({allowed})")
+    return getattr(module, attr)
+
+
+def available_strategies() -> list[str]:
+    """Names of the built-in strategies and of those registered under the entry point."""
+    names = set(BUILTIN_STRATEGIES)
+    names.update(ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP))
+    return sorted(names)
+
+
+def _find_class(name: str) -> object:
+    """The object a strategy name (without options) refers to."""
+    spec = BUILTIN_STRATEGIES.get(name)
+    if spec is not None:
+        module_name, _, attr = spec.partition(":")
+        return _attribute(_import_module(module_name, name), attr, module_name, name)
+    if is_file_spec(name):
+        path, colon, attr = name.rpartition(":") if ":" in name else (name, "", "")
+        module = _load_file(path, name)
+        return _attribute(module, attr, path, name) if colon else _strategy_in(module, path, name)
+    eps = {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    if name in eps:
+        return _run_user_code(f"entry point {eps[name].value}", name, eps[name].load)
+    if ":" in name:
+        module_name, _, attr = name.partition(":")
+        if not module_name or not attr:
+            raise StrategyLookupError(f"bad strategy '{name}': expected module:Class")
+        return _attribute(_import_module(module_name, name), attr, module_name, name)
+    package = _builtin_package()
+    if name.isidentifier() and _module_exists(f"{package}.{name}"):  # a module in strategies/
+        module = _import_module(f"{package}.{name}", name)
+        obj = getattr(module, "STRATEGY", None)
+        if obj is None:
+            raise StrategyLookupError(f"module strategies.{name} has no STRATEGY class; set STRATEGY = YourClass in it")
+        return obj
+    raise StrategyLookupError(
+        f"unknown strategy '{name}'; allowed: {', '.join(available_strategies())}, a module in strategies/, "
+        "module:Class, or a file path/to/mine.py"
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def load_strategy(name: str) -> type[Strategy]:
+    """Find a strategy class by name: built-in, module in ``strategies/``, ``module:Class``, ``path/to/file.py``
+    (optionally ``:Class``) or ``simcli.strategies`` entry point. Options (``NAME:key=value``) are checked and
+    ignored here; :func:`strategy_factory` applies them."""
+    target, _ = split_spec(name)
+    obj = _find_class(target)
+    if not (isinstance(obj, type) and issubclass(obj, Strategy)):
+        raise StrategyLookupError(f"strategy '{target}' is not a subclass of simcli.players.loading.Strategy")
+    if obj.name == "base":
+        obj.name = target
+    if target != name:
+        strategy_options(name)
+    return obj
+
+
+# ------------------------------------------------------------------- options: NAME:key=value,...
+def split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``NAME:key=value,key=value`` into NAME and the raw option texts.
+
+    The options follow the LAST colon when what follows it contains ``=`` (so ``module:Class`` and
+    ``mine.py:Class`` keep their colon).
+    """
+    head, colon, tail = spec.rpartition(":")
+    if not colon or "=" not in tail:
+        return spec, {}
+    if not head:
+        raise StrategyLookupError(f"bad strategy '{spec}': no strategy name before the options")
+    raw: dict[str, str] = {}
+    for token in tail.split(","):
+        key, eq, value = token.partition("=")
+        key = key.strip()
+        if not eq or not key.isidentifier():
+            raise StrategyLookupError(f"bad option '{token}' in strategy '{spec}': expected key=value")
+        if key in raw:
+            raise StrategyLookupError(f"option '{key}' given twice in strategy '{spec}'")
+        raw[key] = value.strip()
+    return head, raw
+
+
+def parse_option_value(text: str) -> Any:
+    """An option value: an int, a float, ``true``/``false``, else the string itself."""
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _coerce(value: Any, text: str, default: Any, key: str, spec: str) -> Any:
+    """``value`` checked against the type of the option's default (no default: taken as parsed)."""
+    def bad(expected: str) -> StrategyLookupError:
+        return StrategyLookupError(
+            f"bad value '{text}' for option '{key}' of strategy '{spec}': expected {expected} (default {default!r})"
+        )
+
+    if default is inspect.Parameter.empty or default is None:
+        return value
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise bad("true or false")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad("an integer")
+        return value
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise bad("a number")
+        return float(value)
+    if isinstance(default, str):
+        return text
+    return value
+
+
+@functools.lru_cache(maxsize=64)
+def _options(spec: str) -> tuple[tuple[str, Any], ...]:
+    target, raw = split_spec(spec)
+    if not raw:
+        return ()
+    cls = load_strategy(target)
+    try:
+        params = list(inspect.signature(cls).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    params = params[1:]  # the first parameter is the random stream
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in params)
+    named = {p.name: p for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    allowed = ", ".join(f"{k}={p.default!r}" if p.default is not p.empty else k for k, p in named.items())
+    out = []
+    for key, text in raw.items():
+        if key not in named and not takes_any:
+            hint = f"allowed: {allowed}" if named else "it takes no options"
+            raise StrategyLookupError(f"unknown option '{key}' for strategy '{target}' in '{spec}'; {hint}")
+        default = named[key].default if key in named else inspect.Parameter.empty
+        out.append((key, _coerce(parse_option_value(text), text, default, key, spec)))
+    missing = [k for k, p in named.items() if p.default is p.empty and k not in raw]
+    if missing:
+        raise StrategyLookupError(f"strategy '{spec}' needs option(s) {', '.join(missing)}; allowed: {allowed}")
+    return tuple(out)
+
+
+def strategy_options(spec: str) -> dict[str, Any]:
+    """The keyword arguments of ``NAME:key=value,...``, typed and checked against the class's ``__init__``."""
+    return dict(_options(spec))
+
+
+@functools.lru_cache(maxsize=64)
+def strategy_factory(spec: str) -> StrategyFactory:
+    """A function ``rng -> Strategy`` for a strategy spec: the class called as ``Class(rng, **options)``.
+
+    The instance is named by the spec as given (``mc:samples=32``), as results and reports name it.
+    """
+    cls = load_strategy(spec)
+    options = strategy_options(spec)
+
+    def build(rng: np.random.Generator) -> Strategy:
+        strategy = cls(rng, **options)
+        if strategy.name != spec:
+            try:
+                strategy.name = spec
+            except AttributeError:  # a class with __slots__ and no name slot keeps its class name
+                pass
+        return strategy
+
+    return build
+
+
+def split_strategy_list(text: str) -> list[str]:
+    """Split a comma-separated ``--strategies`` value into specs.
+
+    A ``key=value`` token without a colon continues the previous entry's options:
+    ``mc:samples=32,depth=2,greedy`` is ``["mc:samples=32,depth=2", "greedy"]``.
+    """
+    entries: list[str] = []
+    for token in (t.strip() for t in text.split(",")):
+        if not token:
+            continue
+        if "=" in token and ":" not in token:
+            if not entries or not split_spec(entries[-1])[1]:
+                after = f" after '{entries[-1]}'" if entries else ""
+                raise StrategyLookupError(
+                    f"option '{token}'{after} belongs to no strategy; write NAME:{token}"
+                )
+            entries[-1] += "," + token
+        else:
+            entries.append(token)
+    return entries
+
+
+def parse_strategy_list(text: str, num_players: int) -> list[str]:
+    """Split ``"greedy,random"`` (see :func:`split_strategy_list`); one spec fills every seat, otherwise one per
+    seat. Every spec is looked up and its options checked, so a bad one fails before any game is played."""
+    names = split_strategy_list(text)
+    if len(names) == 1:
+        names = names * num_players
+    if len(names) != num_players:
+        raise StrategyLookupError(
+            f"got {len(names)} strategies for {num_players} seats; give one name or one per seat"
+        )
+    for n in dict.fromkeys(names):
+        _check_nested(n, strategy_factory(n))
+    return names
+
+
+def _check_nested(spec: str, build: StrategyFactory) -> None:
+    """Build the strategy once on a throwaway stream, so that a strategy its ``__init__`` looks up by name from an
+    option (``mc:rollout=gredy``) fails here, before any game, as one line naming the spec. Any other error of
+    ``__init__`` is left to the game, whose message names the seat, game and seed it depends on."""
+    try:
+        build(np.random.default_rng(0))
+    except StrategyLookupError as exc:
+        raise StrategyLookupError(f"strategy '{spec}': {str(exc).splitlines()[0]}") from None
+    except Exception:  # noqa: BLE001 - reported with its seat, game and seed when the game builds it
+        pass

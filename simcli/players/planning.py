@@ -1,0 +1,153 @@
+"""Helpers for writing strategies: plans built from a hand's rank-count vector.
+
+These are conveniences, not rules: every plan is still checked by the engine
+(strategies can check first with ``view.check_melds`` / ``view.check_take``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from simcli.primitives.actions import Meld, TakePile
+from simcli.primitives.cards import ACE, CARD_VALUES, FOUR, JOKER, SEVEN, TWO
+from simcli.rules.ruleset import RuleSet
+
+#: Natural ranks from the most valuable down (A, K ... 8, 7 ... 4).
+RANKS_BY_VALUE: tuple[int, ...] = tuple(sorted(range(FOUR, ACE + 1), key=lambda r: (-CARD_VALUES[r], -r)))
+
+
+def take_wilds(hand: list[int], count: int, prefer_jokers: bool = False) -> tuple[int, int]:
+    """Take up to ``count`` wild cards from ``hand`` (mutating it); return ``(twos, jokers)``."""
+    order = (JOKER, TWO) if prefer_jokers else (TWO, JOKER)
+    got = {TWO: 0, JOKER: 0}
+    for rank in order:
+        n = min(count, hand[rank])
+        hand[rank] -= n
+        got[rank] += n
+        count -= n
+    return got[TWO], got[JOKER]
+
+
+def penalized_ranks(rules: RuleSet) -> frozenset[int]:
+    """Ranks whose meld costs a penalty if left short of a canasta (Americana: pure aces, sevens)."""
+    out = set()
+    if rules.aces_special and rules.incomplete_penalty_pure_aces < 0:
+        out.add(ACE)
+    if rules.canasta_bonus_sevens is not None and rules.incomplete_penalty_sevens < 0:
+        out.add(SEVEN)
+    return frozenset(out)
+
+
+def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: int | None = None,
+                 max_wilds: int = 1, avoid: frozenset[int] = frozenset(),
+                 no_wild_ranks: frozenset[int] = frozenset()) -> list[Meld] | None:
+    """Melds from ``hand`` worth at least ``minimum - already`` points, or ``None`` if none found.
+
+    Lays every natural triple (or more) first, then pairs with one wild card each,
+    then extra wild cards, most valuable ranks first. ``exclude`` skips one rank
+    (the pile's top card when opening by taking the pile). Ranks in ``avoid`` are not laid as
+    natural triples (a penalty if left short of a canasta); ranks in ``no_wild_ranks`` never take a wild.
+    """
+    # Quick bound: every natural in a triple or better, plus each wild card with a pair.
+    bound = already
+    wilds = hand[TWO] + hand[JOKER]
+    for r in RANKS_BY_VALUE:
+        c = hand[r]
+        if (c >= 3 and r not in avoid) or (c == 2 and wilds):
+            bound += c * CARD_VALUES[r]
+    if bound + 50 * wilds < minimum:
+        return None
+    left = list(hand)
+    value = already
+    plan: list[Meld] = []
+    for r in RANKS_BY_VALUE:
+        if r != exclude and left[r] >= 3 and r not in avoid:
+            plan.append(Meld(r, left[r]))
+            value += left[r] * CARD_VALUES[r]
+            left[r] = 0
+    if value >= minimum:
+        return plan
+    for r in RANKS_BY_VALUE:
+        if value >= minimum:
+            break
+        if r != exclude and left[r] == 2 and left[TWO] + left[JOKER] > 0 and r not in no_wild_ranks:
+            tw, jk = take_wilds(left, 1, prefer_jokers=True)
+            plan.append(Meld(r, 2, tw, jk))
+            value += 2 * CARD_VALUES[r] + 20 * tw + 50 * jk
+            left[r] = 0
+    if value < minimum and plan and max_wilds > 1:
+        # top up the first meld with wild cards (the engine checks the wild rule)
+        first = plan[0]
+        extra_tw, extra_jk = take_wilds(left, 1, prefer_jokers=True)
+        if extra_tw or extra_jk:
+            plan[0] = Meld(first.rank, first.naturals, first.twos + extra_tw, first.jokers + extra_jk)
+            value += 20 * extra_tw + 50 * extra_jk
+    return plan if value >= minimum else None
+
+
+def closes_melds(rules: RuleSet) -> int | None:
+    """The size at which a meld is a closed canasta that frees its rank for a new meld, or ``None``.
+
+    That is ``meld_max_size`` under ``new_meld_after_closed_canasta`` (RULES.md A-PT-18); without the knob (or
+    without a size cap) a team has one meld per rank for the whole deal.
+    """
+    if rules.new_meld_after_closed_canasta and rules.meld_max_size:
+        return int(rules.meld_max_size)
+    return None
+
+
+def naturals_plan(rules: RuleSet, rank: int, count: int, meld: Sequence[int] | None,
+                  min_new: int | None = None) -> list[Meld]:
+    """Meld actions laying up to ``count`` naturals of ``rank`` from the hand, given the team's meld ``meld``.
+
+    The cards fill the team's meld of the rank up to ``meld_max_size`` (a new meld needs ``min_new`` cards, by
+    default ``meld_min_size``). Under ``new_meld_after_closed_canasta`` the cards left once that meld is closed
+    start new melds of the rank, each of ``min_new`` cards or more and at most ``meld_max_size``. Cards that fit
+    nowhere stay in the hand. The engine still checks the plan.
+    """
+    cap = rules.meld_max_size or 1 << 20
+    if min_new is None:
+        min_new = rules.meld_min_size
+    close_at = closes_melds(rules)
+    out: list[Meld] = []
+    size = 0 if meld is None else meld[0] + meld[1] + meld[2]
+    if close_at is not None and size >= close_at:
+        size = 0  # a closed canasta takes nothing more: the cards start a new meld
+    while count > 0:
+        room = cap - size
+        n = min(count, room)
+        if n <= 0 or (size == 0 and n < min_new):
+            break
+        out.append(Meld(rank, n))
+        count -= n
+        if close_at is None or size + n < close_at:
+            break
+        size = 0  # that meld is closed: the next cards start a new one
+    return out
+
+
+def melds_value(melds: Sequence[Meld]) -> int:
+    """Card points of the cards in ``melds``."""
+    return sum(m.naturals * CARD_VALUES[m.rank] + 20 * m.twos + 50 * m.jokers for m in melds)
+
+
+def opening_take(hand: Sequence[int], meld: Meld, minimum: int, opened: bool,
+                 only_if_needed: bool = False) -> TakePile | None:
+    """A pile take of the top card (``meld.rank``) with ``meld`` from the hand, plus the opening melds a team
+    that has not opened needs: the top card counts toward ``minimum``, the rest of the pile does not.
+
+    ``None`` when no opening plan reaches the minimum. With ``only_if_needed`` no extra melds are added
+    when the take meld alone reaches it (otherwise every natural triple goes down with it).
+    """
+    if opened:
+        return TakePile(meld)
+    top = meld.rank
+    already = (meld.naturals + 1) * CARD_VALUES[top] + 20 * meld.twos + 50 * meld.jokers
+    if only_if_needed and already >= minimum:
+        return TakePile(meld)
+    left = list(hand)
+    left[top] -= meld.naturals
+    left[TWO] -= meld.twos
+    left[JOKER] -= meld.jokers
+    plan = opening_plan(left, minimum, already, exclude=top)
+    return None if plan is None else TakePile(meld, tuple(plan))

@@ -1,0 +1,1 @@
+"""Batch runs: result rows, backends (local processes or Dask), chunks, run directories, integrity checks, loading."""
