@@ -32,14 +32,14 @@ def build(target: Path) -> None:
         shutil.rmtree(target, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
                         str(wheel)], check=True)
-    compiled = sorted(p.name for p in (target / "simcli").glob("*.so"))
-    print(f"compiled simcli in {target}: {len(compiled)} compiled modules in simcli/ "
+    compiled = sorted(p.name for p in (target / "simcli").rglob("*.so"))
+    print(f"compiled simcli in {target}: {len(compiled)} compiled modules under simcli/ "
           f"(run it with PYTHONPATH={target})")
 
 
 def clean() -> None:
     """Remove the compiled modules an editable compiled build left beside the sources."""
-    gone = [p for pattern in ("simcli/*.so", "strategies/*.so", "*__mypyc*.so") for p in ROOT.glob(pattern)]
+    gone = [p for pattern in ("simcli/**/*.so", "strategies/*.so", "*__mypyc*.so") for p in ROOT.glob(pattern)]
     for p in gone:
         p.unlink()
     print(f"removed {len(gone)} compiled module(s)")
