@@ -76,6 +76,8 @@ LAYERS: tuple[Layer, ...] = (
     Layer("duplicate play", "paired games, matches and SPRT, tournaments, ladders, ratings", ("simcli.duplicate",)),
     Layer("reporting", "tables, Markdown/CSV/JSON renderings and figures that commands print or save",
           ("simcli.reporting",)),
+    Layer("viewer", "following a game: the replay page, the play-by-play in words, a person's seat at the terminal",
+          ("simcli.viewer",)),
     Layer(PUBLIC_API, "the documented import paths (simcli.actions, simcli.strategy, ...): re-exports", ()),
     Layer("command line", "the Click commands: parse, call one function below, print or save",
           ("simcli.commands",)),

@@ -51,5 +51,13 @@ def _register_duplicate() -> None:
     main.add_command(plan.plan)
 
 
+def _register_viewer() -> None:
+    # Following a game (issue 33): the replay page of a trace.
+    from simcli.commands import replay
+
+    main.add_command(replay.replay)
+
+
 _register()
 _register_duplicate()
+_register_viewer()

@@ -1,0 +1,340 @@
+"""A game rebuilt from its trace, one table after every event (docs/trace-format.md, "Replaying").
+
+Each deal is laid out from the trace's ``deck`` and grabs (``cut``, ``pony_grab``, ``pile_pick``) exactly as the
+engine lays out a deal, and the trace's ``decision`` lines (and ``ask_go_out`` answers) are played through the
+engine's rules by one scripted player per seat. So nothing but the trace is needed: no strategy, no random stream,
+no seed. Every event the rules then produce must equal the trace's next event, field for field; the first that
+does not (a hand, a pile size, a score, a total), a decision the rules refuse, or a decision the trace lacks stops
+the replay with a :class:`ReplayError` naming the line, so a trace that disagrees with itself is never drawn.
+
+After each event that a reader follows (:data:`SHOWN`), a :class:`Frame` keeps the event in words
+(:mod:`simcli.viewer.words`) and the table (:func:`simcli.viewer.table.snapshot`). A pile take is shown with the
+meld of its top card, once the pile is in the taker's hand.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simcli.engine.deal import Deal
+from simcli.engine.dealing import new_deal
+from simcli.engine.game import game_outcome
+from simcli.engine.state import DealState
+from simcli.engine.strategy_base import Draw, Strategy
+from simcli.engine.trace import TRACE_VERSION
+from simcli.engine.view import PlayerView
+from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
+from simcli.primitives.cards import WILD_MELD, CardError, parse_rank
+from simcli.primitives.errors import EngineError, GameContext, StrategyError
+from simcli.rules.knob_values import RuleError
+from simcli.rules.presets import load_rules
+from simcli.rules.ruleset import RuleSet
+from simcli.viewer.table import snapshot
+from simcli.viewer.words import Words
+
+#: Events a reader steps through (the header, ``game_start`` and most decision lines are not shown: the events
+#: after a decision show what it did).
+SHOWN = frozenset({"deal", "cut", "pony_grab", "pile_pick", "red_three", "black_three", "draw", "take_pile", "meld",
+                   "canasta", "pony_pickup", "wing", "special_hand", "ask_go_out", "discard", "going_out",
+                   "stock_out", "deal_scored", "totals", "game_end", "decision"})
+
+
+class ReplayError(ValueError):
+    """The trace cannot be replayed: unreadable, or it disagrees with itself (the message names the line)."""
+
+
+@dataclass
+class Frame:
+    """One step of the replay: an event (its trace line ``seq``), in words, and the table after it."""
+
+    seq: int
+    kind: str
+    deal: int
+    turn: int
+    seat: int | None
+    text: str
+    public: str
+    state: dict[str, Any]
+    #: Each team's running total (after the deal's ``totals`` line, including this deal).
+    totals: list[int]
+    #: The deal's score breakdown in words (at ``deal_scored`` and after it).
+    score: list[str] = field(default_factory=list)
+    #: Each team's score for the deal (at ``deal_scored`` and after it).
+    deal_scores: list[int] | None = None
+
+
+@dataclass
+class GameReplay:
+    """A whole game rebuilt from its trace."""
+
+    header: dict[str, Any]
+    rules: RuleSet
+    words: Words
+    frames: list[Frame]
+    totals: list[int]
+    winner_team: int
+
+
+def read_trace(path: Path) -> list[dict[str, Any]]:
+    """The events of a trace file (one JSON object a line), checked to be a trace this version can replay."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ReplayError(f"cannot read trace {path}: {exc.strerror}") from None
+    return parse_trace(text.splitlines(), str(path))
+
+
+def parse_trace(lines: Iterable[str], name: str = "the trace") -> list[dict[str, Any]]:
+    """The events of a trace's lines (see :func:`read_trace`)."""
+    events = []
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            ev = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(f"{name}, line {i + 1}: not JSON ({exc.msg})") from None
+        if not isinstance(ev, dict) or "event" not in ev:
+            raise ReplayError(f"{name}, line {i + 1}: not a trace event")
+        events.append(ev)
+    if not events or events[0]["event"] != "trace_header":
+        raise ReplayError(f"{name} does not start with a trace_header line: is it a `simcli play --trace` file?")
+    version = events[0].get("trace_version")
+    if version != TRACE_VERSION:
+        raise ReplayError(f"{name} is trace version {version}; this simcli replays version {TRACE_VERSION}")
+    return events
+
+
+def meld_of(m: dict[str, Any]) -> Meld:
+    """A trace MELD as the engine's :class:`Meld`."""
+    rank = WILD_MELD if m["rank"] == "WILD" else parse_rank(m["rank"])
+    return Meld(rank, int(m["naturals"]), int(m["twos"]), int(m["jokers"]))
+
+
+def _plain(data: Any) -> Any:
+    """The JSON form of event data (tuples as lists), as a trace line holds it."""
+    return json.loads(json.dumps(data))
+
+
+class _Replayer:
+    """Walks the trace's events while the engine plays the deal: the emit listener and the players' script."""
+
+    def __init__(self, events: Sequence[dict[str, Any]], words: Words, n_teams: int) -> None:
+        self.events = events
+        self.words = words
+        self.pos = 2  # after trace_header and game_start
+        self.frames: list[Frame] = []
+        self.st: DealState | None = None
+        self.totals = [0] * n_teams
+        self.pending: Frame | None = None  # a pile take, drawn once the pile is in the hand
+        self.deal_scores: list[int] | None = None
+        self.score: list[str] = []
+
+    # ------------------------------------------------------------------ the trace
+    def where(self, pos: int | None = None) -> str:
+        """``line 123 (seq 122)`` of the event at ``pos`` (default: the next one)."""
+        pos = self.pos if pos is None else pos
+        return f"trace line {pos + 1}" + (f" (seq {self.events[pos].get('seq')})" if pos < len(self.events) else "")
+
+    def next_decision(self, seat: int, kind: str) -> Any:
+        """The value of the trace's next decision line, which must be ``seat``'s ``kind`` decision."""
+        for pos in range(self.pos, len(self.events)):
+            ev = self.events[pos]
+            if ev["event"] in ("deal_scored", "deal"):
+                break
+            if ev["event"] == "decision":
+                if ev.get("seat") != seat or ev.get("kind") != kind:
+                    raise ReplayError(f"the rules ask seat {seat} for a {kind} decision, but the trace's next "
+                                      f"decision, at {self.where(pos)}, is seat {ev.get('seat')}'s "
+                                      f"{ev.get('kind')}")
+                return ev["value"]
+        raise ReplayError(f"the rules ask seat {seat} for a {kind} decision, but the trace has none before "
+                          f"{self.where(pos)}")
+
+    def peek(self) -> dict[str, Any] | None:
+        """The trace's next event, if any."""
+        return self.events[self.pos] if self.pos < len(self.events) else None
+
+    # ------------------------------------------------------------------ the listener
+    def __call__(self, kind: str, data: dict[str, Any]) -> None:
+        ev = self.peek()
+        if ev is None:
+            raise ReplayError(f"the trace ends where the rules produce a {kind} event")
+        mine = _plain(data)
+        theirs = {k: v for k, v in ev.items() if k not in ("seq", "event")}
+        if ev["event"] != kind or mine != theirs:
+            raise ReplayError(f"the trace disagrees with its replay at {self.where()}: the trace has {ev['event']} "
+                              f"{_short(theirs)}, the rules give {kind} {_short(mine)}")
+        # A pile take is told with what comes of it at once: its melds, their canastas, the pile's red threes.
+        absorbed = self.pending is not None and data.get("seat") == self.pending.seat and (
+            kind in ("meld", "canasta") or (kind == "red_three" and data.get("source") == "pile"))
+        if self.pending is not None and not absorbed:
+            self.settle()
+        if kind == "deal_scored":
+            self.deal_scores = [t["total"] for t in data["teams"]]
+            self.score = self.words.breakdown(data)
+        line = self.words.describe(kind, data)
+        self.pos += 1
+        if line is None or kind not in SHOWN:
+            return
+        if absorbed and self.pending is not None:
+            self.pending.text += "; " + _lower_first(line.text)
+            self.pending.public += "; " + _lower_first(line.public)
+            return
+        frame = self.frame(ev, kind, data, line.text, line.public)
+        if kind == "take_pile":
+            self.pending = frame
+        else:
+            self.frames.append(frame)
+
+    def frame(self, ev: dict[str, Any], kind: str, data: dict[str, Any], text: str, public: str) -> Frame:
+        """A frame of the table as it is now."""
+        st = self.st
+        assert st is not None
+        seat = data.get("seat", data.get("cutter", data.get("pony_dealer")))
+        return Frame(seq=int(ev["seq"]), kind=kind, deal=st.deal_index, turn=st.turn,
+                     seat=seat if isinstance(seat, int) else None, text=text, public=public, state=snapshot(st),
+                     totals=list(self.totals), score=list(self.score), deal_scores=self.deal_scores)
+
+    def settle(self) -> None:
+        """Draw a pending pile take: the cards have moved now."""
+        if self.pending is not None and self.st is not None:
+            self.pending.state = snapshot(self.st)
+            self.frames.append(self.pending)
+            self.pending = None
+
+
+def _short(data: Any, limit: int = 300) -> str:
+    text = json.dumps(data, sort_keys=True)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[:2] != "No" else text
+
+
+class _Scripted(Strategy):
+    """A seat that plays the trace's decisions."""
+
+    name = "trace"
+
+    def __init__(self, replayer: _Replayer, seat: int) -> None:
+        self.replayer = replayer
+        self.seat = seat
+
+    def _decision(self, kind: str) -> Any:
+        self.replayer.settle()
+        return self.replayer.next_decision(self.seat, kind)
+
+    def choose_draw(self, view: PlayerView) -> Draw:
+        """The trace's draw."""
+        value = self._decision("draw")
+        if value == "stock":
+            return DRAW_STOCK
+        return TakePile(meld_of(value["take_pile"]), tuple(meld_of(m) for m in value["extra"]))
+
+    def choose_melds(self, view: PlayerView) -> Sequence[Meld | SpecialHand]:  # type: ignore[override]
+        """The trace's melds (or special hand)."""
+        value = self._decision("melds")
+        if isinstance(value, dict):
+            return [SpecialHand(value["special_hand"])]
+        return [meld_of(m) for m in value]
+
+    def choose_discard(self, view: PlayerView) -> int | None:
+        """The trace's discard."""
+        return parse_rank(self._decision("discard"))
+
+    def hold_three(self, view: PlayerView, rank: int) -> bool:
+        """The trace's choice to keep a three."""
+        return bool(self._decision("hold_three")["hold"])
+
+    def ask_to_go_out(self, view: PlayerView) -> bool:
+        """Whether the trace's next line is this seat asking "may I go out?"."""
+        self.replayer.settle()
+        ev = self.replayer.peek()
+        return ev is not None and ev["event"] == "ask_go_out" and ev.get("seat") == self.seat
+
+    def answer_go_out(self, view: PlayerView) -> bool:
+        """The answer the trace's ``ask_go_out`` line gives."""
+        ev = self.replayer.peek()
+        if ev is None or ev["event"] != "ask_go_out" or ev.get("partner") != self.seat:
+            raise ReplayError(f"seat {self.seat} is asked 'may I go out?' but {self.replayer.where()} is no answer")
+        return bool(ev["answer"])
+
+
+def _grab(events: Sequence[dict[str, Any]], start: int, kind: str) -> int:
+    """The ``count`` of the deal's ``kind`` line (``cut``, ``pony_grab``, ``pile_pick``), 0 when it has none."""
+    for ev in events[start + 1:start + 5]:
+        if ev["event"] == kind:
+            return int(ev["count"])
+    return 0
+
+
+def replay(events: Sequence[dict[str, Any]]) -> GameReplay:
+    """Rebuild a game from its trace's events (:func:`read_trace`); :class:`ReplayError` if they disagree."""
+    header = events[0]
+    try:
+        rules = load_rules(str(header["variant"]), dict(header["rules"]))
+    except (RuleError, KeyError, TypeError) as exc:
+        raise ReplayError(f"the trace's rules cannot be loaded: {exc}") from None
+    if len(events) < 3 or events[1]["event"] != "game_start":
+        raise ReplayError("the trace has no game_start line")
+    words = Words.from_header(header)
+    n_teams = int(header["n_teams"])
+    if int(header["num_players"]) != rules.num_players or n_teams != rules.n_teams:
+        raise ReplayError(f"the trace's header says {header['num_players']} players in {n_teams} teams, its rules "
+                          f"{rules.num_players} in {rules.n_teams}")
+    r = _Replayer(events, words, n_teams)
+    ctx = GameContext(game_index=int(header.get("game_index", 0)), seed=header.get("seed"))
+    seats = [_Scripted(r, s) for s in range(rules.num_players)]
+    deals = 0
+    winner = -1
+    while True:
+        ev = r.peek()
+        if ev is None:
+            raise ReplayError(f"the trace ends after {deals} deals without a game_end line")
+        if ev["event"] == "game_end":
+            break
+        if ev["event"] != "deal":
+            raise ReplayError(f"{r.where()}: expected a deal or game_end line, found {ev['event']}")
+        try:
+            deck = [parse_rank(c) for c in ev["deck"]]
+            st = new_deal(rules, deck, int(ev["dealer"]), int(ev["deal_index"]), list(r.totals),
+                          _grab(events, r.pos, "cut"), _grab(events, r.pos, "pony_grab"),
+                          _grab(events, r.pos, "pile_pick"))
+        except (CardError, KeyError, ValueError, IndexError) as exc:
+            raise ReplayError(f"{r.where()}: the deal cannot be laid out: {exc}") from None
+        r.st = st
+        ctx.deal_index = deals
+        try:
+            result = Deal(st, seats, r, ctx).play()
+        except StrategyError as exc:
+            if isinstance(exc.__cause__, ReplayError):
+                raise exc.__cause__ from None
+            raise ReplayError(f"the rules refuse the trace's decision before {r.where()}: {exc}") from None
+        except EngineError as exc:
+            raise ReplayError(f"the trace cannot be replayed past {r.where()}: {exc}") from None
+        deals += 1
+        r.totals = [a + s["total"] for a, s in zip(r.totals, result.scores, strict=True)]
+        over, winner = game_outcome(rules, r.totals, deals)
+        if result.black_three_canasta_team is not None:
+            over, winner = True, result.black_three_canasta_team
+        r("totals", {"deal_index": deals - 1, "totals": list(r.totals)})
+        r.deal_scores = None
+        r.score = []
+        if over:
+            break
+    r("game_end", {"totals": list(r.totals), "winner_team": winner, "deals": deals})
+    if r.pos != len(events):
+        raise ReplayError(f"the trace goes on after its game_end line, at {r.where()}")
+    return GameReplay(header=dict(header), rules=rules, words=words, frames=r.frames, totals=list(r.totals),
+                      winner_team=winner)
+
+
+def replay_file(path: Path) -> GameReplay:
+    """:func:`replay` of a trace file."""
+    return replay(read_trace(path))
