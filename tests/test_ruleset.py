@@ -46,7 +46,7 @@ def test_fields_are_the_knobs_in_order_without_defaults() -> None:
 def declared_hints() -> dict[str, Any]:
     """The annotations as simcli/rules/ruleset.py declares them, read from its source: the compiled class (mypyc) keeps
     simplified ones of its own, and this file runs on the compiled build too."""
-    spec = importlib.util.spec_from_file_location("_ruleset_source", ROOT / "simcli" / "ruleset.py")
+    spec = importlib.util.spec_from_file_location("_ruleset_source", ROOT / "simcli" / "rules" / "ruleset.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses looks the module up while building the class
