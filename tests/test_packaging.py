@@ -79,7 +79,7 @@ def test_installed_wheel_from_another_directory(tmp_path: Path) -> None:
                             "print(s.__file__, s._builtin_package(), "
                             "s.load_strategy('strategies.greedy:Greedy').__module__)"],
                            cwd=work, env=env, capture_output=True, text=True, check=True).stdout.split()
-    assert where == [str(site / "simcli" / "strategy.py"), "simcli.strategies", "simcli.strategies.greedy"]
+    assert where == [str(site / "simcli" / "players" / "loading.py"), "simcli.strategies", "simcli.strategies.greedy"]
     seats = "bots/careful.py,mybots:Careful," + str(work / "bots" / "careful.py") + ",ponytail"
     out = run("play", "--variant", "ponytail", "--strategies", seats, "--rule", "max_hands=1")
     assert "0:bots/careful.py(team 0), 1:mybots:Careful(team 1)" in out
