@@ -21,7 +21,7 @@ from simcli.players.loading import Strategy, strategy_factory
 from simcli.players.seating import play_game
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
-from simcli.runs.runner import rotated
+from simcli.runs.spec import rotated
 
 
 def _timed(method: str) -> Callable[..., Any]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from simcli.cli import main
-from simcli.runs.runner import git_commit
+from simcli.runs.storage import git_commit
 
 DATA = Path(__file__).resolve().parent / "data" / "analysis"
 SMALL = ["--jobs", "1"]

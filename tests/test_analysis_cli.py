@@ -1,6 +1,6 @@
 """``simcli report / compare / sweep / plot / balance`` on real small runs, and known answers of the statistics.
 
-The runs are made once per module with :func:`simcli.runs.runner.execute_run` (a few hundred greedy games each,
+The runs are made once per module with :func:`simcli.runs.execute.execute_run` (a few hundred greedy games each,
 ~10 s in all on 2 cores). Known answers: with one strategy in every seat the teams' win rates fall in each
 other's intervals; greedy beats random; a run compared with itself shows no difference; going_out_bonus
 100 vs 1000 is detected; a knob that cannot matter in Classic (``canasta_bonus.wild`` without wild melds)
@@ -25,7 +25,8 @@ from pandas.testing import assert_frame_equal
 from simcli import stats
 from simcli.rules.presets import load_rules
 from simcli.runs import results
-from simcli.runs.runner import RunSpec, default_chunk_size, execute_run
+from simcli.runs.execute import execute_run
+from simcli.runs.spec import RunSpec, default_chunk_size
 
 N = 240
 SEED = 11

@@ -22,7 +22,8 @@ import simcli.commands.sweep as sweep_cmd
 import simcli.duplicate.tournament as series
 import simcli.runs.backends as backends
 from simcli.rules.presets import load_rules
-from simcli.runs.runner import RunSpec, play_chunk
+from simcli.runs.chunks import play_chunk
+from simcli.runs.spec import RunSpec
 
 SHORT = ("--rule", "max_hands=1")  # one deal a game: the tests need games, not long ones
 COMMANDS = {"match": ("match", "greedy", "random"), "tournament": ("tournament", "greedy,random"),

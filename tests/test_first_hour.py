@@ -15,8 +15,8 @@ import pytest
 from cli_helpers import cli, error_line
 
 from simcli.rules.presets import load_rules
-from simcli.runs import runner
-from simcli.runs.runner import RunSpec
+from simcli.runs import execute
+from simcli.runs.spec import RunSpec
 
 SHORT = ("--rule", "max_hands=1")
 
@@ -50,7 +50,7 @@ def test_a_resumed_run_says_what_it_kept_and_what_it_played(tmp_path: Path) -> N
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        runner.execute_run(spec, out, jobs=1, progress=stop)
+        execute.execute_run(spec, out, jobs=1, progress=stop)
     res = cli("run", "--resume", "--out", out, "--jobs", 1, "-q")
     assert res.stdout.startswith("Kept 10 games an earlier run had finished and played 10 more, 20 games in all")
 

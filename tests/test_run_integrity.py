@@ -23,11 +23,15 @@ from click.testing import CliRunner, Result
 
 import simcli.commands.run as run_cmd
 import simcli.runs.backends as backends
-import simcli.runs.runner as runner
+import simcli.runs.execute as execute
 from simcli.cli import main
 from simcli.rules.presets import load_rules
 from simcli.runs import results
+from simcli.runs.chunks import ChunkResult
 from simcli.runs.integrity import check_run
+from simcli.runs.lock import run_lock
+from simcli.runs.spec import RunSpec
+from simcli.runs.storage import done_chunks, read_manifest
 
 N, SEED, CHUNK = 40, 7, 5
 
@@ -50,12 +54,12 @@ def one_error_line(res: Result) -> str:
     return lines[0]
 
 
-def spec(**kw: Any) -> runner.RunSpec:
+def spec(**kw: Any) -> RunSpec:
     """The RunSpec of ``simcli run -n 40 --seed 7 --chunk-size 5``."""
     fields: dict[str, Any] = {"variant": "classic", "rules": load_rules("classic").formatted(),
                               "strategies": ("greedy",) * 4, "seed": SEED, "games": N, "chunk_size": CHUNK}
     fields.update(kw)
-    return runner.RunSpec(**fields)
+    return RunSpec(**fields)
 
 
 def snapshot(folder: Path) -> dict[Path, bytes]:
@@ -90,7 +94,7 @@ def partial(tmp_path_factory: pytest.TempPathFactory) -> Path:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        runner.execute_run(spec(), out, jobs=1, progress=stop_after_five)
+        execute.execute_run(spec(), out, jobs=1, progress=stop_after_five)
     return out
 
 
@@ -98,13 +102,13 @@ def partial(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def played(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The chunks the (in-process) runner plays from now on."""
     chunks: list[int] = []
-    real = runner.play_chunk
+    real = execute.play_chunk
 
-    def counting(s: runner.RunSpec, index: int) -> runner.ChunkResult:
+    def counting(s: RunSpec, index: int) -> ChunkResult:
         chunks.append(index)
         return real(s, index)
 
-    monkeypatch.setattr(runner, "play_chunk", counting)
+    monkeypatch.setattr(execute, "play_chunk", counting)
     return chunks
 
 
@@ -362,32 +366,32 @@ def test_failed_set_up_leaves_no_run_folder(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_a_crash_never_leaves_the_run_running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = runner.write_chunk
+    real = execute.write_chunk
     calls: list[int] = []
 
-    def crash_on_second(run_dir: Path, chunk: runner.ChunkResult) -> None:
+    def crash_on_second(run_dir: Path, chunk: ChunkResult) -> None:
         calls.append(chunk.index)
         if len(calls) == 2:
             raise MemoryError("no more memory")
         real(run_dir, chunk)
 
-    monkeypatch.setattr(runner, "write_chunk", crash_on_second)
+    monkeypatch.setattr(execute, "write_chunk", crash_on_second)
     out = tmp_path / "run"
     with pytest.raises(MemoryError):
-        runner.execute_run(spec(), out, jobs=1)
-    manifest = runner.read_manifest(out)
+        execute.execute_run(spec(), out, jobs=1)
+    manifest = read_manifest(out)
     assert manifest["status"] == "failed" and manifest["error"]["error"] == "MemoryError"
     assert not (out / "run.lock").exists()
-    monkeypatch.setattr(runner, "write_chunk", real)
-    runner.execute_run(spec(), out, jobs=1, resume=True)
-    assert runner.read_manifest(out)["status"] == "complete"
+    monkeypatch.setattr(execute, "write_chunk", real)
+    execute.execute_run(spec(), out, jobs=1, resume=True)
+    assert read_manifest(out)["status"] == "complete"
 
 
 # -------------------------------------------------------------------------------------------------- lock
 def test_a_run_in_use_is_refused(partial: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     shutil.copytree(partial, run)
-    with runner.run_lock(run):
+    with run_lock(run):
         assert (run / "run.lock").read_text().split()[0] == str(os.getpid())
         before = snapshot(run)
         line = one_error_line(cli("run", "--resume", "--out", run, "--jobs", 1, code=1))
@@ -467,10 +471,10 @@ def test_signals_stop_the_run_cleanly(tmp_path: Path, signals: list[int], code: 
     assert "stopping after the chunks in flight..." in err
     assert f"simcli run --resume --out {out}" in err
     assert not any(alive(w) for w in workers)
-    manifest = runner.read_manifest(out)
+    manifest = read_manifest(out)
     assert manifest["status"] == "interrupted"
     assert not (out / "run.lock").exists()
-    kept = sorted(runner.done_chunks(out))
+    kept = sorted(done_chunks(out))
     assert 0 < len(kept) < 80
     assert check_run(out).ok and len(results.load(out).games) == 5 * len(kept)
 
@@ -503,9 +507,9 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
         os.kill(w, signal.SIGKILL)
     assert not orphans, "orphaned workers outlived their parent by 5 s"
     # Only SIGKILL leaves the run `running`: verify says so, and the stale lock does not stop a resume.
-    assert runner.read_manifest(out)["status"] == "running"
+    assert read_manifest(out)["status"] == "running"
     assert (out / "run.lock").exists()
-    with runner.run_lock(out):  # the dead process's lock file is stale: taken over (a resume works)
+    with run_lock(out):  # the dead process's lock file is stale: taken over (a resume works)
         pass
     res = cli("verify", out, code=3)
     assert "status running (killed while running)" in res.stdout

@@ -1,4 +1,4 @@
-"""Batch runs (``simcli run`` / :func:`simcli.runs.runner.execute_run`): determinism, resume, errors, formats, records.
+"""Batch runs (``simcli run`` / :func:`simcli.runs.execute.execute_run`): determinism, resume, errors, formats, records.
 
 Runs are small (tens of games, chunks of 5) so the file runs in seconds; a game of greedy play takes ~15 ms.
 """
@@ -25,13 +25,16 @@ from pandas.testing import assert_frame_equal
 
 import simcli
 import simcli.commands.run as run_cmd
-import simcli.runs.runner as runner
+import simcli.runs.execute as execute
 from simcli.cli import main
 from simcli.engine.scoring import SCORE_PARTS
 from simcli.players.seating import play_game
 from simcli.primitives.seeding import first_dealer
 from simcli.rules.presets import load_rules
 from simcli.runs import results
+from simcli.runs.chunks import ChunkResult
+from simcli.runs.spec import RunSpec
+from simcli.runs.storage import done_chunks, read_manifest
 
 TESTS_DIR = Path(__file__).resolve().parent
 N = 40  # games of the reference run
@@ -96,13 +99,13 @@ def ref(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
     return out, res
 
 
-def local_spec(**kw: Any) -> runner.RunSpec:
+def local_spec(**kw: Any) -> RunSpec:
     """The RunSpec that ``simcli run -n 40 --seed 7`` builds."""
     fields: dict[str, Any] = {"variant": "classic", "rules": load_rules("classic").formatted(),
                               "strategies": ("greedy",) * 4, "seed": SEED, "games": N,
                               "chunk_size": CHUNK}
     fields.update(kw)
-    return runner.RunSpec(**fields)
+    return RunSpec(**fields)
 
 
 # ------------------------------------------------------------------------- determinism
@@ -155,10 +158,10 @@ def test_interrupted_run_resumes_with_only_missing_games(ref: tuple[Path, Result
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        runner.execute_run(local_spec(), out, jobs=1, progress=interrupt_after_three_chunks)
+        execute.execute_run(local_spec(), out, jobs=1, progress=interrupt_after_three_chunks)
     assert seen == [CHUNK] * 3
-    assert runner.read_manifest(out)["status"] == "interrupted"
-    assert sorted(runner.done_chunks(out)) == [0, 1, 2]
+    assert read_manifest(out)["status"] == "interrupted"
+    assert sorted(done_chunks(out)) == [0, 1, 2]
     assert not (out / "games.parquet").exists()
     partial = results.load(out)  # an interrupted run loads its finished chunks
     assert not partial.complete
@@ -170,13 +173,13 @@ def test_interrupted_run_resumes_with_only_missing_games(ref: tuple[Path, Result
     before = markers(out)
 
     played: list[int] = []
-    real_play_chunk = runner.play_chunk
+    real_play_chunk = execute.play_chunk
 
-    def counting_play_chunk(spec: runner.RunSpec, index: int) -> runner.ChunkResult:
+    def counting_play_chunk(spec: RunSpec, index: int) -> ChunkResult:
         played.append(index)
         return real_play_chunk(spec, index)
 
-    monkeypatch.setattr(runner, "play_chunk", counting_play_chunk)
+    monkeypatch.setattr(execute, "play_chunk", counting_play_chunk)
     res = cli("--resume", "--out", out, "--jobs", 1)
     assert played == [2, 3, 4, 5, 6, 7]
     after = markers(out)
@@ -226,7 +229,7 @@ def test_ctrl_c_then_resume(tmp_path: Path) -> None:
     assert "Traceback" not in err
     assert "stopping after the chunks in flight..." in err
     assert f"simcli run --resume --out {out}" in err
-    manifest = runner.read_manifest(out)
+    manifest = read_manifest(out)
     assert manifest["status"] == "interrupted"
     assert manifest["command"] == ["simcli", *args]
     before = markers(out)
@@ -300,7 +303,7 @@ def test_failing_strategy_stops_the_run(on_path: None, tmp_path: Path) -> None:
     assert "turn 5" in line
     assert "boom on turn 5" in line and "RuntimeError" in line
     finished = first // CHUNK
-    assert sorted(runner.done_chunks(out)) == list(range(finished))
+    assert sorted(done_chunks(out)) == list(range(finished))
     run = results.load(out)
     assert run.manifest["status"] == "failed"
     assert run.manifest["error"]["game_index"] == first
@@ -315,8 +318,8 @@ def test_failing_strategy_stops_a_parallel_run(on_path: None, tmp_path: Path) ->
     game = int(re.search(r"\bgame (\d+) ", line).group(1))
     assert game % CHUNK == 0  # the first game of whichever chunk reported first
     assert f"seed {FAIL_SEED}" in line and "turn 5" in line
-    assert runner.done_chunks(out) == {}
-    assert runner.read_manifest(out)["status"] == "failed"
+    assert done_chunks(out) == {}
+    assert read_manifest(out)["status"] == "failed"
 
 
 def test_on_error_skip_records_failed_games(on_path: None, tmp_path: Path) -> None:
@@ -356,7 +359,7 @@ def test_illegal_move_stops_the_run(on_path: None, tmp_path: Path) -> None:
     assert re.search(rf"\bgame {first}\b", line), line
     assert f"seed {FAIL_SEED}" in line and f"seat {turn_five_seat(first)}" in line and "turn 5" in line
     assert "illegal move" in line and "not a card in hand" in line
-    assert sorted(runner.done_chunks(out)) == list(range(first // CHUNK))
+    assert sorted(done_chunks(out)) == list(range(first // CHUNK))
 
 
 def test_illegal_move_is_skipped_on_request(on_path: None, tmp_path: Path) -> None:
@@ -512,7 +515,7 @@ def test_rule_override_is_used_and_kept_on_resume(tmp_path: Path) -> None:
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        runner.execute_run(spec, out, jobs=1, progress=stop)
+        execute.execute_run(spec, out, jobs=1, progress=stop)
     cli("--resume", "--out", out, "--jobs", 1, "-q")  # no --rule: the stored rules are used
     deals = results.load(out).deals
     went_out = deals[deals["went_out"]]

@@ -1,7 +1,7 @@
 """Strategy strength (all slow): the variant's own strategy beats ``greedy`` in its variant.
 
 Each test plays 2,000 seeded games with ``--rotate-seats`` (4,000 games: every deck is played once with each
-partnership) through :func:`simcli.runs.runner.execute_run` with 2 jobs, and asserts that the Wilson 95% lower bound of
+partnership) through :func:`simcli.runs.execute.execute_run` with 2 jobs, and asserts that the Wilson 95% lower bound of
 the strategy's win rate is above 0.5. Shared wins (possible in Ponytail after its 4 deals) count as not won.
 Run with ``pytest -m slow -s tests/test_strategy_strength.py`` to see the rates.
 
@@ -18,7 +18,8 @@ import pandas as pd
 import pytest
 
 from simcli.rules.presets import load_rules
-from simcli.runs.runner import RunSpec, default_chunk_size, execute_run
+from simcli.runs.execute import execute_run
+from simcli.runs.spec import RunSpec, default_chunk_size
 from simcli.stats import wilson_interval
 
 GAMES = 2000

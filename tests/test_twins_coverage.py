@@ -21,7 +21,8 @@ import pytest
 from simcli import stats
 from simcli.rules.presets import load_rules
 from simcli.runs import results
-from simcli.runs.runner import RunSpec, default_chunk_size, execute_run
+from simcli.runs.execute import execute_run
+from simcli.runs.spec import RunSpec, default_chunk_size
 
 BLOCKS = 250
 UNITS = 30  # games (pairs of twins with rotation) per small run

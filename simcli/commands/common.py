@@ -234,7 +234,7 @@ def show_traceback(text: str | None) -> None:
 def cli_errors(exc: Exception) -> click.ClickException:
     """A one-line CLI error for the errors a user can cause (after the traceback, with --debug)."""
     if isinstance(exc, (StrategyError, EngineError)):
-        from simcli.runs.runner import cause_traceback
+        from simcli.runs.chunks import cause_traceback
 
         show_traceback(cause_traceback(exc))
     if isinstance(exc, (RuleError, StrategyLookupError, StrategyError, EngineError)):

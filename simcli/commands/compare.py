@@ -98,7 +98,7 @@ SWEEP_SCHEMAS = ("simcli.sweep/1", "simcli.sweep-levels/1")
 
 def sweep_file(path: Path) -> Path | None:
     """The sweep table (``sweep.json`` or a ``--save PREFIX.json``) that ``path`` names, or None for a run."""
-    from simcli.runs.runner import MANIFEST
+    from simcli.runs.integrity import MANIFEST
 
     if path.is_file() and path.suffix == ".json":
         return path

@@ -43,7 +43,7 @@ from simcli.players.loading import StrategyLookupError, split_strategy_list
 from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend
-from simcli.runs.runner import atomic_write_bytes
+from simcli.runs.storage import atomic_write_bytes
 
 #: Pairs of a neighbour match by default (200 games).
 DEFAULT_PAIRS = 100

@@ -31,8 +31,11 @@ from simcli.commands.hints import again, build_hint, prog
 from simcli.players.loading import StrategyLookupError, parse_strategy_list
 from simcli.rules.knobs import RuleError
 from simcli.rules.presets import diff, load_rules, parse_overrides
+from simcli.runs.errors import RunError
+from simcli.runs.execute import execute_run
 from simcli.runs.integrity import manifest_error
-from simcli.runs.runner import RunError, RunSpec, default_chunk_size, execute_run, read_manifest
+from simcli.runs.spec import RunSpec, default_chunk_size
+from simcli.runs.storage import read_manifest
 
 
 def _stored_settings(out: Path) -> tuple[dict[str, Any], str]:

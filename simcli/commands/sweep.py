@@ -39,7 +39,10 @@ from simcli.rules.knobs import Knob, RuleError, knob
 from simcli.rules.presets import diff, load_rules, parse_overrides
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend
-from simcli.runs.runner import MANIFEST, RunError, RunSpec, default_chunk_size, execute_run
+from simcli.runs.errors import RunError
+from simcli.runs.execute import execute_run
+from simcli.runs.integrity import MANIFEST
+from simcli.runs.spec import RunSpec, default_chunk_size
 
 if TYPE_CHECKING:  # imported when a command runs, so `simcli --help` stays fast
     import pandas as pd

@@ -41,7 +41,7 @@ from simcli.duplicate.tournament import (
     stored_spec,
 )
 from simcli.rules.presets import load_rules
-from simcli.runs.runner import atomic_write_bytes
+from simcli.runs.storage import atomic_write_bytes
 
 
 def split_strategies(text: str) -> list[str]:

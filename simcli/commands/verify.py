@@ -24,8 +24,9 @@ def verify(run_dir: Path, quiet: bool) -> None:
     intact run that is not finished (interrupted, failed or killed: finish it with --resume); 4 for a run
     that another process is writing.
     """
+    from simcli.runs.errors import RunInUse
     from simcli.runs.integrity import LOCK, MANIFEST, check_run
-    from simcli.runs.runner import RunInUse, run_lock
+    from simcli.runs.lock import run_lock
 
     if not run_dir.is_dir():
         raise click.ClickException(f"no run directory at {run_dir}")

@@ -1,7 +1,7 @@
 """Playing duplicate matches: strategy A against B on the same deal streams with the teams swapped.
 
 A match is a run with ``--rotate-seats`` under the hood: seats of team 0 play A and seats of team 1 play B, and
-:func:`simcli.runs.runner.play_chunk` plays every game index twice (rotation 1 shifts every strategy one seat, which
+:func:`simcli.runs.chunks.play_chunk` plays every game index twice (rotation 1 shifts every strategy one seat, which
 swaps the two teams), so game ``i`` of seed ``S`` is dealt from the same streams in both seatings, exactly as
 in ``simcli run --rotate-seats``. Chunks are played in parallel (local processes or Dask, :mod:`simcli.runs.backends`)
 but consumed in index order, so where a sequential test stops depends on the seed and the batch size alone, never
@@ -18,7 +18,8 @@ from typing import Any
 from simcli.duplicate.pairs import DuplicateError, PairSummary, sprt_bounds, sprt_decision, sprt_llr, summarize_pairs
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend, BackendError, use_backend
-from simcli.runs.runner import ChunkResult, RunSpec, play_chunk
+from simcli.runs.chunks import ChunkResult, play_chunk
+from simcli.runs.spec import RunSpec
 
 
 class MatchError(RuntimeError):

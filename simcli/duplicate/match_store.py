@@ -19,7 +19,7 @@ from typing import Any
 
 from simcli import __version__
 from simcli.duplicate.match import BatchCounts
-from simcli.runs.runner import atomic_write_bytes, git_commit
+from simcli.runs.storage import atomic_write_bytes, git_commit
 
 MANIFEST = "match.json"
 BATCH_DIR = "batches"

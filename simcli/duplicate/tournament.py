@@ -33,7 +33,7 @@ from simcli.duplicate.pairs import (
     pentanomial,
     summarize_pairs,
 )
-from simcli.runs.runner import atomic_write_bytes, git_commit
+from simcli.runs.storage import atomic_write_bytes, git_commit
 from simcli.stats.confidence import CONFIDENCE
 
 MANIFEST = "tournament.json"

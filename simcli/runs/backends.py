@@ -1,6 +1,6 @@
 """Where chunks of games are played: on local worker processes or on a Dask cluster, for every command that plays.
 
-A backend plays chunk indices of one spec with a picklable ``play(spec, k)`` (``simcli.runs.runner.play_chunk``) and
+A backend plays chunk indices of one spec with a picklable ``play(spec, k)`` (``simcli.runs.chunks.play_chunk``) and
 yields the results, either as they finish (a run writes each chunk as it comes) or in index order (a match checks
 its sequential test after each batch in order, so where it stops depends on the seed and the batch size alone,
 never on the jobs or the backend). Chunk ``k`` is the same whoever plays it, so results are identical for any
@@ -11,9 +11,10 @@ sweep starts one Dask cluster (or connects to the scheduler once), not one per m
 started for each :meth:`Backend.results` call, so that a failure or a second Ctrl-C can kill the chunks in flight
 without leaving a broken pool for the next run.
 
-Stopping: with a ``stop`` flag (the runner's signal handler), once ``stop.requested`` is set nothing more is handed
-out and the chunks in flight are finished and yielded; closing the generator early (a failed game, a second
-signal, a match whose test has decided) kills the local chunks in flight and cancels the Dask ones.
+Stopping: with a ``stop`` flag (a run's signal handler, ``simcli.runs.stopping.Stopper``), once ``stop.requested``
+is set nothing more is handed out and the chunks in flight are finished and yielded; closing the generator early (a
+failed game, a second signal, a match whose test has decided) kills the local chunks in flight and cancels the Dask
+ones.
 """
 
 from __future__ import annotations
@@ -48,13 +49,13 @@ class BackendError(RuntimeError):
 
 
 class StopFlag(Protocol):
-    """What a backend reads of a stop request: the first stop signal received, or None (``runner._Stopper``)."""
+    """What a backend reads of a stop request: the first stop signal received, or None (``stopping.Stopper``)."""
 
     requested: int | None
 
 
 #: File descriptors the parent holds that a forked worker must close (the run lock: a worker keeping its copy of
-#: the descriptor would keep the lock after the parent is gone). ``runner.run_lock`` adds and removes them.
+#: the descriptor would keep the lock after the parent is gone). ``simcli.runs.lock.run_lock`` adds and removes them.
 HELD_LOCKS: set[int] = set()
 
 

@@ -4,7 +4,7 @@ A run's files are trusted only after a check: every finished chunk (its done-mar
 present, readable, the checksum and row counts the marker recorded, exactly the games of the chunk, each
 once, deals matching the games) and, once the run is complete, the consolidated tables (the checksums,
 row counts, hands and errors recorded in ``run.json``, every game of the run exactly once). Games are
-deterministic, so whatever fails a check can be played again: :func:`simcli.runs.runner.execute_run` replays
+deterministic, so whatever fails a check can be played again: :func:`simcli.runs.execute.execute_run` replays
 the damaged chunks (or the whole run when a consolidated table is damaged, since the chunk copies are
 gone by then), and the analysis commands refuse a damaged run with one line naming the file and the fix.
 """

@@ -1,0 +1,252 @@
+"""Batch runs: chunks of seeded games on local processes or Dask, written atomically, resumable.
+
+Data flows one way: (master seed, game index) -> :func:`~simcli.runs.chunks.play_chunk` in a worker -> rows -> the
+parent writes each finished chunk atomically under ``RUN_DIR/chunks/`` (:mod:`simcli.runs.storage`) -> at the end
+the chunks are streamed into ``games.parquet`` / ``deals.parquet`` (or CSV). Game ``i`` depends only on the run's
+settings and ``i``, so results are identical for any number of jobs, chunk order or backend.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from simcli import __version__
+from simcli.runs.backends import Backend, BackendError, use_backend
+from simcli.runs.chunks import ChunkResult, play_chunk
+from simcli.runs.errors import GameFailed, RunError
+from simcli.runs.integrity import CHUNK_DIR, MANIFEST, TABLES, file_digest
+from simcli.runs.lock import run_lock
+from simcli.runs.resume import check_new_out, check_resume, repair_damaged
+from simcli.runs.spec import RunSpec
+from simcli.runs.stopping import Interrupted, Stopper
+from simcli.runs.storage import consolidate, done_chunks, git_commit, warm_up_tables, write_chunk, write_manifest
+
+
+@dataclass
+class RunOutcome:
+    """What :func:`execute_run` did: where, how many games, how fast, and what it replayed."""
+
+    run_dir: Path
+    games: int
+    hands: int
+    errors: int
+    wall_seconds: float
+    hands_per_s: float
+    status: str
+    counts: dict[str, int] = field(default_factory=dict)
+    replayed: list[str] = field(default_factory=list)
+    #: Games (and failed games) of chunks that an earlier, interrupted run had finished: kept, not played now
+    #: (``hands_per_s`` measures only what was played now).
+    kept: int = 0
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _run_errors(source: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
+    """The backend's chunks, a backend failure (a worker that died) as a :class:`RunError`."""
+    try:
+        yield from source
+    except BackendError as exc:
+        raise RunError(str(exc)) from None
+
+
+def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str | Backend = "local",
+                scheduler: str | None = None, fmt: str = "parquet", resume: bool = False,
+                command: list[str] | None = None, progress: Callable[[int], None] | None = None,
+                rules_diff: dict[str, Any] | None = None, notify: Callable[[str], None] | None = None,
+                made_dir: bool = False) -> RunOutcome:
+    """Play (or finish) the run described by ``spec`` into ``run_dir``.
+
+    ``progress(n)`` is called with the number of games each time a chunk finishes; ``notify(message)``
+    (default: stderr) with what a resume replays and with the stop notice of a first Ctrl-C / SIGTERM.
+    Raises :class:`RunError` for a failed game (with ``on_error='stop'``), a refused resume, a run in use
+    or an unusable output folder, and :class:`Interrupted` (a KeyboardInterrupt) when a signal stopped it.
+    Finished chunks are on disk whatever happens. A new run that fails before its first chunk (a failed
+    set-up) leaves no run directory behind when it made the folder (``made_dir``: the caller made it).
+
+    ``backend`` is an open :class:`~simcli.runs.backends.Backend` (a command's, shared by its runs: its ``jobs`` are
+    the run's), or its name, ``local`` or ``dask`` (with ``scheduler``), opened for this run with ``jobs`` workers.
+    """
+    say = notify or _stderr
+    if resume:
+        if not (run_dir / MANIFEST).exists():
+            raise RunError(f"nothing to resume: {run_dir} has no {MANIFEST}")
+    else:
+        check_new_out(run_dir)
+    made_dir = made_dir or not run_dir.exists()
+    try:
+        (run_dir / CHUNK_DIR).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunError(f"cannot create output folder {run_dir}: {exc.strerror}") from None
+    if not os.access(run_dir, os.W_OK):
+        raise RunError(f"output folder {run_dir} is not writable")
+    wrote: list[bool] = []  # set once this process wrote a new run's manifest: only then is the folder its own
+    try:
+        with use_backend(backend, jobs, scheduler) as pool, run_lock(run_dir):
+            return _execute_locked(spec, run_dir, pool=pool, fmt=fmt, resume=resume, command=command,
+                                   progress=progress, rules_diff=rules_diff, say=say, wrote=wrote)
+    except (GameFailed, KeyboardInterrupt):
+        raise
+    except BaseException as exc:
+        if made_dir and (wrote or not resume and not (run_dir / MANIFEST).exists()) \
+                and not list((run_dir / CHUNK_DIR).glob("done-*.json")):
+            _remove_new_run(run_dir, manifest=bool(wrote))
+        if isinstance(exc, BackendError):  # the backend could not be opened (no dask extra, no scheduler)
+            raise RunError(str(exc)) from None
+        raise
+
+
+def _remove_new_run(run_dir: Path, *, manifest: bool) -> None:
+    """Undo a new run's set-up: the manifest (when this process wrote it), then the folders if left empty."""
+    if manifest:
+        (run_dir / MANIFEST).unlink(missing_ok=True)
+    for p in [run_dir / CHUNK_DIR, run_dir / "traces", run_dir]:
+        try:
+            p.rmdir()
+        except OSError:
+            pass
+
+
+def _execute_locked(spec: RunSpec, run_dir: Path, *, pool: Backend, fmt: str, resume: bool,
+                    command: list[str] | None, progress: Callable[[int], None] | None,
+                    rules_diff: dict[str, Any] | None, say: Callable[[str], None], wrote: list[bool]) -> RunOutcome:
+    """The run under its lock: check or set up the manifest (a resume repairs what is damaged), then play."""
+    n_chunks = -(-spec.games // spec.chunk_size)
+    replayed: list[str] = []
+    if resume:
+        manifest = check_resume(run_dir, spec, fmt)
+        replayed = repair_damaged(run_dir, spec, manifest, say)
+        was_complete = manifest.get("status") == "complete" and not replayed
+    else:
+        was_complete = False
+        check_new_out(run_dir, set_up=True)  # again, under the lock: another process may have started here meanwhile
+        manifest = {
+            "simcli_version": __version__, "git_commit": git_commit(), "command": command or sys.argv,
+            "variant": spec.variant, "rules": spec.rules, "rules_diff": rules_diff or {},
+            "strategies": list(spec.strategies), "seed": spec.seed, "games": spec.games,
+            "rotate_seats": spec.rotate_seats, "format": fmt, "spec": spec.comparable(),
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+    if replayed:
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        manifest.setdefault("repairs", []).extend({"at": stamp, "what": note} for note in replayed)
+    if was_complete:
+        # Verified: nothing left to play. Chunk copies left by a run killed while removing them go now.
+        for name in TABLES:
+            for part in (run_dir / CHUNK_DIR).glob(f"{name}-*.parquet"):
+                part.unlink()
+        return RunOutcome(run_dir=run_dir, games=int(manifest.get("games_played") or 0),
+                          hands=int(manifest.get("hands") or 0), errors=int(manifest.get("errors") or 0),
+                          wall_seconds=0.0, hands_per_s=0.0, status="complete")
+    manifest.pop("error", None)
+    manifest.update({"status": "running", "jobs": pool.jobs, "backend": pool.name})
+    write_manifest(run_dir, manifest)
+    if not resume:
+        wrote.append(True)
+
+    stop = Stopper(say)
+    try:
+        with stop.installed():
+            return _play(spec, run_dir, manifest, n_chunks=n_chunks, pool=pool, fmt=fmt, progress=progress,
+                         stop=stop, replayed=replayed)
+    except KeyboardInterrupt:
+        manifest["status"] = "interrupted"
+        write_manifest(run_dir, manifest)
+        raise
+    except BaseException as exc:
+        # run.json must not say `running` once this process is gone (only SIGKILL leaves it so).
+        if manifest.get("status") == "running":
+            manifest.update({"status": "failed", "error": {"error": type(exc).__name__, "message": str(exc)}})
+            write_manifest(run_dir, manifest)
+        raise
+
+
+def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: int, pool: Backend, fmt: str,
+          progress: Callable[[int], None] | None, stop: Stopper, replayed: list[str]) -> RunOutcome:
+    """Play the chunks not yet done, writing each as it comes, then consolidate them and mark the run complete."""
+    warm_up_tables()
+    finished = done_chunks(run_dir)
+    todo = [k for k in range(n_chunks) if k not in finished]
+    per_game = 2 if spec.rotate_seats else 1
+    kept = sum(min(spec.chunk_size, spec.games - k * spec.chunk_size) for k in finished) * per_game
+    if progress is not None and finished:
+        progress(kept)
+    # The objects alive now (modules, click, pyarrow, pandas: some 60,000) outlive the run; frozen, they are
+    # left out of the collector's full passes during it (and forked workers do not touch their pages).
+    gc.freeze()
+    t0 = time.perf_counter()
+    hands = 0
+    errors = 0
+    try:
+        # Closing the source (a failed game, a second signal) closes the backend's generator, which stops the
+        # chunks in flight.
+        source = _run_errors(pool.results(play_chunk, spec, todo, stop=stop))
+        with closing(source):  # type: ignore[type-var]  # a generator has close()
+            for chunk in source:
+                if chunk.fatal is not None:
+                    err = chunk.errors[-1]
+                    manifest.update({"status": "failed", "error": err})
+                    with stop.held():
+                        write_manifest(run_dir, manifest)
+                    raise GameFailed(
+                        f"game {err['game_index']} (seed {spec.seed}, rotation {err['rotation']}) failed at seat "
+                        f"{err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}. "
+                        f"Finished chunks are kept in {run_dir}; rerun with --on-error skip to record and go on",
+                        traceback=str(err.get("traceback") or ""),
+                    )
+                try:
+                    with stop.held():
+                        write_chunk(run_dir, chunk)
+                except OSError as exc:
+                    raise RunError(f"cannot write results to {run_dir}: {exc.strerror or exc}") from None
+                hands += chunk.hands
+                errors += len(chunk.errors)
+                if progress is not None:
+                    progress(len(chunk.games) + len(chunk.errors))
+        if stop.requested is not None:
+            raise Interrupted(stop.requested)
+    finally:
+        gc.unfreeze()
+    wall = time.perf_counter() - t0
+    all_done = done_chunks(run_dir)
+    missing = [k for k in range(n_chunks) if k not in all_done]
+    if missing:
+        manifest["status"] = "incomplete"
+        write_manifest(run_dir, manifest)
+        raise RunError(f"chunks {missing[:5]} did not finish; run again with --resume --out {run_dir}")
+    total_hands = sum(int(v["hands"]) for v in all_done.values())
+    total_errors = sum(int(v["errors"]) for v in all_done.values())
+    try:
+        counts = consolidate(run_dir, n_chunks, fmt)
+        tables = {name: {"file": f"{name}.{fmt}", "rows": rows, "bytes": (run_dir / f"{name}.{fmt}").stat().st_size,
+                         "sha256": file_digest(run_dir / f"{name}.{fmt}")} for name, rows in counts.items() if rows}
+    except OSError as exc:
+        raise RunError(f"cannot write results to {run_dir}: {exc.strerror or exc}") from None
+    previous_wall = float(manifest.get("wall_seconds") or 0.0)
+    manifest.update({
+        "status": "complete", "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+        "wall_seconds": round(previous_wall + wall, 3), "hands": total_hands,
+        "hands_per_s": round(hands / wall, 1) if wall > 0 and hands else None,
+        "games_played": counts.get("games", 0), "errors": total_errors, "chunks": n_chunks, "tables": tables,
+    })
+    with stop.held():
+        write_manifest(run_dir, manifest)
+    # The consolidated tables hold every row and the run is marked complete (so a resume will not consolidate
+    # again): drop the chunk copies, keep the done-markers.
+    for name in TABLES:
+        for part in (run_dir / CHUNK_DIR).glob(f"{name}-*.parquet"):
+            part.unlink()
+    return RunOutcome(run_dir=run_dir, games=counts.get("games", 0), hands=total_hands, errors=total_errors,
+                      wall_seconds=wall, hands_per_s=hands / wall if wall > 0 else 0.0, status="complete",
+                      counts=counts, replayed=replayed, kept=sum(int(finished[k].get("games", 0)) for k in finished))
