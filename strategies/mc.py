@@ -124,6 +124,10 @@ class MonteCarlo(Strategy):
         #: Decisions searched and rollouts played (for measurements).
         self.searches = 0
         self.rollouts = 0
+        #: The last decision's candidates, each one's mean gain per world over the first (the heuristic's choice,
+        #: 0 by definition; ``None`` for a challenger the race dropped) and the worlds played: what a hint at the
+        #: table shows (``simcli play --human``). Only recorded, never read by the search.
+        self.last_search: tuple[list[Any], list[float | None], int] = ([], [], 0)
 
     # ---------------------------------------------------------------- policy
     def _policy(self, view: PlayerView) -> list[Strategy]:
@@ -239,6 +243,7 @@ class MonteCarlo(Strategy):
         (the first candidate, the incumbent, always is), and the search stops when none is left.
         """
         if len(candidates) == 1 or view.special_hand_laid:  # a special hand ends the deal
+            self.last_search = (candidates[:1], [0.0], 0)
             return candidates[0]
         self.searches += 1
         policies = self._policy(view)
@@ -266,6 +271,7 @@ class MonteCarlo(Strategy):
                     break
         # A dropped challenger's sums cover fewer worlds than the survivors': it must not be picked.
         final = [gain[i] if i == 0 or i in alive else -math.inf for i in range(n)]
+        self.last_search = (candidates, [g / worlds if worlds and g > -math.inf else None for g in final], worlds)
         return candidates[self._pick(final, gain2, worlds)]
 
     def _survivors(self, alive: list[int], gain: list[float], gain2: list[float], worlds: int) -> list[int]:

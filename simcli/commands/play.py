@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+import textwrap
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -24,6 +27,11 @@ from simcli.players.loading import StrategyLookupError, parse_strategy_list
 from simcli.players.seating import play_game
 from simcli.primitives.errors import EngineError, StrategyError
 from simcli.rules.presets import diff, scores_concealed
+from simcli.viewer.hint import HINT_WORLDS
+from simcli.viewer.human import LeftTable
+from simcli.viewer.narrate import tee
+from simcli.viewer.session import Following, parse_seat, seat_person
+from simcli.viewer.words import SUMMARY_LEGEND
 
 
 def deal_ending(d: DealResult, concealed_scored: bool) -> str:
@@ -44,7 +52,17 @@ def deal_ending(d: DealResult, concealed_scored: bool) -> str:
     return how
 
 
-@click.command()
+def _legend() -> str:
+    """The help's explanation of the per-deal line (one entry per abbreviation)."""
+    lines = ["\b", "The per-deal line, e.g. 'deal  2 dealer 0 turns  46 seat 2 went out | team 0 +1875",
+             "(canastas 1n/2m, R3 2) = 2730', says:"]
+    for abbreviation, meaning in SUMMARY_LEGEND:
+        wrapped = textwrap.wrap(meaning, 58)
+        lines += [f"  {abbreviation:16} {wrapped[0]}", *(f"  {'':16} {more}" for more in wrapped[1:])]
+    return "\n".join(lines)
+
+
+@click.command(epilog=_legend())
 @variant_option
 @seed_option()
 @click.option("--game-index", type=SEED, default=0, show_default=True, help="which game of that seed")
@@ -54,14 +72,33 @@ def deal_ending(d: DealResult, concealed_scored: bool) -> str:
 @rules_file_option
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, path_type=Path),
               help="write every decision and event as JSON lines")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="write the game's replay page (one self-contained HTML file; as simcli replay makes)")
+@click.option("--narrate", is_flag=True, help="print every event in words as it happens (the play-by-play)")
+@click.option("--human", "human", metavar="SEAT",
+              help="play this seat yourself at the terminal (a number from 0, or North/East/South/West at four "
+                   "players); the other seats play --strategies (the spec at your seat is ignored)")
+@click.option("--hint-worlds", type=click.IntRange(1, 256), default=HINT_WORLDS, show_default=True,
+              help="with --human: worlds the mc search samples for a hint (type ? at a decision)")
 def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple[str, ...],
-         rules_file: Path | None, trace_path: Path | None) -> None:
-    """Play one game and print a deal-by-deal summary."""
+         rules_file: Path | None, trace_path: Path | None, html_path: Path | None, narrate: bool,
+         human: str | None, hint_worlds: int) -> None:
+    """Play one game and print a deal-by-deal summary.
+
+    Follow it with --narrate (each event in words), --html PAGE.html (a page to step through), or play a seat
+    yourself with --human SEAT (docs/replay.md).
+    """
     rs = build_rules(variant, rules, rules_file)
     try:
         names = parse_strategy_list(strategies, rs.num_players)
-    except StrategyLookupError as exc:
+        seat = None if human is None else parse_seat(human, rs.num_players)
+    except (StrategyLookupError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
+    if seat is not None:
+        names[seat] = "human"
+    header: dict[str, Any] = {"variant": variant, "seed": seed, "game_index": game_index, "strategies": names,
+              "rules": rs.formatted(), "rules_diff": {k: v[1] for k, v in diff(rs).items()},
+              "num_players": rs.num_players, "n_teams": rs.n_teams}
     writer = None
     handle = None
     if trace_path is not None:
@@ -71,14 +108,22 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
         except OSError as exc:
             raise click.ClickException(f"cannot write trace file {trace_path}: {exc.strerror}") from None
         writer = TraceWriter(handle)
-        writer.header(variant=variant, seed=seed, game_index=game_index, strategies=names,
-                      rules=rs.formatted(), rules_diff={k: v[1] for k, v in diff(rs).items()},
-                      num_players=rs.num_players, n_teams=rs.n_teams)
+        writer.header(**header)
+    follow = Following(header, narrate=narrate, page=html_path is not None, seat=seat, write=click.echo)
+    players = None
+    if seat is not None:
+        players = seat_person(names, seed, game_index, seat, sys.stdin, sys.stdout, follow.words, hint_worlds)
     try:
-        result = play_game(rs, names, seed, game_index, emit=writer)
+        result = play_game(rs, names, seed, game_index, emit=tee(writer, follow.emit), strategies=players)
     except (StrategyError, EngineError) as exc:
         raise cli_errors(exc) from None
+    except LeftTable:
+        click.echo("you left the table; the game was not finished")
+        return
     except KeyboardInterrupt:
+        if seat is not None:
+            click.echo("\nyou left the table (Ctrl-C); the game was not finished", err=True)
+            raise SystemExit(130) from None
         interrupted_nothing_kept("a single game" + (f" (its trace {trace_path} is cut short)" if trace_path else ""))
     finally:
         if handle is not None:
@@ -118,5 +163,11 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
         click.echo(f"shared win at {result.totals} after {len(result.deals)} deals")
     if trace_path is not None:
         click.echo(f"trace written to {trace_path}")
+    if html_path is not None:
+        try:
+            follow.page(html_path)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {html_path}: {exc.strerror}") from None
+        click.echo(f"replay page written to {html_path}")
 
 

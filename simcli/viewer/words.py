@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from simcli.primitives.cards import RANK_NAMES
+
 #: The seat names at a table of four, by seat number (partners, seats 0 and 2, face each other).
 COMPASS = ("North", "East", "South", "West")
 
@@ -77,6 +79,11 @@ def team_name(team: int, num_players: int, n_teams: int) -> str:
     return "Seats " + "+".join(str(s) for s in members)
 
 
+def display_index(rank: int) -> int:
+    """Where a rank (index, :mod:`simcli.primitives.cards`) comes in a hand as shown (A first, B3 last)."""
+    return _ORDER[RANK_NAMES[rank]]
+
+
 def sort_cards(names: Sequence[str]) -> list[str]:
     """Card names sorted as a hand is shown: A K Q ... 4, then 2 and JK, then the threes."""
     return sorted(names, key=lambda c: _ORDER.get(c, len(_ORDER)))
@@ -105,6 +112,13 @@ def rank_words(rank: str) -> str:
     return {"WILD": "of wild cards", "B3": "of black threes"}.get(rank, f"of {rank}")
 
 
+def canasta_words(kind: str, rank: str) -> str:
+    """``natural canasta of K``, ``wild canasta``, ``sevens canasta``, ``aces canasta``."""
+    if rank == "WILD" or kind in ("SEVENS", "ACES"):
+        return f"{KIND_WORDS.get(kind, kind.lower())} canasta"
+    return f"{KIND_WORDS.get(kind, kind.lower())} canasta of {rank}"
+
+
 def plural(n: int, word: str) -> str:
     """``1 card``, ``2 cards``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
@@ -115,12 +129,14 @@ class Words:
     discard or an upcard), so give it every event of the game in order."""
 
     def __init__(self, num_players: int, n_teams: int, *, concealed_scored: bool = True,
-                 wing_next_turn: bool = True) -> None:
+                 wing_next_turn: bool = True, closed_rank_blocks_pile: bool = False) -> None:
         self.num_players = num_players
         self.n_teams = n_teams
         self.concealed_scored = concealed_scored
         self.wing_next_turn = wing_next_turn
+        self.closed_rank_blocks_pile = closed_rank_blocks_pile
         self._top_discarded = False
+        self._closed: set[str] = set()  # ranks with a canasta this deal (a discard of one is a tapa, a dead card)
 
     @classmethod
     def from_header(cls, header: Mapping[str, Any]) -> Words:
@@ -129,7 +145,8 @@ class Words:
         concealed = rules.get("concealed_out_total_bonus", "null") != "null" or rules.get(
             "concealed_out_waives_minimum") == "true"
         return cls(int(header["num_players"]), int(header["n_teams"]), concealed_scored=concealed,
-                   wing_next_turn=rules.get("wing_timing", "NEXT_TURN") == "NEXT_TURN")
+                   wing_next_turn=rules.get("wing_timing", "NEXT_TURN") == "NEXT_TURN",
+                   closed_rank_blocks_pile=rules.get("closed_rank_blocks_pile") == "true")
 
     def seat(self, seat: int) -> str:
         """A seat's name."""
@@ -153,6 +170,7 @@ class Words:
     # ------------------------------------------------------------------------------------------ the deal's start
     def _deal(self, d: Mapping[str, Any]) -> str:
         self._top_discarded = False
+        self._closed = set()
         up = d["upcards"]
         hand = len(d["hands"][0].split())
         if not up:
@@ -164,24 +182,22 @@ class Words:
                 f"{self.seat(d['first_player'])} plays first; {pile}. Initial meld minimum: "
                 + ", ".join(f"{self.team(t)} {m}" for t, m in enumerate(d["minimum"])))
 
-    def _grab(self, who: str, verb: str, d: Mapping[str, Any]) -> str:
-        text = f"{who} {verb} {d['count']} cards"
-        if d["exact"]:
-            bonus = d.get("bonus_team")
-            text += f", exactly the {d['target']}: " + (f"a bonus for {self.team(bonus)}" if bonus is not None
-                                                        else "no bonus in these rules")
-        else:
-            text += f" ({d['target']} would have been exact)"
-        return text
+    def _grab(self, who: str, what: str, d: Mapping[str, Any]) -> str:
+        """``West cuts 53 cards (61 would have been exact)``; an exact grab names the team it pays."""
+        if not d["exact"]:
+            return f"{who} {what.format(n=d['count'])} ({d['target']} would have been exact)"
+        bonus = d.get("bonus_team")
+        return (f"{who} {what.format(n=d['count'])}: exact! " + (f"A bonus for {self.team(bonus)}" if bonus is not None
+                                                               else "(no bonus for it in these rules)"))
 
     def _cut(self, d: Mapping[str, Any]) -> str:
-        return self._grab(self.seat(d["cutter"]), "cuts", d)
+        return self._grab(self.seat(d["cutter"]), "cuts {n} cards", d)
 
     def _pony_grab(self, d: Mapping[str, Any]) -> str:
-        return self._grab(self.seat(d["pony_dealer"]), "grabs for the ponies", d)
+        return self._grab(self.seat(d["pony_dealer"]), "grabs {n} cards for the ponies", d)
 
     def _pile_pick(self, d: Mapping[str, Any]) -> str:
-        text = self._grab(self.seat(d["dealer"]), "picks for the initial pile", d)
+        text = self._grab(self.seat(d["dealer"]), "picks {n} cards for the initial pile", d)
         if d.get("premiado"):
             text += "; a premio shows: the pile is premiado (only a natural pair takes it)"
         return text
@@ -217,10 +233,11 @@ class Words:
         who, top, meld = self.seat(d["seat"]), d["top"], d["meld"]
         where = "discard" if self._top_discarded else "upcard"
         self._top_discarded = False
+        pile = f"{who} takes the pile of {plural(d['size'], 'card')}"
         if meld["naturals"] + meld["twos"] + meld["jokers"] == 0:
-            text = f"{who} takes the pile of {d['size']} cards, laying the {top} {where} on the team's {top} meld"
+            text = f"{pile}, laying the {top} {where} on the team's {top} meld"
         else:
-            text = f"{who} takes the pile of {d['size']} cards with {meld_json_cards(meld)} on the {top} {where}"
+            text = f"{pile} with {meld_json_cards(meld)} on the {top} {where}"
         if d["extra"]:
             text += ", and lays " + ", ".join(meld_json_cards(m) for m in d["extra"]) + " with it"
         return text
@@ -235,17 +252,16 @@ class Words:
             now = meld_cards(rank, *comp) if size <= 8 else meld_shape(rank, comp)
             text = f"{who} adds {cards} to the {rank if rank != 'WILD' else 'wild'} meld, now {size} cards: {now}"
         if d.get("closed"):
-            text += ": a closed canasta, set aside (further cards of the rank start a new meld)"
+            text += ": closed and set aside (more of the rank start a new meld)"
         return text
 
     def _canasta(self, d: Mapping[str, Any]) -> str:
-        kind = KIND_WORDS.get(d["kind"], d["kind"].lower())
-        what = f"{kind} canasta {rank_words(d['rank'])}"
+        self._closed.add(d["rank"])
+        what = canasta_words(d["kind"], d["rank"])
         if d.get("hidden"):
             return f"{self.seat(d['seat'])} lays a hidden {what} from the hand"
         if d.get("upgraded_from"):
-            old = KIND_WORDS.get(d["upgraded_from"], d["upgraded_from"].lower())
-            return f"{self.team(d['team'])}'s {old} canasta {rank_words(d['rank'])} becomes a {what}"
+            return f"{self.team(d['team'])}'s {canasta_words(d['upgraded_from'], d['rank'])} becomes a {what}"
         return f"{self.team(d['team'])} complete a {what}"
 
     def _pony_pickup(self, d: Mapping[str, Any]) -> str:
@@ -253,7 +269,7 @@ class Words:
 
     def _wing(self, d: Mapping[str, Any]) -> str:
         when = "it joins the hand next turn" if self.wing_next_turn else "it joins the hand now"
-        return f"{self.seat(d['seat'])} wins the {d['cards']}-card wing for opening first ({when})"
+        return f"{self.seat(d['seat'])} opens first for the team and wins the {d['cards']}-card wing ({when})"
 
     def _special_hand(self, d: Mapping[str, Any]) -> str:
         kind = SPECIAL_WORDS.get(d["kind"], d["kind"].lower())
@@ -267,6 +283,10 @@ class Words:
         self._top_discarded = True
         text = f"{self.seat(d['seat'])} discards {d['card']} (pile: {plural(d['pile_size'], 'card')}"
         text += ", frozen)" if d["frozen"] else ")"
+        if d["card"] == "B3":
+            text += ": a stop card, the next player may not take the pile"
+        elif self.closed_rank_blocks_pile and d["card"] in self._closed:
+            text += f": a tapa, {d['card']} has a canasta, so no one may take the pile with it on top"
         if d.get("bar_lifted"):
             bar = {"dead_rank": "the dead-rank bar", "ace_seven": "the ace/seven bar"}.get(d["bar_lifted"],
                                                                                           d["bar_lifted"])
