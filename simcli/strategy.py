@@ -4,3 +4,4 @@ The public path of this API (README, docs/strategy-api.md); the code lives in th
 
 from simcli.engine.strategy_base import *  # noqa: F403
 from simcli.players.loading import *  # noqa: F403
+from simcli.players.specs import *  # noqa: F403

@@ -15,8 +15,9 @@ import pytest
 from click.testing import CliRunner
 from scipy import stats as st
 
-from simcli.duplicate import pairs as dup
 from simcli.cli import main
+from simcli.duplicate.pairs import DuplicateError
+from simcli.duplicate.ratings import MatchCount, bootstrap_ratings, fit_ratings
 
 
 def sample_pairs() -> list[tuple[int, int, list[int]]]:
@@ -35,17 +36,16 @@ def test_bootstrap_ratings_are_scipy_bootstrap_over_game_indices(monkeypatch: py
         return real(*args, **kwargs)
 
     monkeypatch.setattr(st, "bootstrap", spy)
-    got = dup.bootstrap_ratings(3, pairs, 60, seed=4)
+    got = bootstrap_ratings(3, pairs, 60, seed=4)
     assert len(calls) == 1 and calls[0]["method"] == "percentile" and calls[0]["n_resamples"] == 60
     monkeypatch.undo()
 
     halves = [np.asarray(h, dtype=float) for _, _, h in pairs]
-    fisher = dup.fit_ratings(3, [dup.MatchCount(a, b, h.sum() / 2, 80) for (a, b, _), h in zip(pairs, halves,
-                                                                                                strict=True)])
+    fisher = fit_ratings(3, [MatchCount(a, b, h.sum() / 2, 80) for (a, b, _), h in zip(pairs, halves, strict=True)])
 
     def refit(idx: np.ndarray) -> np.ndarray:
-        counts = [dup.MatchCount(a, b, h[idx].sum() / 2, 80) for (a, b, _), h in zip(pairs, halves, strict=True)]
-        return np.asarray(dup.fit_ratings(3, counts).rating)
+        counts = [MatchCount(a, b, h[idx].sum() / 2, 80) for (a, b, _), h in zip(pairs, halves, strict=True)]
+        return np.asarray(fit_ratings(3, counts).rating)
 
     ref = real((np.arange(40),), refit, n_resamples=60, vectorized=False, method="percentile",
                rng=np.random.default_rng(4))
@@ -56,8 +56,8 @@ def test_bootstrap_ratings_are_scipy_bootstrap_over_game_indices(monkeypatch: py
 
 
 def test_a_bootstrap_of_one_pair_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(dup.DuplicateError, match="at least 2 pairs a match, not 1"):
-        dup.bootstrap_ratings(2, [(0, 1, [3])], 10)
+    with pytest.raises(DuplicateError, match="at least 2 pairs a match, not 1"):
+        bootstrap_ratings(2, [(0, 1, [3])], 10)
     res = CliRunner().invoke(main, ["tournament", "greedy,random", "--games", "2", "--bootstrap", "20",
                                     "--jobs", "1", "--out", str(tmp_path / "t")])
     assert res.exit_code == 1 and "Traceback" not in res.output

@@ -38,7 +38,7 @@ ONE_HOME = {
 BELOW_JUDGE = ("engine/core", "engine/features/threes", "engine/features/ponies", "engine/features/wings",
                "engine/features/special", "engine/features/spanish_pile", "engine/trace_json", "engine/dealing")
 ABOVE = {"simcli.engine.judge", "simcli.engine.view", "simcli.engine.deal", "simcli.players.loading",
-         "simcli.players.forward", "simcli.engine.melding",
+         "simcli.players.specs", "simcli.players.forward", "simcli.engine.melding",
          "simcli.engine.ending", "simcli.engine.game"}
 
 

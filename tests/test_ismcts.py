@@ -14,8 +14,9 @@ from simcli.cli import main
 from simcli.engine.deal import DealResult
 from simcli.engine.view import PlayerView
 from simcli.players.forward import true_state
-from simcli.players.loading import Strategy, StrategyLookupError, load_strategy, parse_strategy_list
+from simcli.players.loading import Strategy, load_strategy, parse_strategy_list
 from simcli.players.seating import play_game
+from simcli.players.specs import StrategyLookupError
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
 from strategies.ismcts import Bounds, Edge, Ismcts, Node, backup, pick, run_tree

@@ -16,8 +16,9 @@ import pytest
 from cli_helpers import cli, error_line
 
 from simcli.commands import ladder as ladder_cmd
-from simcli.duplicate import ladder
-from simcli.duplicate.pairs import PRIOR_DRAWS, elo_from_score
+from simcli.duplicate import ladder, ladder_results
+from simcli.duplicate.pairs import elo_from_score
+from simcli.duplicate.ratings import PRIOR_DRAWS
 from simcli.duplicate.tournament import StoredMatch, match_path
 
 SHORT = ("--rule", "max_hands=1")
@@ -91,7 +92,7 @@ CHAIN_SPEC = ladder.LadderSpec(variant="classic", rules={}, rungs=("random", "gr
 
 
 def test_ratings_are_anchored_at_greedy_exactly() -> None:
-    data = ladder.results(CHAIN_SPEC, CHAIN)
+    data = ladder_results.results(CHAIN_SPEC, CHAIN)
     greedy = next(r for r in data["ratings"] if r["rung"] == "greedy")
     assert greedy["elo"] == 0.0 and greedy["ci_low"] == 0.0 and greedy["ci_high"] == 0.0
     elo = {r["rung"]: r["elo"] for r in data["ratings"]}
@@ -103,7 +104,7 @@ def test_ratings_are_anchored_at_greedy_exactly() -> None:
 
 
 def test_upset_rates_span_and_gap_share_have_their_known_answers() -> None:
-    data = ladder.results(CHAIN_SPEC, CHAIN)
+    data = ladder_results.results(CHAIN_SPEC, CHAIN)
     ups = [(u["weaker"], u["stronger"], u["share"], u["wins"], u["losses"]) for u in data["neighbours"]]
     assert ups == [("random", "greedy", 5 / 20, 5, 15), ("greedy", "mc", 8 / 20, 8, 12),
                    ("mc", "oracle", 6 / 20, 6, 14)]
@@ -123,20 +124,20 @@ def test_upset_rates_span_and_gap_share_have_their_known_answers() -> None:
 def test_the_weaker_rung_is_the_lower_rated_even_when_it_is_side_b() -> None:
     # greedy (A) beats mc 14 of 20 here: mc is the weaker of the two, and its upset rate is its own share.
     chain = [CHAIN[0], stored(1, 2, [4, 4, 4, 4, 4, 2, 2, 2, 2, 0]), CHAIN[2]]
-    u = ladder.results(CHAIN_SPEC, chain)["neighbours"][1]
+    u = ladder_results.results(CHAIN_SPEC, chain)["neighbours"][1]
     assert (u["weaker"], u["stronger"], u["wins"], u["losses"]) == ("mc", "greedy", 6, 14)
     assert u["share"] == pytest.approx(6 / 20)
 
 
 def test_gap_share_formula_and_missing_roles() -> None:
-    assert ladder.gap_share(100.0, 250.0, 400.0) == pytest.approx(0.5)
-    assert ladder.gap_share(0.0, 450.0, 300.0) == pytest.approx(1.5)  # search above the ceiling
-    assert ladder.gap_share(300.0, 350.0, 300.0) != ladder.gap_share(300.0, 350.0, 300.0)  # NaN: no gap
+    assert ladder_results.gap_share(100.0, 250.0, 400.0) == pytest.approx(0.5)
+    assert ladder_results.gap_share(0.0, 450.0, 300.0) == pytest.approx(1.5)  # search above the ceiling
+    assert ladder_results.gap_share(300.0, 350.0, 300.0) != ladder_results.gap_share(300.0, 350.0, 300.0)  # NaN: no gap
     spec = ladder.LadderSpec(variant="classic", rules={}, rungs=("random", "greedy", "mc"), seed=0, pairs=10,
                              jump_pairs=0, bootstrap=20)
-    data = ladder.results(spec, CHAIN[:2])
+    data = ladder_results.results(spec, CHAIN[:2])
     assert data["gap"] is None and data["span"]["high"] == "mc"
-    assert "Gap share: not measured" in ladder.markdown_report(data)
+    assert "Gap share: not measured" in ladder_results.markdown_report(data)
 
 
 # ---------------------------------------------------------------------------------------------- errors

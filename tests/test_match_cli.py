@@ -17,8 +17,9 @@ import numpy as np
 import pytest
 from cli_helpers import cli, error_line
 
-from simcli.duplicate import pairs as dup
 from simcli.duplicate.match import play_match
+from simcli.duplicate.pairs import pentanomial
+from simcli.duplicate.power import pairs_paired
 from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
 
@@ -130,7 +131,7 @@ def test_tournament_outputs_resume_and_verification(tmp_path: Path) -> None:
     text = stored["half_points"]
     at = next(i for i, c in enumerate(text) if c >= "2")
     stored["half_points"] = text[:at] + str(int(text[at]) - 2) + text[at + 1:]
-    stored["pentanomial"] = dup.pentanomial([int(c) for c in stored["half_points"]])
+    stored["pentanomial"] = pentanomial([int(c) for c in stored["half_points"]])
     path.write_text(json.dumps(stored))
     line = error_line("tournament", "--resume", "--out", out)
     assert "match-00-01.json" in line and "SHA-256" in line
@@ -184,7 +185,7 @@ def test_plan_unpaired_and_paired_from_a_pilot(tmp_path: Path) -> None:
                           "--format", "json").stdout)
     assert data["paired"]["discordance"] == pytest.approx(psi)
     assert data["paired"]["pairs"] == 30
-    assert data["paired"]["needed_pairs"] == dup.pairs_paired(psi, 0.05)
+    assert data["paired"]["needed_pairs"] == pairs_paired(psi, 0.05)
 
 
 def test_plan_refuses(tmp_path: Path) -> None:

@@ -20,8 +20,9 @@ from simcli.engine.scoring import score_deal
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
 from simcli.players.forward import Forced, clone, margin, rollout
-from simcli.players.loading import Strategy, StrategyLookupError, load_strategy, strategy_factory
+from simcli.players.loading import Strategy, load_strategy, strategy_factory
 from simcli.players.seating import play_game
+from simcli.players.specs import StrategyLookupError
 from simcli.primitives.cards import CARD_VALUES, RED_THREE
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules

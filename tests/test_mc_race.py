@@ -19,8 +19,9 @@ import pytest
 import strategies.mc as mcmod
 from simcli.engine.view import PlayerView
 from simcli.players.forward import clone, margin, rollout
-from simcli.players.loading import Strategy, StrategyLookupError, load_strategy, strategy_factory
+from simcli.players.loading import Strategy, load_strategy, strategy_factory
 from simcli.players.seating import play_game
+from simcli.players.specs import StrategyLookupError
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
 from strategies.mc import BEST_HEURISTIC, OLD_DEFAULT, RACING, MonteCarlo

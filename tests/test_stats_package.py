@@ -4,8 +4,8 @@
 * Each module's ``__all__`` is exactly its public top-level names, defined in it; the package's names are their
   union, none exported twice, and ``__init__``'s TYPE_CHECKING imports (what mypy sees) name the same modules.
 * There is one confidence level: no other simcli module defines ``CONFIDENCE`` or its own normal quantile.
-* The package loads lazily: the CLI and simcli.duplicate.pairs (which takes CONFIDENCE from it) import neither pandas
-  nor scipy.
+* The package loads lazily: the CLI and the duplicate statistics (simcli.duplicate.pairs, sprt, ratings and power,
+  which take the confidence level and quantiles from it) import neither pandas nor scipy.
 """
 
 from __future__ import annotations
@@ -130,15 +130,15 @@ def test_one_confidence_level() -> None:
             quantiles.append(path.name)
     assert not defining, f"another confidence level in {defining}"
     assert not quantiles, f"another normal quantile in {quantiles}"
-    from simcli.duplicate import pairs as duplicate
-    from simcli.duplicate import tournament
+    from simcli.duplicate import pairs, ratings, tournament
 
-    assert duplicate.CONFIDENCE is stats.CONFIDENCE and tournament.CONFIDENCE is stats.CONFIDENCE
+    assert pairs.CONFIDENCE is stats.CONFIDENCE and ratings.CONFIDENCE is stats.CONFIDENCE
+    assert tournament.CONFIDENCE is stats.CONFIDENCE
 
 
 def test_the_cli_and_the_duplicate_statistics_import_neither_pandas_nor_scipy() -> None:
-    code = ("import sys, simcli.cli, simcli.duplicate.pairs, simcli.duplicate.tournament, simcli.stats, "
-            "simcli.stats.confidence; "
+    code = ("import sys, simcli.cli, simcli.duplicate.pairs, simcli.duplicate.sprt, simcli.duplicate.ratings, "
+            "simcli.duplicate.power, simcli.duplicate.tournament, simcli.stats, simcli.stats.confidence; "
             "print(sorted(m for m in ('pandas', 'scipy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -15,14 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from simcli.cli import main
-from simcli.players.loading import (
-    StrategyLookupError,
-    load_strategy,
-    parse_strategy_list,
-    split_strategy_list,
-    strategy_options,
-)
+from simcli.players.loading import load_strategy, parse_strategy_list, strategy_options
 from simcli.players.seating import make_strategies, play_game
+from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.primitives.errors import StrategyError
 from simcli.rules.presets import load_rules
 

@@ -20,8 +20,9 @@ from simcli.commands.common import (
     variant_option,
 )
 from simcli.commands.hints import interrupted_nothing_kept
-from simcli.players.loading import StrategyLookupError, load_strategy, parse_strategy_list, strategy_build
+from simcli.players.loading import load_strategy, parse_strategy_list, strategy_build
 from simcli.players.seating import play_game
+from simcli.players.specs import StrategyLookupError
 from simcli.primitives.errors import EngineError, StrategyError
 from simcli.rules.ruleset import RuleSet
 

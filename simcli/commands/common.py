@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from simcli.players.loading import StrategyLookupError
+from simcli.players.specs import StrategyLookupError
 from simcli.primitives.errors import EngineError, StrategyError
 from simcli.rules.knobs import RuleError
 from simcli.rules.presets import load_rules, parse_overrides

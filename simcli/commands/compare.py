@@ -138,7 +138,7 @@ def gather_levels(paths: list[Path], docs: list[Path], levels: str | None
                   ) -> tuple[dict[str, Any], list[tuple[str, list[tuple[str, Run]]]]]:
     """The first sweep's JSON and the levels of the stored sweeps ``paths`` (their tables ``docs``), in order, or
     those ``levels`` (``L1,L2,...``, split as ``--strategies``) picks; refuses other knobs or fewer than 2 levels."""
-    from simcli.players.loading import StrategyLookupError, split_strategy_list
+    from simcli.players.specs import StrategyLookupError, split_strategy_list
 
     opened = [open_sweep(p, d) for p, d in zip(paths, docs, strict=True)]
     knobs = {doc["knob"] for doc, _ in opened}

@@ -34,12 +34,11 @@ from simcli.duplicate.ladder import (
     LadderSpec,
     check_rungs,
     default_rungs,
-    markdown_report,
-    results,
 )
+from simcli.duplicate.ladder_results import markdown_report, results
 from simcli.duplicate.match import MatchError, MatchState, play_match, seat_strategies
 from simcli.duplicate.tournament import StoredMatch, TournamentError, open_folder, play_schedule, stored_spec
-from simcli.players.loading import StrategyLookupError, split_strategy_list
+from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend

@@ -35,8 +35,10 @@ from simcli.duplicate.match import (
     seat_strategies,
 )
 from simcli.duplicate.match_store import MatchSpec, MatchStoreError, write_batch, write_result
-from simcli.duplicate.pairs import DuplicateError, PairSummary, parse_sprt
-from simcli.players.loading import StrategyLookupError, parse_strategy_list
+from simcli.duplicate.pairs import DuplicateError, PairSummary
+from simcli.duplicate.sprt import parse_sprt
+from simcli.players.loading import parse_strategy_list
+from simcli.players.specs import StrategyLookupError
 
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_GAMES = 20000

@@ -10,7 +10,8 @@ import click
 from click.core import ParameterSource
 
 from simcli.commands.common import json_flag
-from simcli.duplicate.pairs import DuplicateError, discordance, games_unpaired, pairs_paired, twin_differences
+from simcli.duplicate.pairs import DuplicateError
+from simcli.duplicate.power import discordance, games_unpaired, pairs_paired, twin_differences
 
 METRICS = ("strategy_win",)
 

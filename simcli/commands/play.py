@@ -23,8 +23,9 @@ from simcli.commands.common import (
 from simcli.commands.hints import interrupted_nothing_kept
 from simcli.engine.deal import DealResult
 from simcli.engine.trace import TraceWriter
-from simcli.players.loading import StrategyLookupError, parse_strategy_list
+from simcli.players.loading import parse_strategy_list
 from simcli.players.seating import play_game
+from simcli.players.specs import StrategyLookupError
 from simcli.primitives.errors import EngineError, StrategyError
 from simcli.rules.presets import diff, scores_concealed
 from simcli.viewer.hint import HINT_WORLDS

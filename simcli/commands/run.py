@@ -28,7 +28,8 @@ from simcli.commands.common import (
     variant_option,
 )
 from simcli.commands.hints import again, build_hint, prog
-from simcli.players.loading import StrategyLookupError, parse_strategy_list
+from simcli.players.loading import parse_strategy_list
+from simcli.players.specs import StrategyLookupError
 from simcli.rules.knobs import RuleError
 from simcli.rules.presets import diff, load_rules, parse_overrides
 from simcli.runs.errors import RunError

@@ -34,7 +34,8 @@ from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.plot import save_figure, seats_text, sweep_figure
 from simcli.commands.report import FORMATS, dump_json, emit, fmt_ci, fmt_count, fmt_value, open_run, records, text_table
 from simcli.commands.run import refuse_useless_rotation
-from simcli.players.loading import StrategyLookupError, parse_strategy_list, split_strategy_list
+from simcli.players.loading import parse_strategy_list
+from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.rules.knobs import Knob, RuleError, knob
 from simcli.rules.presets import diff, load_rules, parse_overrides
 from simcli.rules.ruleset import RuleSet

@@ -15,7 +15,8 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcli.duplicate.pairs import DuplicateError, PairSummary, sprt_bounds, sprt_decision, sprt_llr, summarize_pairs
+from simcli.duplicate.pairs import DuplicateError, PairSummary, summarize_pairs
+from simcli.duplicate.sprt import sprt_bounds, sprt_decision, sprt_llr
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend, BackendError, use_backend
 from simcli.runs.chunks import ChunkResult, play_chunk

@@ -24,15 +24,8 @@ from typing import Any, ClassVar, Protocol
 
 from simcli import __version__
 from simcli.duplicate.match import MatchState
-from simcli.duplicate.pairs import (
-    PRIOR_DRAWS,
-    MatchCount,
-    Ratings,
-    bootstrap_ratings,
-    fit_ratings,
-    pentanomial,
-    summarize_pairs,
-)
+from simcli.duplicate.pairs import pentanomial, summarize_pairs
+from simcli.duplicate.ratings import PRIOR_DRAWS, MatchCount, Ratings, bootstrap_ratings, fit_ratings
 from simcli.runs.storage import atomic_write_bytes, git_commit
 from simcli.stats.confidence import CONFIDENCE
 

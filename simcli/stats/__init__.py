@@ -32,9 +32,10 @@ The modules, one job each (every public name of each is also a name of this pack
 * :mod:`~simcli.stats.comparisons` -- ``compare``, ``sweep`` and ``balance`` tables;
 * :mod:`~simcli.stats.interactions` -- a rule's effect by skill level and the interaction (``sweep --levels``).
 
-The names are loaded on first use (:func:`__getattr__`), not on ``import simcli.stats``: :mod:`simcli.duplicate.pairs`,
-which the CLI imports for every command, takes :data:`CONFIDENCE` from :mod:`simcli.stats.confidence`, and an
-eager package would make every command import pandas and scipy first (about a second).
+The names are loaded on first use (:func:`__getattr__`), not on ``import simcli.stats``: the duplicate statistics
+(:mod:`simcli.duplicate.pairs`, :mod:`simcli.duplicate.ratings`, ...), which the CLI imports for every command, take
+:data:`CONFIDENCE` from :mod:`simcli.stats.confidence`, and an eager package would make every command import pandas
+and scipy first (about a second).
 """
 
 from __future__ import annotations

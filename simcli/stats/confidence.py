@@ -1,8 +1,9 @@
 """The confidence level of every interval simcli reports, and the normal quantiles built on it.
 
-A module of its own, importing nothing heavy, so that :mod:`simcli.duplicate.pairs` (which every command loads through
-the CLI) shares the level and the quantile function with the analysis modules without importing pandas or scipy
-before a statistic is computed.
+A module of its own, importing nothing heavy, so that the duplicate statistics (:mod:`simcli.duplicate.pairs`,
+:mod:`simcli.duplicate.ratings`, :mod:`simcli.duplicate.power`, which every command loads through the CLI) share the
+level and the quantile function with the analysis modules without importing pandas or scipy before a statistic is
+computed.
 """
 
 from __future__ import annotations
