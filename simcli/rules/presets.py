@@ -12,13 +12,15 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterable, Mapping
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from simcli.rules.knobs import BY_DEAL_TABLES, KNOBS, MELD_TABLES, Knob, RuleError, knob
 from simcli.rules.ruleset import RuleSet
 
 __all__ = [
-    "RuleError", "RuleSet", "load_rules", "list_variants", "parse_overrides", "preset_values", "replace_knobs",
+    "RuleError", "RuleSet", "load_rules", "list_variants", "parse_overrides", "preset_values", "read_rules_file",
+    "replace_knobs",
 ]
 
 #: Preset tables whose keys become dotted knob names (``[canasta_bonus] natural = 500``).
@@ -111,6 +113,36 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
         out[k.name] = k.parse(value)
         given[k.name] = value
     return out
+
+
+def read_rules_file(path: Path) -> dict[str, Any]:
+    """The knob overrides of a ``--rules`` TOML file (tables flatten to ``table.key``), each knob and value
+    checked; a file that cannot be read or is not UTF-8 TOML, and a bad knob or value, are a :class:`RuleError`
+    naming the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise RuleError(
+            f"cannot read rules file {path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
+            f"{exc.start}); save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise RuleError(f"cannot read rules file {path}: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleError(f"cannot read rules file {path}: {exc}") from None
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            for sub, v in value.items():
+                flat[f"{key}.{sub}"] = v
+        else:
+            flat[key] = value
+    try:
+        return {knob(k).name: knob(k).parse(v) for k, v in flat.items()}
+    except RuleError as exc:
+        raise RuleError(f"{path}: {exc}") from None
 
 
 def load_rules(variant: str = "classic", overrides: Mapping[str, Any] | None = None) -> RuleSet:
