@@ -20,6 +20,7 @@ from simcli.duplicate import ladder, ladder_results
 from simcli.duplicate.pairs import elo_from_score
 from simcli.duplicate.ratings import PRIOR_DRAWS
 from simcli.duplicate.tournament import StoredMatch, match_path
+from simcli.reporting.matches import LADDER_FILES
 
 SHORT = ("--rule", "max_hands=1")
 RUNGS = "random,greedy,mc:samples=1"
@@ -168,7 +169,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_tiny_real_ladder_end_to_end(finished: Path) -> None:
-    for name in ("ladder.json", *ladder_cmd.OUTPUTS):
+    for name in ("ladder.json", *LADDER_FILES):
         assert (finished / name).exists(), name
     data = json.loads((finished / "ratings.json").read_text())
     assert [r["rung"] for r in data["ratings"]] == RUNGS.split(",")
@@ -212,7 +213,7 @@ def test_an_interrupted_ladder_resumes_to_exactly_the_uninterrupted_outputs(
     monkeypatch.undo()
     res = cli("ladder", "--resume", "--out", out)
     assert "match 1/3 (neighbour" in res.stdout and "random vs greedy: stored, verified (reused)" in res.stdout
-    for name in ladder_cmd.OUTPUTS:
+    for name in LADDER_FILES:
         assert (out / name).read_bytes() == (finished / name).read_bytes(), name
     for path in (finished / "matches").iterdir():
         assert (out / "matches" / path.name).read_bytes() == path.read_bytes(), path.name

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,8 @@ from simcli.commands.common import (
 )
 from simcli.commands.hints import build_hint, on_terminal, progress_bar
 from simcli.commands.match import strategy_spec
-from simcli.commands.tournament import advance, csv_bytes, series_errors
+from simcli.commands.output import reported
+from simcli.commands.tournament import advance, series_errors
 from simcli.duplicate.ladder import (
     DEFAULT_BOOTSTRAP,
     MANIFEST,
@@ -35,19 +35,18 @@ from simcli.duplicate.ladder import (
     check_rungs,
     default_rungs,
 )
-from simcli.duplicate.ladder_results import markdown_report, results
+from simcli.duplicate.ladder_results import results
 from simcli.duplicate.match import MatchError, MatchState, play_match, seat_strategies
 from simcli.duplicate.tournament import StoredMatch, TournamentError, open_folder, play_schedule, stored_spec
 from simcli.players.specs import StrategyLookupError, split_strategy_list
+from simcli.reporting.matches import ladder_text, save_ladder
+from simcli.reporting.studies import default_out
 from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend
-from simcli.runs.storage import atomic_write_bytes
 
 #: Pairs of a neighbour match by default (200 games).
 DEFAULT_PAIRS = 100
-#: The files a finished ladder writes beside its manifest and matches.
-OUTPUTS = ("ratings.json", "ratings.csv", "neighbours.csv", "matches.csv", "ladder.md", "ladder.png")
 
 
 def parse_rungs(text: str) -> list[str]:
@@ -67,57 +66,6 @@ def play_one(spec: LadderSpec, rules: RuleSet, i: int, j: int, *, jobs: int, bar
     pairs = spec.match_pairs(i, j)
     return play_match(spec.variant, rules, spec.rungs[i], spec.rungs[j], spec.match_seed(i, j), pairs, jobs=jobs,
                       batch=min(pairs, 100), progress=advance(bar, bar.n), backend=backend).state
-
-
-def ladder_figure(data: dict[str, Any], out: Path) -> None:
-    """The rungs on the Elo axis with their intervals (weakest at the bottom, greedy = 0 marked) beside each
-    neighbour match's upset rate with its interval; saved as PNG."""
-    from simcli.commands.plot import new_figure, save_figure
-
-    rows = data["ratings"]
-    spec = data["spec"]
-    fig = new_figure(11.0, max(3.8, 1.8 + 0.5 * len(rows)))
-    ax = fig.add_subplot(1, 2, 1)
-    y = list(range(len(rows)))
-    elo = [row["elo"] for row in rows]
-    ax.errorbar(elo, y, xerr=[[row["elo"] - row["ci_low"] for row in rows],
-                              [row["ci_high"] - row["elo"] for row in rows]],
-                fmt="o", color="C0", ecolor="C0", capsize=4)
-    for n, row in enumerate(rows):
-        ax.annotate(f"{row['elo']:+.0f}", (row["elo"], n), textcoords="offset points", xytext=(0, 6),
-                    ha="center", fontsize=7)
-    ax.axvline(0, color="0.6", linestyle=":", linewidth=1)
-    ax.set_yticks(y, [row["rung"] + ("" if row["fair"] else " (cheats)") for row in rows])
-    ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.set_xlabel(f"Elo ({data['anchor']} = 0), 95% bootstrap interval")
-    ax.set_title("ratings", fontsize=9)
-    ax.grid(axis="x", alpha=0.3)
-    ax2 = fig.add_subplot(1, 2, 2)
-    ups = data["neighbours"]
-    x = list(range(len(ups)))
-    share = [u["share"] for u in ups]
-    ax2.errorbar(x, share, yerr=[[u["share"] - u["ci_low"] for u in ups], [u["ci_high"] - u["share"] for u in ups]],
-                 fmt="o", color="C3", ecolor="C3", capsize=4)
-    ax2.axhline(0.5, color="0.6", linestyle=":", linewidth=1)
-    ax2.set_xticks(x, [f"{u['weaker']}\nvs {u['stronger']}" for u in ups], fontsize=7)
-    ax2.set_xlim(-0.5, len(ups) - 0.5)
-    ax2.set_ylim(0, max(0.6, *(u["ci_high"] + 0.05 for u in ups)))
-    ax2.set_ylabel("weaker rung's score (ties half), 95%")
-    ax2.set_title("neighbour upsets: how often the weaker rung wins a game", fontsize=9)
-    ax2.grid(axis="y", alpha=0.3)
-    fig.suptitle(f"ladder, variant {spec['variant']}: {', '.join(spec['rungs'])}; {2 * spec['pairs']:,} games a "
-                 f"neighbour match, {2 * spec['jump_pairs']:,} a jump, seed {spec['seed']}", fontsize=9)
-    save_figure(fig, out)
-
-
-def write_outputs(out: Path, data: dict[str, Any]) -> None:
-    """The ladder's results files, each written atomically (so an interrupted write leaves the old one or none)."""
-    atomic_write_bytes(out / "ratings.json", (json.dumps(data, indent=2) + "\n").encode())
-    atomic_write_bytes(out / "ratings.csv", csv_bytes(data["ratings"]))
-    atomic_write_bytes(out / "neighbours.csv", csv_bytes(data["neighbours"]))
-    atomic_write_bytes(out / "matches.csv", csv_bytes(data["matches"]))
-    atomic_write_bytes(out / "ladder.md", markdown_report(data).encode())
-    ladder_figure(data, out / "ladder.png")
 
 
 @click.command()
@@ -146,6 +94,7 @@ def write_outputs(out: Path, data: dict[str, Any]) -> None:
               help="text: the Markdown report (ladder.md); json: ratings.json")
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines")
 @click.pass_context
+@reported
 def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file: Path | None,
            rungs_text: str | None, seed: int, pairs: int, jump_pairs: int | None, jobs: int | None,
            backend: BackendChoice, out: Path | None, resume: bool, bootstrap: int, bootstrap_seed: int, fmt: str,
@@ -187,8 +136,7 @@ def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file:
         raise click.ClickException(str(exc)) from None
     spec = LadderSpec(variant=variant, rules=rs.formatted(), rungs=tuple(names), seed=seed, pairs=pairs,
                       jump_pairs=jump_pairs, bootstrap=bootstrap, bootstrap_seed=bootstrap_seed)
-    if out is None:
-        out = Path("results") / "runs" / f"ladder-{variant}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    out = out or default_out("ladder", variant)
     jobs = jobs or os.cpu_count() or 1
     pool = backend.open(jobs)  # one backend for every match (one Dask cluster or client, not one per match)
     say = (lambda line: click.echo(line, err=True)) if fmt == "json" else click.echo
@@ -216,11 +164,8 @@ def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file:
                                  settled)
     bar.close()
     data = results(spec, finished)
-    try:
-        write_outputs(out, data)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write to {out}: {exc.strerror or exc}") from None
+    save_ladder(out, data)
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
     else:
-        click.echo(markdown_report(data) + f"\nSaved: {out}/" + ", ".join(OUTPUTS))
+        click.echo(ladder_text(data, out))

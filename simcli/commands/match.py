@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 from dataclasses import asdict
@@ -25,20 +24,15 @@ from simcli.commands.common import (
     variant_option,
 )
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
-from simcli.duplicate.match import (
-    BatchCounts,
-    MatchError,
-    MatchOutcome,
-    MatchState,
-    SprtSettings,
-    play_match,
-    seat_strategies,
-)
+from simcli.duplicate.match import BatchCounts, MatchError, MatchState, SprtSettings, play_match, seat_strategies
 from simcli.duplicate.match_store import MatchSpec, MatchStoreError, write_batch, write_result
-from simcli.duplicate.pairs import DuplicateError, PairSummary
+from simcli.duplicate.pairs import DuplicateError
 from simcli.duplicate.sprt import parse_sprt
 from simcli.players.loading import parse_strategy_list
 from simcli.players.specs import StrategyLookupError
+from simcli.reporting.formatting import fmt_elo
+from simcli.reporting.matches import match_json, match_text
+from simcli.reporting.studies import safe_name
 
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_GAMES = 20000
@@ -64,60 +58,6 @@ def pairs_from_games(games: int, option: str) -> int:
         raise click.ClickException(f"{option} must be an even number of at least 2 (each pair is two games): "
                                    f"got {games}")
     return games // 2
-
-
-def finite(x: float) -> float | None:
-    """A float for JSON: None for NaN and +-inf (an Elo of a score of 0 or 1 is infinite)."""
-    return None if x is None or math.isnan(x) or math.isinf(x) else float(x)
-
-
-def fmt_elo(x: float) -> str:
-    """An Elo difference with its sign (``+inf`` for a clean sweep, ``-`` for no value)."""
-    if math.isnan(x):
-        return "-"
-    if math.isinf(x):
-        return "+inf" if x > 0 else "-inf"
-    return f"{x:+.0f}"
-
-
-def match_json(outcome: MatchOutcome) -> dict[str, Any]:
-    """The ``--format json`` object: exactly the keys documented in docs/analysis.md."""
-    s = outcome.summary
-    sprt = None
-    if outcome.sprt is not None:
-        sprt = {"llr": outcome.sprt["llr"], "lower": outcome.sprt["lower"], "upper": outcome.sprt["upper"],
-                "result": outcome.sprt["result"]}
-    return {"a": outcome.a, "b": outcome.b, "games": s.games, "pairs": s.pairs, "score": finite(s.score),
-            "score_ci_low": finite(s.score_ci_low), "score_ci_high": finite(s.score_ci_high), "elo": finite(s.elo),
-            "elo_ci_low": finite(s.elo_ci_low), "elo_ci_high": finite(s.elo_ci_high), "sprt": sprt}
-
-
-def pentanomial_lines(s: PairSummary, a: str) -> list[str]:
-    """The per-pair distribution as two aligned rows."""
-    head = ["pair points of " + a, "0", "0.5", "1", "1.5", "2"]
-    counts = ["pairs", *(str(c) for c in s.pentanomial)]
-    width = [max(len(h), len(c)) for h, c in zip(head, counts, strict=True)]
-    return ["  ".join(h.rjust(w) for h, w in zip(row, width, strict=True)) for row in (head, counts)]
-
-
-def match_text(outcome: MatchOutcome, header: str | None, sprt: SprtSettings | None) -> str:
-    """The text report of a finished match (after ``header`` unless it is None)."""
-    s = outcome.summary
-    lines = [] if header is None else [header]
-    lines += [f"{s.games:,} games in {s.pairs:,} pairs: {outcome.a} won {s.wins}, tied {s.ties}, lost {s.losses}",
-             f"score of {outcome.a}: {s.score:.3f} [{s.score_ci_low:.3f}, {s.score_ci_high:.3f}] "
-             + ("(95% Clopper-Pearson bound over pairs: a clean sweep)" if s.score in (0.0, 1.0)
-                else "(95% t-interval over pairs)"),
-             f"Elo difference: {fmt_elo(s.elo)} [{fmt_elo(s.elo_ci_low)}, {fmt_elo(s.elo_ci_high)}]",
-             *pentanomial_lines(s, outcome.a)]
-    if sprt is not None and outcome.sprt is not None:
-        st = outcome.sprt
-        verdict = {"H1": f"H1 accepted: {outcome.a} is at least {sprt.elo1:g} Elo stronger",
-                   "H0": f"H0 accepted: {outcome.a} is at most {sprt.elo0:g} Elo stronger",
-                   "inconclusive": "inconclusive (--max-games reached)"}[st["result"]]
-        lines.append(f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} ({sprt.model}), alpha {sprt.alpha:g}, beta "
-                     f"{sprt.beta:g}: LLR {st['llr']:.3f} [{st['lower']:.3f}, {st['upper']:.3f}] -> {verdict}")
-    return "\n".join(lines)
 
 
 def sprt_settings(sprt_text: str, alpha: float, beta: float, elo_model: str) -> SprtSettings:
@@ -321,12 +261,5 @@ def interrupted(out: Path | None, a: str, b: str, backend: BackendChoice) -> NoR
     else:
         args = [*sys.argv[1:]] if Path(sys.argv[0]).name in ("simcli", "__main__.py") else ["match", a, b, "..."]
         click.echo("\ninterrupted: without --out the pairs played are not kept; to keep them, play it with:\n"
-                   f"  {again([*args, '--out', 'results/runs/match-' + safe_folder(a, b)])}", err=True)
+                   f"  {again([*args, '--out', 'results/runs/match-' + safe_name(f'{a}-vs-{b}')])}", err=True)
     sys.exit(130)
-
-
-def safe_folder(a: str, b: str) -> str:
-    """A folder name for a match of A and B."""
-    import re
-
-    return re.sub(r"[^A-Za-z0-9._=,+-]", "_", f"{a}-vs-{b}")
