@@ -18,9 +18,9 @@ import pytest
 from cli_helpers import cli, error_line
 
 import simcli.commands.match as match_cmd
-import simcli.commands.sweep as sweep_cmd
 import simcli.duplicate.tournament as series
 import simcli.runs.backends as backends
+from simcli.reporting import studies
 from simcli.rules.presets import load_rules
 from simcli.runs.chunks import play_chunk
 from simcli.runs.spec import RunSpec
@@ -216,7 +216,7 @@ def test_a_command_opens_one_dask_client_and_one_cluster(tmp_path: Path, monkeyp
 # ------------------------------------------------------------------------------------------ sweep, balance
 def stop_in_second_run(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Ctrl-C after the first chunk of the second run of a sweep or balance (its first chunk stored)."""
-    real = sweep_cmd.execute_run
+    real = studies.execute_run
     runs: list[int] = []
 
     def execute(*args: Any, progress: Callable[[int], None] | None = None, **kwargs: Any) -> Any:
@@ -230,7 +230,7 @@ def stop_in_second_run(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
         return real(*args, progress=stop_after_a_chunk, **kwargs)
 
-    monkeypatch.setattr(sweep_cmd, "execute_run", execute)
+    monkeypatch.setattr(studies, "execute_run", execute)
     return runs
 
 

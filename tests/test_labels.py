@@ -12,7 +12,7 @@ from cli_helpers import cli
 
 from simcli import stats
 from simcli.commands import plot as plot_cmd
-from simcli.commands.plot import axis_label, seats_text
+from simcli.reporting.figures import axis_label, seats_text
 
 
 def test_sweep_header_labels_variant_and_strategies(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from scipy import stats as st
 
 from simcli import stats
 from simcli.commands import sweep as sweep_cmd
+from simcli.reporting import studies
 from simcli.runs import results
 
 TINY = ("--rule", "going_out_bonus=100,1000", "--set", "max_hands=1", "--games", 20, "--seed", 3, "--jobs", 1)
@@ -191,7 +192,7 @@ def test_repeated_strategies_are_the_same_levels(tiny: Path, tmp_path: Path) -> 
 def test_an_interrupted_levels_sweep_resumes_to_the_same_outputs(tiny: Path, tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "resumed"
-    real = sweep_cmd.play_or_reuse
+    real = studies.play_or_reuse
     calls: list[int] = []
 
     def play(*args: Any, **kwargs: Any) -> Any:
@@ -200,7 +201,7 @@ def test_an_interrupted_levels_sweep_resumes_to_the_same_outputs(tiny: Path, tmp
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(sweep_cmd, "play_or_reuse", play)
+    monkeypatch.setattr(studies, "play_or_reuse", play)
     res = cli("sweep", *TINY, "--levels", "greedy,random", "--out", out, code=130)
     assert not (out / "sweep.csv").exists() and (out / "greedy" / "going_out_bonus=1000").is_dir()
     command = res.stderr.strip().splitlines()[-1].strip()

@@ -22,6 +22,7 @@ from simcli.commands import hints
 from simcli.commands import match as match_cmd
 from simcli.commands import sweep as sweep_cmd
 from simcli.duplicate.match_store import BATCH_DIR, MANIFEST, RESULT, batch_path
+from simcli.reporting import studies
 
 SHORT = ("--rule", "max_hands=1")
 MATCH = ("match", "greedy", "random", "--games", 40, "--batch", 5, "--seed", 3, "--jobs", 1, *SHORT)
@@ -132,7 +133,7 @@ def test_tournament_shows_a_progress_bar_on_a_terminal(tmp_path: Path, monkeypat
 
 # ------------------------------------------------------------------------------------------- Ctrl-C
 def stop_on_second_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = sweep_cmd.play_or_reuse
+    real = studies.play_or_reuse
     calls: list[int] = []
 
     def play(*args: Any, **kwargs: Any) -> Any:
@@ -141,7 +142,7 @@ def stop_on_second_run(monkeypatch: pytest.MonkeyPatch) -> None:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(sweep_cmd, "play_or_reuse", play)
+    monkeypatch.setattr(studies, "play_or_reuse", play)
 
 
 def test_interrupted_sweep_exits_130_with_the_command_that_continues(tmp_path: Path,
@@ -166,7 +167,7 @@ def test_interrupted_balance_exits_130_with_the_command_that_continues(tmp_path:
     res = cli("balance", "--variants", "classic,ponytail", "--games", 2, "--jobs", 1, "--out", out, code=130)
     assert res.stderr.strip().splitlines()[-1].strip() == (
         f"simcli balance --variants classic,ponytail --games 2 --strategy greedy --seed 0 --out {out}")
-    assert balance_cmd.play_all is sweep_cmd.play_all
+    assert balance_cmd.play_all is sweep_cmd.play_all is studies.play_all
 
 
 # ------------------------------------------------------------------------------------------- hints

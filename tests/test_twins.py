@@ -20,7 +20,7 @@ from scipy import stats as st
 
 from simcli import stats
 from simcli.cli import main
-from simcli.commands.plot import short_labels
+from simcli.reporting.figures import short_labels
 from simcli.stats import estimators
 
 G, R = "greedy", "random"

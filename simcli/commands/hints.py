@@ -8,10 +8,14 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
+
+from simcli.reporting.errors import StudyInterrupted
 
 #: A run that plays at least this many games (or any game of a search player) is "long": worth the build hint.
 LONG_RUN_GAMES = 1000
@@ -91,3 +95,28 @@ def progress_bar(total: int, desc: str, *, quiet: bool, unit: str = "game", init
 
     return tqdm(total=total, initial=initial, unit=unit, desc=desc, disable=not on_terminal(quiet),
                 dynamic_ncols=True, smoothing=0.1, file=sys.stderr)
+
+
+def study_bar(total: int, label: str, names: Sequence[str]) -> Any:
+    """The progress bar of one run of a study (``sweep``, ``balance``), and the build hint (once)."""
+    bar = progress_bar(total, label, quiet=False)
+    build_hint(total, names, shown=on_terminal(False))
+    return bar
+
+
+def tell(line: str) -> None:
+    """A line for the person at the terminal, on stderr (stdout holds what the command prints)."""
+    print(line, file=sys.stderr)
+
+
+@contextmanager
+def study_interrupts(cmd: str) -> Iterator[None]:
+    """Ctrl-C (or SIGTERM) while a study plays its runs: say what is kept and the command ``cmd`` that continues,
+    then exit 128 + the signal, as ``run`` does."""
+    try:
+        yield
+    except StudyInterrupted as exc:
+        what = "interrupted" if exc.signum == signal.SIGINT else f"stopped by {signal.Signals(exc.signum).name}"
+        print(f"\n{what}: {exc.finished} finished run(s) and the finished chunks of the next are kept in {exc.out}; "
+              f"continue with the same command:\n  {again(shlex.split(cmd)[1:])}", file=sys.stderr)
+        sys.exit(128 + exc.signum)

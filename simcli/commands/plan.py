@@ -10,6 +10,7 @@ import click
 from click.core import ParameterSource
 
 from simcli.commands.common import json_flag
+from simcli.commands.output import reported
 from simcli.duplicate.pairs import DuplicateError
 from simcli.duplicate.power import discordance, games_unpaired, pairs_paired, twin_differences
 
@@ -66,8 +67,8 @@ def plan_levels(pilots: tuple[Path, ...], docs: list[Path], metric: str | None, 
     """Games per level (and value) to detect a rule's effect of size ``effect`` on ``metric``, and the games per
     level and value to detect an interaction of that size, from the per-unit spreads of a levels-sweep pilot."""
     from simcli import stats
-    from simcli.commands.compare import gather_levels, sweep_metrics
-    from simcli.commands.report import fmt_count, text_table
+    from simcli.reporting.formatting import fmt_count, text_table
+    from simcli.reporting.sweep_files import gather_levels, sweep_metrics
 
     doc, level_runs = gather_levels(list(pilots), docs, None)
     allowed = ", ".join(sweep_metrics(doc))
@@ -123,12 +124,13 @@ def plan_levels(pilots: tuple[Path, ...], docs: list[Path], metric: str | None, 
                    "sweep (or one sweep per level, repeated): plans the games per level and for the interaction")
 @click.option("--discordance", "psi", type=float, help="discordance for --paired, instead of --pilot")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@reported
 def plan(metric: str | None, effect: float, paired: bool, power: float, alpha: float, base: float,
          pilots: tuple[Path, ...], psi: float | None, fmt: str) -> None:
     """Print the games needed to detect a change of a strategy's win share, unpaired and (--paired) duplicate;
     or, from a levels-sweep pilot, the games per level to detect a rule's effect and its interaction with the
     level."""
-    from simcli.commands.compare import sweep_file
+    from simcli.reporting.sweep_files import sweep_file
 
     docs = [sweep_file(p) for p in pilots]
     if docs and all(d is not None for d in docs):
