@@ -13,9 +13,9 @@ import click
 from simcli.players.specs import StrategyLookupError
 from simcli.primitives.errors import EngineError, StrategyError
 from simcli.rules.knobs import RuleError
-from simcli.rules.presets import load_rules, parse_overrides
+from simcli.rules.presets import load_rules, parse_overrides, read_rules_file
 from simcli.rules.ruleset import RuleSet
-from simcli.runs.backends import BACKENDS, DASK_HINT, Backend, BackendError, open_backend
+from simcli.runs.backends import BACKENDS, DASK_HINT, Backend, BackendError, open_backend, probe_scheduler
 
 #: Help of ``--strategies`` (README "Strategies" has the details).
 STRATEGIES_HELP = ("one strategy for every seat, or one per seat, comma-separated: a built-in name, module:Class, "
@@ -92,19 +92,6 @@ def json_flag(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "json_alias", is_flag=True, help="the same as --format json")(command)
 
 
-def read_text_file(path: Path, what: str) -> str:
-    """A UTF-8 text file's contents; an unreadable or non-UTF-8 file is a one-line CLI error."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise click.ClickException(
-            f"cannot read {what} {path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start});"
-            " save it as UTF-8"
-        ) from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot read {what} {path}: {exc.strerror or exc}") from None
-
-
 def refuse_unused(ctx: click.Context, pairs: list[tuple[str, bool, str]]) -> None:
     """Refuse options given on the command line that would do nothing: ``(param, applies, why)``."""
     from click.core import ParameterSource
@@ -170,35 +157,10 @@ def rules_file_option(f: Callable[..., Any]) -> Callable[..., Any]:
                         help="TOML file of knob overrides (applied before --rule)")(f)
 
 
-def read_rules_file(path: Path) -> dict[str, Any]:
-    """The knob overrides of a ``--rules`` TOML file (tables flatten to ``table.key``), each knob and value
-    checked; a bad file, knob or value is a one-line CLI error naming the file."""
-    import tomllib
-
-    from simcli.rules.knobs import knob
-
-    text = read_text_file(path, "rules file")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise click.ClickException(f"cannot read rules file {path}: {exc}") from None
-    flat: dict[str, Any] = {}
-    for key, value in data.items():
-        if isinstance(value, dict):
-            for sub, v in value.items():
-                flat[f"{key}.{sub}"] = v
-        else:
-            flat[key] = value
-    try:
-        return {knob(k).name: knob(k).parse(v) for k, v in flat.items()}
-    except RuleError as exc:
-        raise click.ClickException(f"{path}: {exc}") from None
-
-
 def overrides_of(rules: tuple[str, ...], rules_file: Path | None = None) -> dict[str, Any]:
     """The knob overrides of ``--rules FILE`` then ``--rule k=v ...`` (a ``--rule`` wins over the file)."""
-    overrides = read_rules_file(rules_file) if rules_file is not None else {}
     try:
+        overrides = read_rules_file(rules_file) if rules_file is not None else {}
         overrides.update(parse_overrides(rules))
     except RuleError as exc:
         raise click.ClickException(str(exc)) from None
@@ -292,7 +254,10 @@ def backend_options(f: Callable[..., Any]) -> Callable[..., Any]:
             ("scheduler_timeout", scheduler is not None, "it is the wait for --scheduler, which is not given"),
         ])
         if scheduler is not None:
-            check_scheduler(scheduler, scheduler_timeout)
+            try:
+                probe_scheduler(scheduler, scheduler_timeout)
+            except BackendError as exc:
+                raise click.ClickException(str(exc)) from None
         elif backend == "dask":
             try:
                 import distributed  # noqa: F401
@@ -308,31 +273,3 @@ def backend_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--backend", type=click.Choice(list(BACKENDS)), default="local", show_default=True,
                         help="where the games are played: local worker processes or a Dask cluster (the results "
                              "are the same)")(command)
-
-
-def check_scheduler(address: str, timeout: float) -> None:
-    """Connect to the Dask scheduler once, within ``timeout`` seconds, so that an unreachable or wrong address is a
-    one-line error before anything is written; the run's own connection then waits as long."""
-    try:
-        import asyncio
-
-        import dask
-        from distributed.comm import connect
-    except ImportError:
-        raise click.ClickException(DASK_HINT) from None
-    dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"})
-
-    async def probe() -> None:
-        # A bare connection with distributed's handshake: no Client object, whose clean-up would print a
-        # traceback of its own when its construction fails half-way.
-        comm = await connect(address, timeout=timeout)
-        await comm.close()
-
-    try:
-        asyncio.run(probe())
-    except Exception as exc:  # connection refused, timeout, bad address: all mean "not usable"
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise click.ClickException(
-            f"cannot reach the Dask scheduler '{address}' within {timeout:g} s ({detail}); start one with "
-            "`dask scheduler`, check the address, or raise --scheduler-timeout"
-        ) from None

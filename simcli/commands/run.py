@@ -19,7 +19,6 @@ from simcli.commands.common import (
     backend_options,
     complete_strategy,
     first_error_message,
-    read_rules_file,
     refuse_unused,
     rule_option,
     rules_file_option,
@@ -31,7 +30,7 @@ from simcli.commands.hints import again, build_hint, prog
 from simcli.players.loading import parse_strategy_list
 from simcli.players.specs import StrategyLookupError
 from simcli.rules.knobs import RuleError
-from simcli.rules.presets import diff, load_rules, parse_overrides
+from simcli.rules.presets import diff, load_rules, parse_overrides, read_rules_file
 from simcli.runs.errors import RunError
 from simcli.runs.execute import execute_run
 from simcli.runs.integrity import manifest_error
