@@ -131,6 +131,7 @@ class _Replayer:
         self.st: DealState | None = None
         self.totals = [0] * n_teams
         self.pending: Frame | None = None  # a pile take, drawn once the pile is in the hand
+        self.pending_meld_told = False  # whether the take's own meld was told with it
         self.deal_scores: list[int] | None = None
         self.score: list[str] = []
 
@@ -163,12 +164,16 @@ class _Replayer:
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
         ev = self.peek()
         if ev is None:
-            raise ReplayError(f"the trace ends where the rules produce a {kind} event")
+            raise ReplayError(f"the trace ends (after line {len(self.events)}) where the rules produce a {kind} "
+                              "event")
         mine = _plain(data)
         theirs = {k: v for k, v in ev.items() if k not in ("seq", "event")}
-        if ev["event"] != kind or mine != theirs:
-            raise ReplayError(f"the trace disagrees with its replay at {self.where()}: the trace has {ev['event']} "
-                              f"{_short(theirs)}, the rules give {kind} {_short(mine)}")
+        if ev["event"] != kind:
+            raise ReplayError(f"the trace disagrees with its replay at {self.where()}: the trace has a {ev['event']} "
+                              f"line {_short(theirs)}, the rules give a {kind} event {_short(mine)}")
+        if mine != theirs:
+            raise ReplayError(f"the trace disagrees with its replay at {self.where()}, its {kind} line: "
+                              + "; ".join(_differences(theirs, mine)))
         # A pile take is told with what comes of it at once: its melds, their canastas, the pile's red threes.
         absorbed = self.pending is not None and data.get("seat") == self.pending.seat and (
             kind in ("meld", "canasta") or (kind == "red_three" and data.get("source") == "pile"))
@@ -182,12 +187,16 @@ class _Replayer:
         if line is None or kind not in SHOWN:
             return
         if absorbed and self.pending is not None:
-            self.pending.text += "; " + _lower_first(line.text)
-            self.pending.public += "; " + _lower_first(line.public)
+            if kind == "meld" and not self.pending_meld_told:  # the top card's meld, which the take named
+                line = self.words.after_take(data)
+                self.pending_meld_told = True
+            self.pending.text += "; " + line.text
+            self.pending.public += "; " + line.public
             return
         frame = self.frame(ev, kind, data, line.text, line.public)
         if kind == "take_pile":
             self.pending = frame
+            self.pending_meld_told = False
         else:
             self.frames.append(frame)
 
@@ -208,13 +217,26 @@ class _Replayer:
             self.pending = None
 
 
+def _differences(trace: Any, rules: Any, path: str = "") -> list[str]:
+    """Where two event payloads differ (at most 3 places): ``teams[0].total: the trace says 5145, the rules 5140``."""
+    if isinstance(trace, dict) and isinstance(rules, dict):
+        out: list[str] = []
+        for key in sorted(set(trace) | set(rules)):
+            out += _differences(trace.get(key), rules.get(key), f"{path}.{key}" if path else str(key))
+        return out[:3]
+    if isinstance(trace, list) and isinstance(rules, list) and len(trace) == len(rules):
+        out = []
+        for i, (a, b) in enumerate(zip(trace, rules, strict=True)):
+            out += _differences(a, b, f"{path}[{i}]")
+        return out[:3]
+    if trace == rules:
+        return []
+    return [f"{path or 'the line'}: the trace says {_short(trace, 120)}, the rules give {_short(rules, 120)}"]
+
+
 def _short(data: Any, limit: int = 300) -> str:
     text = json.dumps(data, sort_keys=True)
     return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[:2] != "No" else text
 
 
 class _Scripted(Strategy):

@@ -255,6 +255,15 @@ class Words:
             text += ": closed and set aside (more of the rank start a new meld)"
         return text
 
+    def after_take(self, d: Mapping[str, Any]) -> Line:
+        """The ``meld`` line of a pile take's top card, told after the take: where the cards went."""
+        rank, comp = d["rank"], d["meld"]
+        cards = meld_cards(rank, *comp) if sum(comp) <= 8 else meld_shape(rank, comp)
+        text = f"the {rank} meld now has {sum(comp)} cards: {cards}"
+        if d.get("closed"):
+            text += ", closed and set aside"
+        return Line(text, text)
+
     def _canasta(self, d: Mapping[str, Any]) -> str:
         self._closed.add(d["rank"])
         what = canasta_words(d["kind"], d["rank"])
