@@ -15,6 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from simcli.primitives.cards import RANK_NAMES
+from simcli.rules.knob_values import RuleError
+from simcli.rules.presets import load_rules, scores_concealed
+from simcli.rules.ruleset import RuleSet
 
 #: The seat names at a table of four, by seat number (partners, seats 0 and 2, face each other).
 COMPASS = ("North", "East", "South", "West")
@@ -129,24 +132,27 @@ class Words:
     discard or an upcard), so give it every event of the game in order."""
 
     def __init__(self, num_players: int, n_teams: int, *, concealed_scored: bool = True,
-                 wing_next_turn: bool = True, closed_rank_blocks_pile: bool = False) -> None:
+                 closed_rank_blocks_pile: bool = False) -> None:
         self.num_players = num_players
         self.n_teams = n_teams
         self.concealed_scored = concealed_scored
-        self.wing_next_turn = wing_next_turn
         self.closed_rank_blocks_pile = closed_rank_blocks_pile
         self._top_discarded = False
         self._closed: set[str] = set()  # ranks with a canasta this deal (a discard of one is a tapa, a dead card)
 
     @classmethod
+    def for_rules(cls, rules: RuleSet) -> Words:
+        """The words for a game under ``rules`` (the rules that change a phrase: concealed going out, tapas)."""
+        return cls(rules.num_players, rules.n_teams, concealed_scored=scores_concealed(rules),
+                   closed_rank_blocks_pile=rules.closed_rank_blocks_pile)
+
+    @classmethod
     def from_header(cls, header: Mapping[str, Any]) -> Words:
-        """The words for a trace, from its ``trace_header`` (players, teams and the rules that change a phrase)."""
-        rules = header.get("rules", {})
-        concealed = rules.get("concealed_out_total_bonus", "null") != "null" or rules.get(
-            "concealed_out_waives_minimum") == "true"
-        return cls(int(header["num_players"]), int(header["n_teams"]), concealed_scored=concealed,
-                   wing_next_turn=rules.get("wing_timing", "NEXT_TURN") == "NEXT_TURN",
-                   closed_rank_blocks_pile=rules.get("closed_rank_blocks_pile") == "true")
+        """The words for a trace, from its ``trace_header`` (its variant and rules)."""
+        try:
+            return cls.for_rules(load_rules(str(header["variant"]), dict(header["rules"])))
+        except (RuleError, KeyError, TypeError):  # rules this simcli cannot read: plain words still work
+            return cls(int(header["num_players"]), int(header["n_teams"]))
 
     def seat(self, seat: int) -> str:
         """A seat's name."""
@@ -277,8 +283,7 @@ class Words:
         return f"{self.seat(d['seat'])} picks up the pony ({plural(d['cards'], 'card')})"
 
     def _wing(self, d: Mapping[str, Any]) -> str:
-        when = "it joins the hand next turn" if self.wing_next_turn else "it joins the hand now"
-        return f"{self.seat(d['seat'])} opens first for the team and wins the {d['cards']}-card wing ({when})"
+        return f"{self.seat(d['seat'])} opens first for the team and wins the {d['cards']}-card wing"
 
     def _special_hand(self, d: Mapping[str, Any]) -> str:
         kind = SPECIAL_WORDS.get(d["kind"], d["kind"].lower())
