@@ -45,7 +45,7 @@
 
   function backs(count) {
     const row = el("div", "hand");
-    for (let i = 0; i < count; i++) row.appendChild(el("span", "c back", ""));
+    for (let i = 0; i < count; i++) row.appendChild(el("span", "c back", "\u00a0"));
     return row;
   }
 
