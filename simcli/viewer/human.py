@@ -109,8 +109,11 @@ class HumanPlayer(Strategy):
             if examples:
                 self.say(f"  or type {examples}")
             answer = self.read()
-            if answer == "?" and phase in ("draw", "melds", "discard"):
-                self.hint(view, phase)
+            if answer == "?":
+                if phase in ("draw", "melds", "discard"):
+                    self.hint(view, phase)
+                else:
+                    self.say("no hint for this question")
             elif answer == "t":
                 self.table(view)
             elif answer == "q":
@@ -162,6 +165,8 @@ class HumanPlayer(Strategy):
                                  "CARDS (e.g. K K 2) or RANK: WILDS (e.g. K: 2)")
             if picked == "done":
                 err = view.check_melds(plan) if plan else None
+                if err is None and view.partner_permission and view.hand_size - sum(m.size for m in plan) > 1:
+                    err = "partner said yes to 'may I go out?': meld all your cards but one (or all) this turn"
                 if err is None:
                     return plan
                 self.say(f"refused: {err}")
