@@ -13,6 +13,7 @@ from simcli.commands.common import json_flag
 from simcli.commands.output import reported
 from simcli.duplicate.pairs import DuplicateError
 from simcli.duplicate.power import discordance, games_unpaired, pairs_paired, twin_differences
+from simcli.reporting.plans import levels_plan, levels_plan_text, match_plan_text
 
 METRICS = ("strategy_win",)
 
@@ -67,7 +68,6 @@ def plan_levels(pilots: tuple[Path, ...], docs: list[Path], metric: str | None, 
     """Games per level (and value) to detect a rule's effect of size ``effect`` on ``metric``, and the games per
     level and value to detect an interaction of that size, from the per-unit spreads of a levels-sweep pilot."""
     from simcli import stats
-    from simcli.reporting.formatting import fmt_count, text_table
     from simcli.reporting.sweep_files import gather_levels, sweep_metrics
 
     doc, level_runs = gather_levels(list(pilots), docs, None)
@@ -80,33 +80,10 @@ def plan_levels(pilots: tuple[Path, ...], docs: list[Path], metric: str | None, 
         if len(chosen) != 1:
             raise stats.StatsError(f"--metric '{metric}' names {len(chosen)} metrics; --effect is in the units of "
                                    f"one (the pilot's: {allowed})")
-        spreads = stats.effect_spreads(level_runs, chosen, key="value")
-        rows = []
-        for r in spreads.to_dict(orient="records"):
-            units = stats.units_needed(r["sd"], effect, alpha, power)
-            rows.append({**r, "baseline": doc["values"][0], "needed_units": units,
-                         "needed_games": units * (2 if doc.get("rotate_seats") else 1)})
+        out = levels_plan(pilots, doc, level_runs, chosen[0], effect, alpha, power)
     except stats.StatsError as exc:
         raise click.ClickException(str(exc)) from None
-    base_level = level_runs[0][0]
-    m = chosen[0]
-    out = {"metric": m.name, "effect": effect, "alpha": alpha, "power": power, "pilot": [str(p) for p in pilots],
-           "knob": doc["knob"], "levels": [lv for lv, _ in level_runs], "base_level": base_level,
-           "rows": [{**r, "base_level": base_level if r["kind"] == "interaction" else None} for r in rows]}
-    if fmt == "json":
-        click.echo(json.dumps(out, indent=2))
-        return
-    unit = "as a proportion, 0.05 = 5 points" if m.unit == "share" else m.unit
-    table = [[r["kind"], r["level"] if r["kind"] == "effect" else f"{r['level']} vs {base_level}",
-              f"{r['value']} - {r['baseline']}", fmt_count(r["n"]), f"{r['mean']:.4g}", f"{r['sd']:.4g}",
-              fmt_count(r["needed_units"]), fmt_count(r["needed_games"])] for r in rows]
-    click.echo("\n".join([
-        f"plan for {m.name} ({unit}) from pilot {', '.join(map(str, pilots))}: detect a difference of {effect:g} "
-        f"in the effect of {doc['knob']}, two-sided alpha {alpha:g}, power {power:g}",
-        "paired on the game index (normal approximation): units = ((z_{1-alpha/2} + z_power) * sd / effect)^2, "
-        "sd of the pilot's per-unit differences; games = games per level and value (both seatings with "
-        "--rotate-seats)", "",
-        text_table(["kind", "level", "value", "pilot n", "pilot mean", "sd", "units", "games"], table, "table")]))
+    click.echo(json.dumps(out, indent=2) if fmt == "json" else levels_plan_text(out, chosen[0]))
 
 
 @click.command()
@@ -165,17 +142,4 @@ def plan(metric: str | None, effect: float, paired: bool, power: float, alpha: f
             out["paired"] = {**source, "needed_pairs": n_pairs, "needed_games": 2 * n_pairs}
     except DuplicateError as exc:
         raise click.ClickException(str(exc)) from None
-    if fmt == "json":
-        click.echo(json.dumps(out, indent=2))
-        return
-    label = f"{metric}" + ("" if who else " (the share of games a strategy wins, ties half)")
-    lines = [f"plan for {label}: detect {base + effect:.3f} against {base:.3f} (effect {effect:+g}), "
-             f"two-sided alpha {alpha:g}, power {power:g}",
-             f"unpaired (independent games, normal approximation): {unpaired:,} games"]
-    if out["paired"] is not None:
-        p = out["paired"]
-        where = (f" from pilot {p['path']} ({p['pairs']:,} pairs; observed win share of {p['strategy']} "
-                 f"{p['observed_win_share']:.3f})") if "path" in p else " (given)"
-        lines.append(f"paired (duplicate pairs, McNemar normal approximation): discordance {p['discordance']:.3f}"
-                     f"{where}: {p['needed_pairs']:,} pairs = {p['needed_games']:,} games")
-    click.echo("\n".join(lines))
+    click.echo(json.dumps(out, indent=2) if fmt == "json" else match_plan_text(out, who))
