@@ -232,3 +232,31 @@ def test_play_help_explains_the_per_deal_line() -> None:
     readme = " ".join((Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8").split())
     for key in ("1n/2m", "R3 2", "B3 1", "n natural, m mixed, w wild, s sevens, a aces"):
         assert key in readme, key
+
+
+HOLDER = """
+from simcli.players.loading import load_strategy
+
+
+class Holder(load_strategy("americana")):
+    name = "holder"
+
+    def hold_three(self, view, rank):
+        return True
+"""
+
+
+@pytest.mark.parametrize(("args", "kind", "says"), [
+    (["--variant", "classic", "--seed", "3", "--strategies", "probe_strategies:AskWhenOut", "--rule",
+      "ask_partner_permission=REQUIRED"], "ask_go_out", '"may I go out?"'),
+    (["--variant", "americana", "--seed", "2", "--strategies", "{holder}:Holder"], "decision", "keeps a "),
+])
+def test_asking_partner_and_a_kept_three_replay(tmp_path: Path, args: list[str], kind: str, says: str) -> None:
+    holder = tmp_path / "holder.py"
+    holder.write_text(HOLDER, encoding="utf-8")
+    trace = tmp_path / "t.jsonl"
+    args = [a.format(holder=holder) for a in args]
+    result = CliRunner().invoke(main, ["play", *args, "--rule", "max_hands=1", "--trace", str(trace)])
+    assert result.exit_code == 0, result.output
+    game = replay(read_trace(trace))
+    assert any(f.kind == kind and says in f.text for f in game.frames)
