@@ -132,19 +132,21 @@ class Words:
     discard or an upcard), so give it every event of the game in order."""
 
     def __init__(self, num_players: int, n_teams: int, *, concealed_scored: bool = True,
-                 closed_rank_blocks_pile: bool = False) -> None:
+                 closed_rank_blocks_pile: bool = False, facedown: int = 0) -> None:
         self.num_players = num_players
         self.n_teams = n_teams
         self.concealed_scored = concealed_scored
         self.closed_rank_blocks_pile = closed_rank_blocks_pile
+        self.facedown = facedown
         self._top_discarded = False
         self._closed: set[str] = set()  # ranks with a canasta this deal (a discard of one is a tapa, a dead card)
 
     @classmethod
     def for_rules(cls, rules: RuleSet) -> Words:
-        """The words for a game under ``rules`` (the rules that change a phrase: concealed going out, tapas)."""
+        """The words for a game under ``rules`` (those that change a phrase: concealed going out, tapas, the
+        face-down initial pile)."""
         return cls(rules.num_players, rules.n_teams, concealed_scored=scores_concealed(rules),
-                   closed_rank_blocks_pile=rules.closed_rank_blocks_pile)
+                   closed_rank_blocks_pile=rules.closed_rank_blocks_pile, facedown=rules.initial_pile_facedown)
 
     @classmethod
     def from_header(cls, header: Mapping[str, Any]) -> Words:
@@ -182,7 +184,8 @@ class Words:
         if not up:
             pile = "the pile starts empty"
         else:
-            pile = f"the upcard is {up[0]}" + "".join(f", covered by {c}" for c in up[1:])
+            down = f"{self.facedown} cards face down, then " if self.facedown else ""
+            pile = f"the pile is {down}the upcard {up[0]}" + "".join(f", covered by {c}" for c in up[1:])
             pile += " (the pile is frozen)" if d["pile_frozen"] else ""
         return (f"Deal {d['deal_index'] + 1}: {self.seat(d['dealer'])} deals {hand} cards each and "
                 f"{self.seat(d['first_player'])} plays first; {pile}. Initial meld minimum: "
