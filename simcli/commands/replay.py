@@ -8,6 +8,7 @@ import click
 
 from simcli.viewer.page import write_page
 from simcli.viewer.replay import ReplayError, replay_file
+from simcli.viewer.words import plural
 
 
 @click.command()
@@ -29,5 +30,5 @@ def replay(trace: Path, out: Path) -> None:
         write_page(game, out)
     except OSError as exc:
         raise click.ClickException(f"cannot write {out}: {exc.strerror}") from None
-    click.echo(f"wrote {out}: {len(game.frames)} steps over {game.frames[-1].deal + 1} deals, final totals "
+    click.echo(f"wrote {out}: {len(game.frames)} steps over {plural(game.frames[-1].deal + 1, 'deal')}, final totals "
                f"{', '.join(f'{game.words.team(t)} {x}' for t, x in enumerate(game.totals))}")
