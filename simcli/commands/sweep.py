@@ -26,11 +26,10 @@ from simcli.players.loading import parse_strategy_list
 from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.reporting.formatting import FORMATS
 from simcli.reporting.levels import levels_study
-from simcli.reporting.studies import check_out, command_line, default_out, play_all, safe_name, study_setting
+from simcli.reporting.studies import Setting, check_out, command_line, default_out, play_all, safe_name
 from simcli.reporting.sweeps import Sweep, sweep_study
 from simcli.rules.knobs import Knob, RuleError, knob
 from simcli.rules.presets import load_rules, parse_overrides, read_rules_file
-from simcli.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:
     from simcli.stats.metrics import Metric
@@ -46,6 +45,31 @@ def default_metrics(variant: str, overrides: dict[str, Any]) -> tuple[str, ...]:
     except RuleError:
         return DEFAULT_SWEEP  # the rules are refused with their own message when the runs are set up
     return tuple("deal_turns" if m == "deals" and capped else m for m in DEFAULT_SWEEP)
+
+
+def checked_settings(variant: str, base: dict[str, Any], k: Knob, values: list[str], strategies: str,
+                     rotate_seats: bool, chosen: Sequence[Metric], level: str | None = None) -> list[Setting]:
+    """One setting ``(value, rules, seats)`` per value of the swept knob, each checked with the metrics before
+    anything is played; a level's errors name the level (``level``: its strategy spec)."""
+    from simcli import stats
+
+    settings: list[Setting] = []
+    for v in values:
+        try:
+            rs = load_rules(variant, {**base, k.name: v})
+            names = parse_strategy_list(strategies, rs.num_players)
+        except RuleError as exc:
+            raise click.ClickException(str(exc)) from None
+        except StrategyLookupError as exc:
+            raise click.ClickException(str(exc) if level is None else f"bad level '{level}': {exc}") from None
+        settings.append((v, rs, names))
+    if rotate_seats:
+        refuse_useless_rotation(settings[0][2])
+    try:
+        stats.check_strategy_metrics(chosen, settings[0][2])
+    except stats.StatsError as exc:
+        raise click.ClickException(str(exc) if level is None else f"level '{level}': {exc}") from None
+    return settings
 
 
 # ------------------------------------------------------------------------------------------- command
@@ -108,16 +132,7 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | No
     if level_specs is not None:
         return sweep_levels(variant, rule, k, values, base, fixed, rules_file, games, seed, level_specs, levels,
                             strategy_args, rotate_seats, chosen, out, save, jobs, backend, fmt)
-    settings = []
-    for v in values:  # validate every value before playing anything
-        rs, names = study_setting(variant, {**base, k.name: v}, strategies)
-        settings.append((v, rs, names))
-    if rotate_seats:
-        refuse_useless_rotation(settings[0][2])
-    try:
-        stats.check_strategy_metrics(chosen, settings[0][2])
-    except stats.StatsError as exc:
-        raise click.ClickException(str(exc)) from None
+    settings = checked_settings(variant, base, k, values, strategies, rotate_seats, chosen)
     out = out or default_out("sweep", k.name)
     labels = [f"{k.name}={v}" for v in values]
     check_out(out, labels, "sweep")
@@ -181,25 +196,9 @@ def sweep_levels(variant: str, rule: str, k: Knob, values: list[str], base: dict
     if len(values) < 2:
         raise click.ClickException(f"--rule {k.name}={values[0]}: a sweep by level needs at least two values "
                                    f"(the first is the baseline each effect is measured from)")
-    plan: list[tuple[str, list[tuple[str, RuleSet, list[str]]]]] = []
+    plan: list[tuple[str, list[Setting]]] = []
     for spec in level_specs:  # validate every level, value and metric before playing anything
-        settings = []
-        for v in values:
-            try:
-                rs = load_rules(variant, {**base, k.name: v})
-                names = parse_strategy_list(spec, rs.num_players)
-            except RuleError as exc:
-                raise click.ClickException(str(exc)) from None
-            except StrategyLookupError as exc:
-                raise click.ClickException(f"bad level '{spec}': {exc}") from None
-            settings.append((v, rs, names))
-        if rotate_seats:
-            refuse_useless_rotation(settings[0][2])
-        try:
-            stats.check_strategy_metrics(chosen, settings[0][2])
-        except stats.StatsError as exc:
-            raise click.ClickException(f"level '{spec}': {exc}") from None
-        plan.append((spec, settings))
+        plan.append((spec, checked_settings(variant, base, k, values, spec, rotate_seats, chosen, level=spec)))
     out = out or default_out("sweep", k.name)
     check_out(out, level_specs, "sweep")
     labels = [f"{k.name}={v}" for v in values]

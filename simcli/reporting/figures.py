@@ -3,7 +3,7 @@ each run's estimate) and ``balance`` (each group's estimates with their interval
 
 Figures are drawn on matplotlib's Agg canvas (no pyplot, no global state, no display needed) and saved as PNG
 or SVG. The sweep's figures are in :mod:`simcli.reporting.sweeps` and :mod:`simcli.reporting.levels`, the
-ratings' in :mod:`simcli.reporting.ratings`.
+tournament's and the ladder's in :mod:`simcli.reporting.matches`.
 """
 
 from __future__ import annotations

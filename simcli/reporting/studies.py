@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from simcli.runs.results import Run
 
 #: One setting of a study: its key (a knob's value, a variant), its rules and the seats' strategies.
-Setting = tuple[str, "RuleSet", Sequence[str]]
+Setting = tuple[str, "RuleSet", list[str]]
 
 
 class Bar(Protocol):
