@@ -1,9 +1,14 @@
-"""Optional compiled build: ``SIMCLI_COMPILE=1 pip install .`` compiles the engine and built-in strategies.
+"""The compiled build: ``pip install .`` compiles the engine and built-in strategies where it can.
 
-Everything else about the package is declared in pyproject.toml. Without ``SIMCLI_COMPILE`` this adds nothing and
-the package is pure Python (the default and the reference). With it, the modules in :data:`COMPILED` are compiled
-by mypyc into C extensions that sit beside the .py files and are imported instead of them; they play the same
-games bit for bit (tests/test_compiled.py compares traces and run tables of both builds).
+Everything else about the package is declared in pyproject.toml. Whether a build compiles is decided by
+``_build/compile_choice.py`` (shared with the build backend): a wheel is compiled where a C compiler and the Python
+headers are found and falls back to the pure-Python package otherwise (one line on stderr says why and how to get
+the compiled build; a compiler that fails falls back the same way); an editable install is pure unless
+``SIMCLI_COMPILE=1``; ``SIMCLI_COMPILE=0`` forces pure and ``SIMCLI_COMPILE=1`` makes a failure an error. The
+modules in :data:`COMPILED` are compiled by mypyc into C extensions that sit beside the .py files and are imported
+instead of them; they play the same games bit for bit (tests/test_compiled.py compares traces and run tables of
+both builds). The build's choice is written into the package as ``simcli/engine/build.json``
+(:mod:`simcli.engine.builds` reads it for ``simcli --version`` and ``simcli bench``).
 
 The built-in strategies live in the repository folder ``strategies/`` but are the package ``simcli.strategies``
 (pyproject.toml's package-dir), and mypyc names a module after its place on disk, so the sources are first copied
@@ -12,14 +17,22 @@ into ``build/mypyc-src/simcli/`` with the strategies at ``simcli/strategies/``.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "_build"))
+from compile_choice import COMPILE_ENV, Choice, choose_here  # noqa: E402
+
+#: The record of the build's choice inside the package, read by simcli.engine.builds.
+RECORD = Path("simcli", "engine", "build.json")
 
 #: The hot path: the rules core, the game loop, the strategy view and helpers, the sampler of worlds (every
 #: search decision samples), the typed rule set (compiled code then reads knobs as native attributes), and the
@@ -39,10 +52,6 @@ COMPILED = [
 ]
 
 
-def _compiling() -> bool:
-    return os.environ.get("SIMCLI_COMPILE", "").strip().lower() in ("1", "true", "yes", "on")
-
-
 def _staged_sources() -> Path:
     """Copy simcli/ and strategies/ to build/mypyc-src/simcli/ (strategies as simcli/strategies/)."""
     stage = ROOT / "build" / "mypyc-src"
@@ -53,18 +62,40 @@ def _staged_sources() -> Path:
     return stage
 
 
+def _fall_back(choice: Choice, reason: str) -> Choice:
+    """The pure build after a compiled one could not be made: an error if it was asked for, else the one line."""
+    if choice.required:
+        raise SystemExit(f"{COMPILE_ENV}=1 asks for the compiled build, but {reason}")
+    pure = Choice(False, reason=reason)
+    print(pure.fallback_line(), file=sys.stderr)
+    return pure
+
+
+def _choice() -> Choice:
+    """This build's decision (an editable install is pure unless asked; see _build/compile_choice.py)."""
+    try:
+        return choose_here(editable="editable_wheel" in sys.argv)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
+
+
+CHOICE = _choice()
+
+
 def _extensions() -> list:
-    if not _compiling():
+    """The mypyc extensions when this build compiles (none for metadata only: the wheel build compiles)."""
+    global CHOICE
+    if "egg_info" in sys.argv or "dist_info" in sys.argv:
+        return []  # metadata only: nothing is built, nothing to say
+    if not CHOICE.compile:
+        if CHOICE.fallback_line():
+            print(CHOICE.fallback_line(), file=sys.stderr)
         return []
     try:
         from mypyc.build import mypycify
     except ImportError:
-        if "egg_info" in sys.argv:
-            return []  # setuptools asking for build requirements: the backend adds mypy, the build has it
-        raise SystemExit("SIMCLI_COMPILE=1 needs mypy (mypyc) in the build environment: pip install mypy") from None
-
-    if "egg_info" in sys.argv or "dist_info" in sys.argv:
-        return []  # metadata only: nothing is compiled (the wheel build itself compiles)
+        CHOICE = _fall_back(CHOICE, "mypy (mypyc) is not in the build environment: pip install mypy")
+        return []
     stage = _staged_sources()
     cwd = os.getcwd()
     os.chdir(stage)  # mypyc derives module names from paths relative to here
@@ -75,4 +106,38 @@ def _extensions() -> list:
         os.chdir(cwd)
 
 
-setup(ext_modules=_extensions())
+def _record(build_lib: str) -> None:
+    """Write the build's choice into the package being built (simcli --version and bench read it)."""
+    path = Path(build_lib) / RECORD
+    if path.parent.is_dir():
+        path.write_text(json.dumps({"build": "compiled" if CHOICE.compile else "pure", "reason": CHOICE.reason})
+                        + "\n", encoding="utf-8")
+
+
+class BuildPy(build_py):
+    """build_py that records the build's choice in the package."""
+
+    def run(self) -> None:
+        super().run()
+        if not self.editable_mode:  # an editable install reads the sources: no record (simcli says it is pure)
+            _record(self.build_lib)
+
+
+class BuildExt(build_ext):
+    """build_ext that falls back to the pure package when the C compiler fails (unless SIMCLI_COMPILE=1)."""
+
+    def run(self) -> None:
+        global CHOICE
+        try:
+            super().run()
+        except Exception as exc:  # distutils' CompileError, LinkError, a missing compiler, ...: all fall back
+            CHOICE = _fall_back(CHOICE, f"the C compiler failed: {type(exc).__name__}: {str(exc)[:200]}")
+            for ext in self.extensions:  # the extensions built before the failure: none may shadow the sources
+                built = Path(self.get_ext_fullpath(ext.name))
+                built.unlink(missing_ok=True)
+            self.extensions = []
+            if not self.inplace:
+                _record(self.build_lib)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_py": BuildPy, "build_ext": BuildExt})

@@ -7,8 +7,19 @@ import click
 from simcli import __version__
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--version``: the version and which build runs (compiled, or pure Python and why), then exit."""
+    if not value or ctx.resilient_parsing:
+        return
+    from simcli.engine.builds import describe
+
+    click.echo(f"simcli, version {__version__} ({describe()})")
+    ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="simcli")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and which build runs (compiled, or pure Python and why), and exit.")
 @click.option("--debug", is_flag=True,
               help="print a failing strategy's traceback (file and line) before its one-line error; also "
                    "SIMCLI_DEBUG=1")

@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parent.parent
 def test_version() -> None:
     res = CliRunner().invoke(main, ["--version"])
     assert res.exit_code == 0
-    assert res.output.strip() == f"simcli, version {simcli.__version__}"
+    assert res.output.startswith(f"simcli, version {simcli.__version__} (")  # and the build (test_build_choice)
 
 
 def test_python_dash_m_simcli() -> None:

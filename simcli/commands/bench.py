@@ -20,19 +20,12 @@ from simcli.commands.common import (
     variant_option,
 )
 from simcli.commands.hints import interrupted_nothing_kept
+from simcli.engine.builds import engine_build
 from simcli.players.loading import load_strategy, parse_strategy_list, strategy_build
 from simcli.players.seating import play_game
 from simcli.players.specs import StrategyLookupError
 from simcli.primitives.errors import EngineError, StrategyError
 from simcli.rules.ruleset import RuleSet
-
-
-def engine_build() -> str:
-    """``"compiled"`` when the engine runs from the mypyc build (``SIMCLI_COMPILE=1``, docs/performance.md), else
-    ``"pure"``: the modules are imported from C extensions or from .py files."""
-    import simcli.engine.deal
-
-    return "pure" if (simcli.engine.deal.__file__ or "").endswith(".py") else "compiled"
 
 
 def strategies_build(names: list[str]) -> str:

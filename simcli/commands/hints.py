@@ -59,9 +59,9 @@ def interrupted_nothing_kept(what: str) -> NoReturn:
 
 def pure_build() -> bool:
     """Whether the rules core runs as pure Python (the compiled build imports C extensions instead of .py files)."""
-    from simcli.engine import deal
+    from simcli.engine.builds import engine_build
 
-    return (deal.__file__ or "").endswith(".py")
+    return engine_build() == "pure"
 
 
 def is_long(games: int, strategies: Sequence[str]) -> bool:
@@ -80,8 +80,11 @@ def build_hint(games: int, strategies: Sequence[str], *, shown: bool) -> None:
     if not pure_build():
         return
     _hinted = True
-    print("note: this is the pure-Python build; the compiled build plays the same games 2-4x faster: "
-          "SIMCLI_COMPILE=1 pip install . (README, 'Speed: the compiled build')", file=sys.stderr)
+    from simcli.engine.builds import describe
+
+    # describe() says why this install is pure and how to get the compiled build (README, 'Speed: ...').
+    print(f"note: this is the {describe()}; the compiled build plays the same games 2-4x faster (README, 'Speed: "
+          "the compiled build')", file=sys.stderr)
 
 
 def on_terminal(quiet: bool) -> bool:
