@@ -64,7 +64,8 @@ def bench_games(rules: RuleSet, names: list[str], hands: int, seed: int = 0) -> 
 @click.command()
 @variant_option
 @click.option("--strategy", "--strategies", "strategy", default="greedy", show_default=True,
-              shell_complete=complete_strategy, help="strategy for every seat, or one per seat comma-separated")
+              shell_complete=complete_strategy,
+              help="strategy for every seat, one per team (seated alternately) or one per seat, comma-separated")
 @click.option("--hands", type=click.IntRange(min=1), default=2000, show_default=True,
               help="play whole games until at least this many deals are played")
 @seed_option("master seed (games 0, 1, 2, ... of it)")
@@ -83,7 +84,7 @@ def bench(variant: str, strategy: str, hands: int, seed: int, rules: tuple[str, 
     """
     rs = build_rules(variant, rules, rules_file)
     try:
-        names = parse_strategy_list(strategy, rs.num_players)
+        names = parse_strategy_list(strategy, rs.num_players, rs.n_teams)
         out = bench_games(rs, names, hands, seed)
     except StrategyLookupError as exc:
         raise click.ClickException(str(exc)) from None

@@ -18,8 +18,9 @@ from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import BACKENDS, DASK_HINT, Backend, BackendError, open_backend, probe_scheduler
 
 #: Help of ``--strategies`` (README "Strategies" has the details).
-STRATEGIES_HELP = ("one strategy for every seat, or one per seat, comma-separated: a built-in name, module:Class, "
-                   "path/to/file.py[:Class] or an entry point, each optionally with :key=value,... options")
+STRATEGIES_HELP = ("one strategy for every seat, one per team (A,B: seated alternately, as match seats them) or one "
+                   "per seat, comma-separated: a built-in name, module:Class, path/to/file.py[:Class] or an entry "
+                   "point, each optionally with :key=value,... options")
 
 #: The largest master seed: numpy's SeedSequence takes any non-negative integer, the results store it as int64.
 MAX_SEED = 2**63 - 1

@@ -29,7 +29,7 @@ from simcli.duplicate.match_store import MatchSpec, MatchStoreError, write_batch
 from simcli.duplicate.pairs import DuplicateError
 from simcli.duplicate.sprt import parse_sprt
 from simcli.players.loading import parse_strategy_list
-from simcli.players.specs import StrategyLookupError
+from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.reporting.formatting import fmt_elo
 from simcli.reporting.matches import match_json, match_text
 from simcli.reporting.studies import safe_name
@@ -42,12 +42,15 @@ def strategy_spec(text: str, side: str | None = None) -> str:
     """One strategy spec, validated (a one-line error naming it when it is unknown). ``side`` (A or B) names the
     argument of ``match``, which takes exactly one strategy per side."""
     try:
-        names = parse_strategy_list(text, 1)
-    except StrategyLookupError as exc:
-        if side is not None and "strategies for 1 seats" in str(exc):
+        several = len(split_strategy_list(text)) > 1
+        if several and side is not None:
             raise click.ClickException(
                 f"match takes one strategy per side (A against B): {side} is {text!r}; to rate several "
-                f"strategies against each other use `simcli tournament {text},...`") from None
+                f"strategies against each other use `simcli tournament {text},...`")
+        if several:
+            raise StrategyLookupError(f"'{text}' names several strategies; give one strategy spec here")
+        names = parse_strategy_list(text, 1)
+    except StrategyLookupError as exc:
         raise click.ClickException(str(exc)) from None
     return names[0]
 

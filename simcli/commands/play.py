@@ -91,7 +91,7 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
     """
     rs = build_rules(variant, rules, rules_file)
     try:
-        names = parse_strategy_list(strategies, rs.num_players)
+        names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
         seat = None if human is None else parse_seat(human, rs.num_players)
     except (StrategyLookupError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None

@@ -144,7 +144,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
             rs = load_rules(variant, stored["rules"])
         else:
             rs = load_rules(variant, overrides)
-        names = parse_strategy_list(strategies, rs.num_players)
+        names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
     except (RuleError, StrategyLookupError) as exc:
         raise click.ClickException(str(exc)) from None
     if rotate_seats and not resume:  # a resume keeps the stored settings (or refuses other ones itself)

@@ -57,7 +57,7 @@ def checked_settings(variant: str, base: dict[str, Any], k: Knob, values: list[s
     for v in values:
         try:
             rs = load_rules(variant, {**base, k.name: v})
-            names = parse_strategy_list(strategies, rs.num_players)
+            names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
         except RuleError as exc:
             raise click.ClickException(str(exc)) from None
         except StrategyLookupError as exc:
@@ -84,7 +84,8 @@ def checked_settings(variant: str, base: dict[str, Any], k: Knob, values: list[s
 @click.option("--games", "-n", type=click.IntRange(min=2), default=1000, show_default=True, help="games per value")
 @seed_option("master seed (the same for every value)")
 @click.option("--strategies", "--strategy", "strategy_args", multiple=True, shell_complete=complete_strategy,
-              help="one name for every seat, or one per seat [default: greedy]; repeated, each one is a level")
+              help="one name for every seat, one per team (seated alternately) or one per seat [default: greedy]; "
+                   "repeated, each one is a level")
 @click.option("--levels", metavar="L1,L2,...", shell_complete=complete_strategy,
               help="skill levels: play the sweep once per strategy spec (every seat) and report the interaction")
 @click.option("--rotate-seats", is_flag=True,

@@ -27,7 +27,7 @@ import numpy as np
 # Re-exported (the ``as`` form tells mypy and ruff so): the interface's historical home is this module.
 from simcli.engine.strategy_base import Draw as Draw
 from simcli.engine.strategy_base import Strategy as Strategy
-from simcli.players.specs import StrategyLookupError, split_spec, split_strategy_list, typed_options
+from simcli.players.specs import StrategyLookupError, seat_specs, split_spec, split_strategy_list, typed_options
 
 BUILTIN_STRATEGIES = {
     "random": "strategies.random_play:RandomStrategy",
@@ -290,16 +290,12 @@ def strategy_factory(spec: str) -> StrategyFactory:
     return build
 
 
-def parse_strategy_list(text: str, num_players: int) -> list[str]:
-    """Split ``"greedy,random"`` (see :func:`split_strategy_list`); one spec fills every seat, otherwise one per
-    seat. Every spec is looked up and its options checked, so a bad one fails before any game is played."""
-    names = split_strategy_list(text)
-    if len(names) == 1:
-        names = names * num_players
-    if len(names) != num_players:
-        raise StrategyLookupError(
-            f"got {len(names)} strategies for {num_players} seats; give one name or one per seat"
-        )
+def parse_strategy_list(text: str, num_players: int, n_teams: int | None = None) -> list[str]:
+    """Split ``"greedy,random"`` (see :func:`split_strategy_list`) into one spec per seat: one spec fills every
+    seat, one per team (of ``n_teams``; default one team per seat) is seated alternately, as teams sit
+    (:func:`~simcli.players.specs.seat_specs`), else one per seat. Every spec is looked up and its options
+    checked, so a bad one fails before any game is played."""
+    names = seat_specs(split_strategy_list(text), num_players, n_teams)
     for n in dict.fromkeys(names):
         _check_nested(n, strategy_factory(n))
     return names

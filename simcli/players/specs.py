@@ -2,7 +2,8 @@
 
 A strategy spec is ``NAME`` or ``NAME:key=value,...``; the options are passed to the class as keyword
 arguments (``Class(rng, **options)``), checked against its ``__init__`` signature (:func:`typed_options`). A
-``--strategies`` value is a comma-separated list of specs (:func:`split_strategy_list`).
+``--strategies`` value is a comma-separated list of specs (:func:`split_strategy_list`): one for every seat, one
+per team (seated alternately) or one per seat (:func:`seat_specs`).
 
 This module reads the text only and imports no strategy: :mod:`simcli.players.loading` finds the class a spec
 names (``load_strategy``) and builds it with its options (``strategy_options``, ``strategy_factory``).
@@ -106,6 +107,31 @@ def typed_options(cls: type, spec: str) -> tuple[tuple[str, Any], ...]:
     if missing:
         raise StrategyLookupError(f"strategy '{spec}' needs option(s) {', '.join(missing)}; allowed: {allowed}")
     return tuple(out)
+
+
+def seat_specs(names: list[str], num_players: int, n_teams: int | None = None) -> list[str]:
+    """One spec per seat from a ``--strategies`` list: one spec fills every seat; one per team (when teams have
+    several players) seats them alternately, as teams sit (seat ``s`` plays for team ``s % n_teams``, as ``match``
+    seats A and B); otherwise one per seat. ``n_teams`` defaults to one team per seat (cut-throat)."""
+    teams = num_players if n_teams is None else n_teams
+    if len(names) == 1:
+        return names * num_players
+    if len(names) == num_players:
+        return list(names)
+    if len(names) == teams:
+        return [names[s % teams] for s in range(num_players)]
+    if teams == num_players:
+        # Cut-throat (or heads-up): every player is a team of its own, so there is no "one per team" to fill.
+        why = "each player is a team of its own" if num_players > 2 else "heads-up"
+        raise StrategyLookupError(
+            f"got {len(names)} strategies for {num_players} seats ({why}); give one name for every seat or one "
+            f"per seat ({num_players})"
+        )
+    raise StrategyLookupError(
+        f"got {len(names)} strategies for {num_players} seats in {teams} teams of {num_players // teams}; give "
+        f"one name for every seat, one per team ({teams}, seated alternately: seat s plays for team s % {teams}) "
+        f"or one per seat ({num_players})"
+    )
 
 
 def split_strategy_list(text: str) -> list[str]:

@@ -98,7 +98,7 @@ def study_setting(variant: str, overrides: dict[str, Any], strategies: str) -> t
     """A rule set and the seat strategies of one setting; a rule or strategy error is a :class:`ReportError`."""
     try:
         rs = load_rules(variant, overrides)
-        return rs, parse_strategy_list(strategies, rs.num_players)
+        return rs, parse_strategy_list(strategies, rs.num_players, rs.n_teams)
     except (RuleError, StrategyLookupError) as exc:
         raise ReportError(str(exc)) from None
 
