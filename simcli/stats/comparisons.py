@@ -51,9 +51,10 @@ def compare_runs(run_a: RunLike, run_b: RunLike, metrics: Sequence[Metric] | Non
 
     Paired (default): the runs must share master seed, N and rotation structure; games are joined on
     (game_index, rotation), or in rotated runs on the unit ``game_index`` (the mean of a game and its twin,
-    :func:`per_unit`). A game-level 0/1 rate of runs without rotation uses McNemar's exact test and Newcombe's
-    paired interval; every other metric compares per-unit values (per-game means for deal metrics) with a
-    paired t-interval, or a paired bootstrap with ``bootstrap`` resamples. Unpaired: Fisher's exact test for
+    :func:`per_unit`). A game-level 0/1 rate of runs without rotation uses McNemar's exact test and its exact
+    conditional interval (:func:`~simcli.stats.differences.mcnemar_exact_interval`); every other metric compares
+    per-unit values (per-game means for deal metrics) with a paired t-interval, or a paired bootstrap with
+    ``bootstrap`` resamples. Unpaired: Fisher's exact test for
     game-level 0/1 rates without rotation, else Welch's t-test on the per-unit values.
     """
     metrics = list(metrics) if metrics else [metric(m) for m in DEFAULT_COMPARE]
@@ -108,8 +109,8 @@ def baseline_differences(runs: Sequence[tuple[str, RunLike]], metrics: Sequence[
     """Each run against the first (the baseline), paired game by game, for every metric.
 
     One row per (later run, metric) with the paired difference ``run - baseline`` and its interval and test as
-    :func:`compare_runs` gives them (McNemar and Newcombe for 0/1 game rates without rotation, else a paired t
-    on per-unit values), and ``p_holm``: Holm's adjustment over every value and metric of the table.
+    :func:`compare_runs` gives them (exact McNemar and its interval for 0/1 game rates without rotation, else a
+    paired t on per-unit values), and ``p_holm``: Holm's adjustment over every value and metric of the table.
     """
     if len(runs) < 2:
         return pd.DataFrame(columns=[key, *DIFF_COLUMNS])

@@ -1,5 +1,5 @@
 """Two-sample estimators: paired and independent differences of proportions and means, with their tests
-(McNemar, Newcombe, paired t, paired bootstrap, Fisher, Welch).
+(McNemar with its exact conditional interval, Newcombe, paired t, paired bootstrap, Fisher, Welch).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from simcli.stats.confidence import CONFIDENCE
 from simcli.stats.estimators import wilson_interval
 
 __all__ = [
-    "mcnemar_exact", "paired_proportion_diff", "independent_proportion_diff", "paired_binary", "paired_mean_diff",
+    "mcnemar_exact", "mcnemar_exact_interval", "paired_proportion_diff", "independent_proportion_diff",
+    "paired_binary", "paired_mean_diff",
     "bootstrap_mean_diff", "unpaired_binary", "welch_mean_diff"
 ]
 
@@ -27,11 +28,32 @@ def mcnemar_exact(b: int, c: int) -> float:
     return float(st.binomtest(int(b), int(b + c), 0.5).pvalue)
 
 
+def mcnemar_exact_interval(b: int, c: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The exact conditional interval of the paired difference ``(b - c) / n`` matched to :func:`mcnemar_exact`.
+
+    ``b`` pairs are a success in A only, ``c`` in B only, of ``n`` pairs. Given the ``d = b + c`` discordant pairs,
+    ``b`` is binomial with ``pi = P(A only | discordant)``; the Clopper-Pearson interval ``[pL, pU]`` of ``b / d``
+    maps to the difference as ``[(2 pL - 1) d / n, (2 pU - 1) d / n]`` (the difference is ``(2 pi - 1) d / n``).
+    It is the inversion of the same exact binomial test at ``pi = 1/2`` that gives McNemar's p (symmetric there,
+    so the two-sided p is twice the smaller tail), hence it excludes 0 exactly when ``p < 1 - confidence``; a
+    score interval such as Newcombe's can exclude 0 with p above alpha for rare discordances (5 - 0 discordant
+    pairs: p = 0.0625). No discordant pair gives [0, 0]: conditional on ``d``, the difference is known.
+    """
+    d = int(b) + int(c)
+    if d == 0 or n <= 0:
+        return (0.0, 0.0) if n > 0 else (math.nan, math.nan)
+    ci = st.binomtest(int(b), d).proportion_ci(method="exact", confidence_level=confidence)
+    return ((2 * float(ci.low) - 1) * d / n, (2 * float(ci.high) - 1) * d / n)
+
+
 def paired_proportion_diff(n11: int, n10: int, n01: int, n00: int,
                            confidence: float = CONFIDENCE) -> tuple[float, float, float]:
     """Difference ``p_A - p_B`` of paired proportions with Newcombe's square-and-add interval (method 10).
 
-    ``n10`` pairs are a success in A only, ``n01`` in B only. Returns ``(diff, low, high)``.
+    ``n10`` pairs are a success in A only, ``n01`` in B only. Returns ``(diff, low, high)``. Not what
+    :func:`paired_binary` reports (it can disagree with McNemar's exact test for rare discordances: see
+    :func:`mcnemar_exact_interval`); kept for the studies made with it (``scripts/recompute_paired_intervals.py``
+    identifies their tables by it) and as a published estimator.
     """
     n = n11 + n10 + n01 + n00
     if n == 0:
@@ -66,12 +88,15 @@ def independent_proportion_diff(k1: int, n1: int, k2: int, n2: int,
 
 
 def paired_binary(a: Sequence[Any], b: Sequence[Any], confidence: float = CONFIDENCE) -> dict[str, Any]:
-    """Paired 0/1 outcomes: McNemar exact test and Newcombe interval for the difference in rates."""
+    """Paired 0/1 outcomes: McNemar's exact test and its exact conditional interval for the difference in rates
+    (:func:`mcnemar_exact_interval`: the interval excludes 0 exactly when p < 1 - ``confidence``)."""
     x = np.asarray(a, dtype=bool)
     y = np.asarray(b, dtype=bool)
-    n11, n10 = int((x & y).sum()), int((x & ~y).sum())
-    n01, n00 = int((~x & y).sum()), int((~x & ~y).sum())
-    diff, low, high = paired_proportion_diff(n11, n10, n01, n00, confidence)
+    n11, n10, n01 = int((x & y).sum()), int((x & ~y).sum()), int((~x & y).sum())
+    n = len(x)
+    # The difference of the two rates, computed as it always was (the same float in every stored table).
+    diff = (n11 + n10) / n - (n11 + n01) / n if n else math.nan
+    low, high = mcnemar_exact_interval(n10, n01, n, confidence)
     return {"test": "mcnemar-exact", "n": len(x), "a": x.mean() if len(x) else math.nan,
             "b": y.mean() if len(y) else math.nan, "diff": diff, "ci_low": low, "ci_high": high,
             "p": mcnemar_exact(n10, n01), "a_only": n10, "b_only": n01}
