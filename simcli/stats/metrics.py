@@ -261,6 +261,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
            _decided("score_exact_cut", net=True),
            description="games with a winner that would not be alone in front without every team's exact-cut "
                        "points"),
+    Metric("exact_cut_score", "exact-cut points per team and deal", "points", "mean", "team-deal",
+           _team_deals("score_exact_cut")),
     Metric("pony_pickup", "pony pickup turn (when picked up)", "turn", "mean", "seat-deal", _pony,
            description="deals x seats in which the pony was picked up"),
     Metric("pony_never", "ponies never picked up", "share", "rate", "seat-deal", _pony_seats(never=True),

@@ -12,8 +12,8 @@ import pandas as pd
 
 from simcli.stats.confidence import CONFIDENCE
 from simcli.stats.estimators import Rate, StatsError, cut_exact_probability, describe, rate, rate_of
-from simcli.stats.metrics import STRATEGY_METRICS, Metric
-from simcli.stats.summaries import summarize
+from simcli.stats.metrics import STRATEGY_METRICS, Metric, metric
+from simcli.stats.summaries import observations, summarize
 from simcli.stats.tables import (
     DEAL_KEYS,
     KEYS,
@@ -138,8 +138,11 @@ def exact_cut_summary(run: RunLike) -> pd.DataFrame:
     """Exact-cut frequency (Clopper-Pearson, one observation per deal) and how often the bonus decided the game.
 
     Empty unless the run's rules pay an exact-cut bonus (``exact_cut_bonus > 0``). The bonus decided a game
-    when the winner's final margin is smaller than the exact-cut points the winner received over the game
-    (the sum of ``score_exact_cut`` over the winner's deal rows); ``n`` is the games with a single winner.
+    (``exact_cut_decided_game``) when the winner's final margin is smaller than the exact-cut points the winner
+    received over the game (the sum of ``score_exact_cut`` over the winner's deal rows); ``n`` is the games with
+    a single winner. That counts the winner's points only, and the cutter changes team every deal, so both teams
+    are often paid: ``exact_cut_decided_net`` (the metric of that name) asks whether the winner would still be
+    alone in front with every team's exact-cut points taken away, and follows it.
     """
     rules = rules_of(run)
     if int(float(rules.get("exact_cut_bonus", "0") or 0)) <= 0:
@@ -150,7 +153,14 @@ def exact_cut_summary(run: RunLike) -> pd.DataFrame:
     return integer_counts(pd.DataFrame([
         _rate_row("exact_cut", "all deals", freq, expected=cut_exact_probability(sigma)),
         _rate_row("exact_cut_decided_game", "games with a winner", exact_cut_decided(run.games, run.deals)),
+        _rate_row("exact_cut_decided_net", "games with a winner", _decided_net(run)),
     ]))
+
+
+def _decided_net(run: RunLike) -> Rate:
+    """The ``exact_cut_decided_net`` metric's share, as a report row's rate (clustered by unit when rotated)."""
+    obs = observations(run, metric("exact_cut_decided_net"))
+    return rate_of(obs["value"].astype(bool), clusters=unit_clusters(obs))
 
 
 def exact_cut_decided(games: pd.DataFrame, deals: pd.DataFrame) -> Rate:
