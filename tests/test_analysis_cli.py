@@ -109,19 +109,20 @@ def test_compare_of_a_run_with_itself_shows_no_difference(runs: dict[str, Path])
     table = compare_json(runs["base"], runs["base"], "--metric", metrics)
     assert len(table) == 9
     for r in table.values():
-        assert (r["diff"], r["p"], r["p_holm"], r["n"]) == (0, 1, 1, N), r
+        assert (r["b_minus_a"], r["p"], r["p_holm"], r["n"]) == (0, 1, 1, N), r
         assert r["ci_low"] <= 0 <= r["ci_high"]
     assert (table["margin"]["ci_low"], table["margin"]["ci_high"]) == (0, 0)
     assert (table["win_team_0"]["a_only"], table["win_team_0"]["b_only"]) == (0, 0)
 
 
 def test_compare_detects_going_out_bonus(runs: dict[str, Path]) -> None:
-    table = compare_json(runs["gob1000"], runs["base"], "--metric", "going_out_score,deals,win_team_0")
+    # B - A: the run with the higher bonus second (issue 34: compare reports B - A, as sweep value - baseline).
+    table = compare_json(runs["base"], runs["gob1000"], "--metric", "going_out_score,deals,win_team_0")
     gos = table["going_out_score"]
     assert gos["test"] == "paired-t" and gos["n"] == N
     assert gos["p_holm"] < 0.01 and gos["ci_low"] > 0
-    assert 700 < gos["diff"] < 1100  # the bonus alone adds 900 to every going-out score
-    assert table["deals"]["diff"] < 0 and table["deals"]["p_holm"] < 0.01  # a higher bonus ends games sooner
+    assert 700 < gos["b_minus_a"] < 1100  # the bonus alone adds 900 to every going-out score
+    assert table["deals"]["b_minus_a"] < 0 and table["deals"]["p_holm"] < 0.01  # a higher bonus ends games sooner
     ps = [r["p"] for r in table.values()]
     assert [r["p_holm"] for r in table.values()] == pytest.approx(stats.holm(ps))
 
@@ -133,7 +134,7 @@ def test_knob_that_cannot_matter_gives_identical_games(runs: dict[str, Path]) ->
     assert_frame_equal(a.games, b.games)
     assert_frame_equal(a.deals, b.deals)
     table = compare_json(runs["base"], runs["wild"], "--metric", ",".join(stats.DEFAULT_COMPARE) + ",stock_out")
-    assert all(r["diff"] == 0 and r["p"] == 1 for r in table.values())
+    assert all(r["b_minus_a"] == 0 and r["p"] == 1 for r in table.values())
     text = cli("compare", runs["base"], runs["wild"]).stdout
     assert "differences: canasta_bonus.wild: 0 -> 500" in text
 
@@ -261,7 +262,7 @@ def test_compare_table_and_refusals(runs: dict[str, Path], tmp_path: Path) -> No
 
 
 def test_compare_bootstrap_and_errors(runs: dict[str, Path], tmp_path: Path) -> None:
-    args = (runs["gob1000"], runs["base"], "--metric", "margin,deals", "--bootstrap", 400)
+    args = (runs["base"], runs["gob1000"], "--metric", "margin,deals", "--bootstrap", 400)  # B - A: gob1000 - base
     one = compare_json(*args, "--bootstrap-seed", 3)
     assert one == compare_json(*args, "--bootstrap-seed", 3)
     assert one["deals"]["test"] == "paired-bootstrap" and one["deals"]["ci_high"] < 0

@@ -26,7 +26,7 @@ from simcli.rules.presets import load_rules
 JOBS = min(2, os.cpu_count() or 1)
 SHORT = ("--rule", "max_hands=1")  # one deal a game: the tests need pairs, not long games
 KEYS = {"a", "b", "games", "pairs", "score", "score_ci_low", "score_ci_high", "elo", "elo_ci_low", "elo_ci_high",
-        "sprt"}
+        "difference", "sprt"}
 
 
 # ------------------------------------------------------------------------------------------------ match

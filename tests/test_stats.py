@@ -345,7 +345,7 @@ def test_compare_runs_pairing_and_self() -> None:
     assert (several["p_holm"] > several["p"]).any()
     b = fake_run(games.assign(margin=games["margin"] + 50), deals, seed=9)
     un = stats.compare_runs(a, b, [stats.metric("margin")], paired=False)
-    assert un["test"].tolist() == ["welch-t"] and un["diff"].iloc[0] == pytest.approx(-50)
+    assert un["test"].tolist() == ["welch-t"] and un["diff"].iloc[0] == pytest.approx(50)  # B - A
 
 
 def test_metric_lookup_and_values() -> None:

@@ -223,7 +223,7 @@ def test_compare_of_rotated_runs_pairs_units() -> None:
     b_games = a_games.assign(margin=a_games["margin"] + np.where(a_games["rotation"] == 0, 10, 30)
                              + a_games["game_index"] % 4)
     a, b = fake_run(a_games), fake_run(b_games)
-    out = stats.compare_runs(b, a, stats.parse_metrics("margin,win_team_0,strategy_win:greedy", [])
+    out = stats.compare_runs(a, b, stats.parse_metrics("margin,win_team_0,strategy_win:greedy", [])
                              ).set_index("metric")
     assert out["n"].tolist() == [20, 20, 20] and set(out["test"]) == {"paired-t"}
     unit_a = a_games.groupby("game_index")["margin"].mean()
@@ -234,7 +234,7 @@ def test_compare_of_rotated_runs_pairs_units() -> None:
     assert (out.loc["margin", "ci_low"], out.loc["margin", "ci_high"]) == pytest.approx((ci.low, ci.high))
     assert out.loc["margin", "p"] == pytest.approx(ref.pvalue)
     assert out.loc["win_team_0", "diff"] == 0 and out.loc["win_team_0", "p"] == 1
-    un = stats.compare_runs(b, a, [stats.metric("win_team_0")], paired=False)
+    un = stats.compare_runs(a, b, [stats.metric("win_team_0")], paired=False)
     assert un["test"].tolist() == ["welch-t"] and un["n_a"].tolist() == [20]
 
 
@@ -261,7 +261,7 @@ def test_baseline_differences_adjust_over_values_and_metrics() -> None:
                                                           ["300", "deals"]]
     assert (diffs["baseline"] == "100").all() and (diffs["n"] == 20).all()
     assert diffs["p_holm"].tolist() == pytest.approx(stats.holm(diffs["p"].tolist()))
-    one = stats.compare_runs(runs[2][1], runs[0][1], metrics)
+    one = stats.compare_runs(runs[0][1], runs[2][1], metrics)  # B - A: the value minus the baseline
     assert diffs["diff"].tolist()[2:] == pytest.approx(one["diff"].tolist())
     merged = stats.with_differences(stats.summary_table(runs, metrics, key="bonus"), diffs, "bonus")
     assert merged["diff"].isna().tolist() == [True, True, False, False, False, False]

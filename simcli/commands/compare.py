@@ -52,7 +52,8 @@ def compare_sweeps(paths: list[Path], docs: list[Path], metrics: tuple[str, ...]
 @reported
 def compare(run_a: Path, run_b: Path | None, metrics: tuple[str, ...], unpaired: bool, bootstrap: int,
             bootstrap_seed: int, levels: str | None, fmt: str, out: Path | None) -> None:
-    """Compare RUN_A with RUN_B: difference A - B of each metric with a 95% interval and a p-value.
+    """Compare RUN_A with RUN_B: difference B - A of each metric (RUN_B minus RUN_A, as sweep's value minus its
+    baseline) with a 95% interval and a p-value.
 
     Runs of the same master seed and N are compared game by game (paired); others need --unpaired.
     Given sweeps instead (a sweep's folder or its .json; one levels sweep, or two sweeps of the same knob played

@@ -80,6 +80,9 @@ def interaction_rows(inter: pd.DataFrame, key: str) -> list[list[str]]:
     return rows
 
 
+#: The differences of a sweep by level, in its JSON (its text says them in the header): later minus first, as in
+#: ``compare`` (B - A) and ``sweep`` (value - baseline).
+LEVELS_DIFFERENCE = "effect = value - baseline; interaction = effect at a level - effect at the first level"
 INTERACTION_HEADERS = ["levels", "value", "metric", "n", "effect", "effect (first level)", "interaction", "95% CI",
                        "test", "p", "p (Holm)", "unit"]
 
@@ -122,7 +125,8 @@ def levels_study(sweep: Sweep, levels: list[Level], strategies: dict[str, list[s
               f"= effect at a level - effect at the first level {labels[0]} (paired on the game index: the "
               "mean of d_i(level) - d_i(first)); 95% intervals, p adjusted with Holm within each table."]
     meta = {"variant": sweep.variant, "knob": key, "values": values, "baseline": values[0], "levels": labels,
-            "base_level": labels[0], "level_strategies": strategies, "metrics": [m.name for m in sweep.metrics],
+            "base_level": labels[0], "difference": LEVELS_DIFFERENCE, "level_strategies": strategies,
+            "metrics": [m.name for m in sweep.metrics],
             "fixed": list(sweep.fixed), "games": sweep.games, "seed": sweep.seed,
             "rotate_seats": sweep.rotate_seats, "command": sweep.command,
             "runs": {s: {v: str(r.path) for v, r in runs} for s, runs in levels}}
@@ -148,7 +152,8 @@ def levels_comparison(paths: Sequence[Path], doc: dict[str, Any], levels: list[L
               + ("paired on the game index (the mean of d_i(level) - d_i(first))" if paired else
                  "unpaired (Welch on the per-unit effects)") + "; 95% intervals"]
     meta = {"sweeps": [str(p) for p in paths], "knob": key, "values": [v for v, _ in levels[0][1]],
-            "levels": labels, "base_level": labels[0], "paired": paired, "metrics": [m.name for m in metrics]}
+            "levels": labels, "base_level": labels[0], "difference": LEVELS_DIFFERENCE, "paired": paired,
+            "metrics": [m.name for m in metrics]}
     long = levels_long_table(table, effects, inter, key)
     return render_levels(table, effects, inter, long, key, fmt, header, meta, "simcli.compare-levels/1")
 

@@ -25,6 +25,12 @@ LADDER_FILES = ("ratings.json", "ratings.csv", "neighbours.csv", "matches.csv", 
 
 
 # ----------------------------------------------------------------------------------------------- match
+#: What a match's Elo difference is: A's rating minus B's. A match scores its first side (``score`` is A's share,
+#: the SPRT tests A's Elo, as chess engine tests rate the first engine), so its difference keeps A - B while
+#: ``compare`` and ``sweep`` report the second run or value minus the first; both outputs name it.
+MATCH_DIFFERENCE = "a - b"
+
+
 def match_json(outcome: MatchOutcome) -> dict[str, Any]:
     """The ``--format json`` object: exactly the keys documented in docs/analysis.md."""
     s = outcome.summary
@@ -34,7 +40,8 @@ def match_json(outcome: MatchOutcome) -> dict[str, Any]:
                 "result": outcome.sprt["result"]}
     return {"a": outcome.a, "b": outcome.b, "games": s.games, "pairs": s.pairs, "score": finite(s.score),
             "score_ci_low": finite(s.score_ci_low), "score_ci_high": finite(s.score_ci_high), "elo": finite(s.elo),
-            "elo_ci_low": finite(s.elo_ci_low), "elo_ci_high": finite(s.elo_ci_high), "sprt": sprt}
+            "elo_ci_low": finite(s.elo_ci_low), "elo_ci_high": finite(s.elo_ci_high),
+            "difference": MATCH_DIFFERENCE, "sprt": sprt}
 
 
 def pentanomial_lines(s: PairSummary, a: str) -> list[str]:
@@ -53,7 +60,8 @@ def match_text(outcome: MatchOutcome, header: str | None, sprt: SprtSettings | N
               f"score of {outcome.a}: {s.score:.3f} [{s.score_ci_low:.3f}, {s.score_ci_high:.3f}] "
               + ("(95% Clopper-Pearson bound over pairs: a clean sweep)" if s.score in (0.0, 1.0)
                  else "(95% t-interval over pairs)"),
-              f"Elo difference: {fmt_elo(s.elo)} [{fmt_elo(s.elo_ci_low)}, {fmt_elo(s.elo_ci_high)}]",
+              f"Elo difference: {fmt_elo(s.elo)} [{fmt_elo(s.elo_ci_low)}, {fmt_elo(s.elo_ci_high)}] "
+              f"({outcome.a} - {outcome.b})",
               *pentanomial_lines(s, outcome.a)]
     if sprt is not None and outcome.sprt is not None:
         st = outcome.sprt

@@ -169,16 +169,22 @@ def _compare_rows(table: pd.DataFrame) -> list[list[str]]:
     return rows
 
 
-COMPARE_HEADERS = ["metric", "n", "A", "B", "A - B", "95% CI", "test", "p", "p (Holm)", "unit"]
+#: The one sign convention of compare, sweep and sweeps by level: the second (or changed) minus the first (or
+#: baseline). Compare's CSV and JSON name the difference by it (``b_minus_a``), so that a reader of the earlier
+#: ``diff`` (A - B, schema simcli.compare/1) fails on the missing column instead of reading a flipped sign.
+DIFFERENCE = "B - A"
+COMPARE_HEADERS = ["metric", "n", "A", "B", DIFFERENCE, "95% CI", "test", "p", "p (Holm)", "unit"]
 
 
 def render_compare(a: Run, b: Run, table: pd.DataFrame, paired: bool, fmt: str) -> str:
-    """The comparison in ``table``, ``markdown``, ``csv`` or ``json``."""
-    if fmt == "csv":
-        return table.to_csv(index=False)
-    if fmt == "json":
-        return json_document("simcli.compare/1", {"a": run_info(a), "b": run_info(b), "paired": paired,
-                                                  "differences": run_differences(a, b)}, table)
+    """The comparison in ``table``, ``markdown``, ``csv`` or ``json``; every format names the difference B - A."""
+    if fmt in ("csv", "json"):
+        named = table.rename(columns={"diff": "b_minus_a"})
+        if fmt == "csv":
+            return named.to_csv(index=False)
+        return json_document("simcli.compare/2", {"a": run_info(a), "b": run_info(b), "paired": paired,
+                                                  "difference": DIFFERENCE,
+                                                  "differences": run_differences(a, b)}, named)
     md = fmt == "markdown"
     diffs = run_differences(a, b)
     twins = bool(a.manifest.get("rotate_seats")) or bool(b.manifest.get("rotate_seats"))
@@ -191,6 +197,8 @@ def render_compare(a: Run, b: Run, table: pd.DataFrame, paired: bool, fmt: str) 
     lines = [("# " if md else "") + "Comparison", "",
              f"A: {describe_run(a)}", f"B: {describe_run(b)}",
              "differences: " + ("; ".join(diffs) if diffs else "none (same settings)"),
+             f"{DIFFERENCE}: each metric in run B minus in run A (the second minus the first, as sweep's value - "
+             "baseline)",
              f"{how}; p-values adjusted with Holm over the {len(table)} metric(s) compared", ""]
     lines.append(text_table(COMPARE_HEADERS, _compare_rows(table), "markdown" if md else "table"))
     return "\n".join(lines) + "\n"

@@ -90,8 +90,11 @@ def summary_rows(table: pd.DataFrame, key: str) -> list[list[str]]:
     return rows
 
 
+#: A sweep's difference, named in its table header and JSON: the changed value minus the baseline, the convention
+#: of ``compare`` (B - A: the second run minus the first).
+SWEEP_DIFFERENCE = "value - baseline"
 #: The headers of :func:`diff_rows` after the key.
-DIFF_HEADERS = ["metric", "n", "difference", "95% CI", "test", "p", "p (Holm)", "unit"]
+DIFF_HEADERS = ["metric", "n", SWEEP_DIFFERENCE, "95% CI", "test", "p", "p (Holm)", "unit"]
 
 
 def diff_rows(diffs: pd.DataFrame, key: str) -> list[list[str]]:

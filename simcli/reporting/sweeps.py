@@ -20,7 +20,7 @@ from simcli.reporting.figures import (
     short_labels,
     wrap,
 )
-from simcli.reporting.summaries import Study, render_summary, study_page
+from simcli.reporting.summaries import SWEEP_DIFFERENCE, Study, render_summary, study_page
 
 if TYPE_CHECKING:  # imported when a command runs, so `simcli --help` stays fast
     import pandas as pd
@@ -68,8 +68,9 @@ def sweep_study(sweep: Sweep, runs: list[tuple[str, Run]], strategies: list[str]
     title = (f"variant {sweep.variant}: sweep of {key} (strategies {strat}; {per_value}, seed {sweep.seed})"
              + sweep.fixed_text("\n", "fixed: "))
     meta = {"variant": sweep.variant, "knob": key, "values": sweep.values, "baseline": sweep.values[0],
-            "fixed": list(sweep.fixed), "games": sweep.games, "seed": sweep.seed, "strategies": strategies,
-            "rotate_seats": sweep.rotate_seats, "command": sweep.command, "runs": {v: str(r.path) for v, r in runs}}
+            "difference": SWEEP_DIFFERENCE, "fixed": list(sweep.fixed), "games": sweep.games, "seed": sweep.seed,
+            "strategies": strategies, "rotate_seats": sweep.rotate_seats, "command": sweep.command,
+            "runs": {v: str(r.path) for v, r in runs}}
     header = [f"Sweep of {key} over {', '.join(sweep.values)}: variant {sweep.variant}; strategies {strat}; "
               f"{per_value}, seed {sweep.seed}" + sweep.fixed_text("; "),
               "Runs share the master seed, so game i is dealt the same cards in every run (until the rules make "

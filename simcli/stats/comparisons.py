@@ -44,10 +44,20 @@ DEFAULT_COMPARE = ("win_team_0", "margin", "deals", "deal_score")
 
 COMPARE_COLUMNS = ["metric", "label", "unit", "test", "n", "a", "b", "diff", "ci_low", "ci_high", "p", "p_holm"]
 
+#: Fields of an estimator's result that name its first or second sample: swapped back after the estimators are
+#: called as (B, A), so that ``a`` stays run A's value, ``a_only`` A's discordant pairs and ``n_a`` A's count.
+_SIDES = {"a": "b", "b": "a", "a_only": "b_only", "b_only": "a_only", "n_a": "n_b", "n_b": "n_a"}
+
+
+def _b_minus_a(res: dict[str, Any]) -> dict[str, Any]:
+    """An estimator's result for (B, A) (its ``diff`` is B - A) with the sample fields named after A and B."""
+    return {k: res[_SIDES.get(k, k)] for k in res}
+
 
 def compare_runs(run_a: RunLike, run_b: RunLike, metrics: Sequence[Metric] | None = None, paired: bool = True,
                  bootstrap: int = 0, seed: int = 0, confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """Compare two runs metric by metric, with Holm-adjusted p-values over the metrics compared.
+    """Compare two runs metric by metric: the difference ``diff`` is B - A (the second run minus the first, as a
+    sweep's value minus its baseline), with its interval and Holm-adjusted p-values over the metrics compared.
 
     Paired (default): the runs must share master seed, N and rotation structure; games are joined on
     (game_index, rotation), or in rotated runs on the unit ``game_index`` (the mean of a game and its twin,
@@ -68,18 +78,19 @@ def compare_runs(run_a: RunLike, run_b: RunLike, metrics: Sequence[Metric] | Non
     for m in metrics:
         xa, xb = per_unit(run_a, m), per_unit(run_b, m)
         binary = m.kind == "rate" and m.level == "game" and m.binary and not twins
+        # The estimators report their first sample minus their second: called as (B, A) for B - A.
         if paired:
             joined = pd.concat([xa.rename("a"), xb.rename("b")], axis=1, join="inner").dropna()
             if binary:
-                res = paired_binary(joined["a"], joined["b"], confidence)
+                res = paired_binary(joined["b"], joined["a"], confidence)
             elif bootstrap:
-                res = bootstrap_mean_diff(joined["a"], joined["b"], bootstrap, seed, confidence)
+                res = bootstrap_mean_diff(joined["b"], joined["a"], bootstrap, seed, confidence)
             else:
-                res = paired_mean_diff(joined["a"], joined["b"], confidence)
+                res = paired_mean_diff(joined["b"], joined["a"], confidence)
         else:
             xa, xb = xa.dropna(), xb.dropna()
-            res = unpaired_binary(xa, xb, confidence) if binary else welch_mean_diff(xa, xb, confidence)
-        rows.append({"metric": m.name, "label": m.label, "unit": m.unit, **res})
+            res = unpaired_binary(xb, xa, confidence) if binary else welch_mean_diff(xb, xa, confidence)
+        rows.append({"metric": m.name, "label": m.label, "unit": m.unit, **_b_minus_a(res)})
     out = pd.DataFrame(rows)
     out["p_holm"] = holm(out["p"].tolist())
     cols = COMPARE_COLUMNS + [c for c in out.columns if c not in COMPARE_COLUMNS]
@@ -117,7 +128,7 @@ def baseline_differences(runs: Sequence[tuple[str, RunLike]], metrics: Sequence[
     base_label, base = runs[0]
     parts = []
     for label, run in runs[1:]:
-        cmp = compare_runs(run, base, metrics, paired=True, bootstrap=bootstrap, seed=seed, confidence=confidence)
+        cmp = compare_runs(base, run, metrics, paired=True, bootstrap=bootstrap, seed=seed, confidence=confidence)
         parts.append(cmp.assign(**{key: label, "baseline": base_label}))
     out = pd.concat(parts, ignore_index=True).rename(columns={"ci_low": "diff_ci_low", "ci_high": "diff_ci_high"})
     out["p_holm"] = holm(out["p"].tolist())
