@@ -24,6 +24,7 @@ from click.testing import CliRunner, Result
 import simcli.commands.run as run_cmd
 import simcli.runs.backends as backends
 import simcli.runs.execute as execute
+import simcli.runs.pieces as pieces
 from simcli.cli import main
 from simcli.rules.presets import load_rules
 from simcli.runs import results
@@ -89,8 +90,8 @@ def partial(tmp_path_factory: pytest.TempPathFactory) -> Path:
     seen: list[int] = []
 
     def stop_after_five(n: int) -> None:
-        seen.append(n)
-        if len(seen) == 5:
+        seen.append(n)  # per piece; the piece that ends a chunk is counted once the chunk is written
+        if sum(seen) == 5 * CHUNK:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
@@ -100,15 +101,16 @@ def partial(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def played(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The chunks the (in-process) runner plays from now on."""
+    """The chunks the (in-process) runner plays from now on (a chunk is played in pieces: counted at its first)."""
     chunks: list[int] = []
-    real = execute.play_chunk
+    real = pieces.play_piece
 
-    def counting(s: RunSpec, index: int) -> ChunkResult:
-        chunks.append(index)
-        return real(s, index)
+    def counting(s: RunSpec, piece: pieces.Piece) -> tuple[pieces.Piece, ChunkResult]:
+        if piece.start == piece.chunk * s.chunk_size:
+            chunks.append(piece.chunk)
+        return real(s, piece)
 
-    monkeypatch.setattr(execute, "play_chunk", counting)
+    monkeypatch.setattr(pieces, "play_piece", counting)
     return chunks
 
 

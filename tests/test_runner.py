@@ -26,6 +26,7 @@ from pandas.testing import assert_frame_equal
 import simcli
 import simcli.commands.run as run_cmd
 import simcli.runs.execute as execute
+import simcli.runs.pieces as pieces
 from simcli.cli import main
 from simcli.engine.scoring import SCORE_PARTS
 from simcli.players.seating import play_game
@@ -153,13 +154,14 @@ def test_interrupted_run_resumes_with_only_missing_games(ref: tuple[Path, Result
     seen: list[int] = []
 
     def interrupt_after_three_chunks(n: int) -> None:
+        # Progress comes per piece; the piece that ends a chunk is counted once the chunk is written.
         seen.append(n)
-        if len(seen) == 3:
+        if sum(seen) == 3 * CHUNK:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         execute.execute_run(local_spec(), out, jobs=1, progress=interrupt_after_three_chunks)
-    assert seen == [CHUNK] * 3
+    assert sum(seen) == 3 * CHUNK and seen[0] == 1  # the first piece is one game (not yet timed)
     assert read_manifest(out)["status"] == "interrupted"
     assert sorted(done_chunks(out)) == [0, 1, 2]
     assert not (out / "games.parquet").exists()
@@ -173,13 +175,14 @@ def test_interrupted_run_resumes_with_only_missing_games(ref: tuple[Path, Result
     before = markers(out)
 
     played: list[int] = []
-    real_play_chunk = execute.play_chunk
+    real_play_piece = pieces.play_piece
 
-    def counting_play_chunk(spec: RunSpec, index: int) -> ChunkResult:
-        played.append(index)
-        return real_play_chunk(spec, index)
+    def counting_play_piece(spec: RunSpec, piece: pieces.Piece) -> tuple[pieces.Piece, ChunkResult]:
+        if piece.start == piece.chunk * spec.chunk_size:  # a chunk is played in pieces: counted at its first
+            played.append(piece.chunk)
+        return real_play_piece(spec, piece)
 
-    monkeypatch.setattr(execute, "play_chunk", counting_play_chunk)
+    monkeypatch.setattr(pieces, "play_piece", counting_play_piece)
     res = cli("--resume", "--out", out, "--jobs", 1)
     assert played == [2, 3, 4, 5, 6, 7]
     after = markers(out)

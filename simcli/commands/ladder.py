@@ -65,7 +65,8 @@ def play_one(spec: LadderSpec, rules: RuleSet, i: int, j: int, *, jobs: int, bar
     games: ``backend`` (the command's one open backend: local processes or a Dask client) is passed on here."""
     pairs = spec.match_pairs(i, j)
     return play_match(spec.variant, rules, spec.rungs[i], spec.rungs[j], spec.match_seed(i, j), pairs, jobs=jobs,
-                      batch=min(pairs, 100), progress=advance(bar, bar.n), backend=backend).state
+                      batch=min(pairs, 100), progress=advance(bar, bar.n), backend=backend,
+                      on_games=bar.update).state
 
 
 @click.command()

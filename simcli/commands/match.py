@@ -230,7 +230,8 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
 
     try:
         outcome = play_match(variant, rs, a, b, seed, pairs, jobs=jobs, batch=batch, sprt=settings,
-                             progress=progress, stored=stored, on_batch=keep, backend=backend.open(jobs))
+                             progress=progress, stored=stored, on_batch=keep, backend=backend.open(jobs),
+                             on_games=bar.update)
     except MatchError as exc:
         bar.close()
         show_traceback(exc.traceback)

@@ -158,7 +158,7 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
 
         def play(i: int, j: int) -> MatchState:
             return play_match(variant, rs, names[i], names[j], seed, pairs, jobs=jobs, batch=min(pairs, 100),
-                              progress=advance(bar, bar.n), backend=pool).state
+                              progress=advance(bar, bar.n), backend=pool, on_games=bar.update).state
 
         def settled(n: int, m: StoredMatch, reused: bool) -> None:
             a, b = names[m.i], names[m.j]

@@ -3,9 +3,10 @@
 A match is a run with ``--rotate-seats`` under the hood: seats of team 0 play A and seats of team 1 play B, and
 :func:`simcli.runs.chunks.play_chunk` plays every game index twice (rotation 1 shifts every strategy one seat, which
 swaps the two teams), so game ``i`` of seed ``S`` is dealt from the same streams in both seatings, exactly as
-in ``simcli run --rotate-seats``. Chunks are played in parallel (local processes or Dask, :mod:`simcli.runs.backends`)
-but consumed in index order, so where a sequential test stops depends on the seed and the batch size alone, never
-on ``--jobs``, the backend or timing.
+in ``simcli run --rotate-seats``. Chunks are played in parallel (local processes or Dask, :mod:`simcli.runs.backends`),
+in pieces sized by what a game costs (:mod:`simcli.runs.pieces`: every core plays a search player's batch, a game
+each), but consumed in index order, whole, so where a sequential test stops depends on the seed and the batch size
+alone, never on ``--jobs``, the backend, the pieces or timing.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from simcli.duplicate.pairs import DuplicateError, PairSummary, summarize_pairs
 from simcli.duplicate.sprt import sprt_bounds, sprt_decision, sprt_llr
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend, BackendError, use_backend
-from simcli.runs.chunks import ChunkResult, play_chunk
+from simcli.runs.chunks import ChunkResult
+from simcli.runs.pieces import chunk_results
 from simcli.runs.spec import RunSpec
 
 
@@ -104,15 +106,26 @@ class MatchState:
         return summarize_pairs(self.half_points, wins=self.wins, ties=self.ties, losses=self.losses)
 
 
-def _chunks(backend: Backend, spec: RunSpec, skip: Collection[int] = ()) -> Iterator[tuple[int, ChunkResult | None]]:
-    """``(k, chunk)`` for every chunk of ``spec`` in index order, played on ``backend`` a few chunks ahead; the
+def _chunks(backend: Backend, spec: RunSpec, skip: Collection[int] = (),
+            on_games: Callable[[int], None] | None = None) -> Iterator[tuple[int, ChunkResult | None]]:
+    """``(k, chunk)`` for every chunk of ``spec`` in index order, played on ``backend`` a few pieces ahead; the
     chunks in ``skip`` (stored by an earlier, interrupted match) are not played and come as ``None``. Closing the
-    generator (the test has decided) stops the chunks in flight."""
+    generator (the test has decided) stops the pieces in flight. ``on_games(n)`` hears of the ``n`` games of each
+    piece as it is taken (in order)."""
     n_chunks = -(-spec.games // spec.chunk_size)
-    played = backend.results(play_chunk, spec, [k for k in range(n_chunks) if k not in skip], ordered=True)
+    played = chunk_results(backend, spec, [k for k in range(n_chunks) if k not in skip], ordered=True)
     with closing(played):  # type: ignore[type-var]  # a generator has close()
         for k in range(n_chunks):
-            yield k, None if k in skip else next(played)
+            if k in skip:
+                yield k, None
+                continue
+            while True:  # the pieces of batch k, in order, the last one with the whole batch
+                games, chunk = next(played)
+                if on_games is not None:
+                    on_games(games)
+                if chunk is not None:
+                    yield k, chunk
+                    break
 
 
 @dataclass
@@ -146,7 +159,7 @@ def play_match(variant: str, rules: RuleSet, a: str, b: str, seed: int, pairs: i
                progress: Callable[[MatchState, dict[str, Any] | None], None] | None = None,
                stored: Mapping[int, BatchCounts] | None = None,
                on_batch: Callable[[int, BatchCounts], None] | None = None, backend: str | Backend = "local",
-               scheduler: str | None = None) -> MatchOutcome:
+               scheduler: str | None = None, on_games: Callable[[int], None] | None = None) -> MatchOutcome:
     """Play A against B in up to ``pairs`` duplicate pairs (game indices 0..pairs-1 of ``seed``).
 
     ``rules`` is a loaded rule set. Games are played in batches of ``batch`` pairs; after each batch
@@ -157,7 +170,9 @@ def play_match(variant: str, rules: RuleSet, a: str, b: str, seed: int, pairs: i
     an uninterrupted one would. ``backend`` plays the batches: an open :class:`~simcli.runs.backends.Backend` (a
     command's, shared by all its matches), or ``local`` or ``dask`` (with ``scheduler``), opened for this match with
     ``jobs`` workers; batches are consumed in index order whatever plays them, so the results and where the test
-    stops are the same on any backend. Raises :class:`MatchError` for a failed game or a backend that cannot play.
+    stops are the same on any backend. ``on_games(n)`` is called as each piece of a batch is played (``n`` games:
+    one pair, two games, at a time for a search player), so that a bar can move between batches. Raises
+    :class:`MatchError` for a failed game or a backend that cannot play.
     """
     seats = seat_strategies(a, b, rules.num_players, rules.n_teams, variant)
     spec = RunSpec(variant=variant, rules=rules.formatted(), strategies=seats, seed=seed, games=pairs,
@@ -168,7 +183,7 @@ def play_match(variant: str, rules: RuleSet, a: str, b: str, seed: int, pairs: i
     status: dict[str, Any] | None = None
     try:
         with use_backend(backend, jobs, scheduler) as pool:
-            chunks = _chunks(pool, spec, skip=set(stored))
+            chunks = _chunks(pool, spec, skip=set(stored), on_games=on_games)
             with closing(chunks):  # type: ignore[type-var]  # a generator has close()
                 for k, chunk in chunks:
                     status = _take(k, chunk, state, stored, seed=seed, sprt=sprt, bounds=bounds, status=status,

@@ -1,10 +1,12 @@
 """Where chunks of games are played: on local worker processes or on a Dask cluster, for every command that plays.
 
-A backend plays chunk indices of one spec with a picklable ``play(spec, k)`` (``simcli.runs.chunks.play_chunk``) and
-yields the results, either as they finish (a run writes each chunk as it comes) or in index order (a match checks
-its sequential test after each batch in order, so where it stops depends on the seed and the batch size alone,
-never on the jobs or the backend). Chunk ``k`` is the same whoever plays it, so results are identical for any
-backend.
+A backend plays the work items of one spec with a picklable ``play(spec, item)`` and yields the results, either as
+they finish (a run writes each chunk as it comes) or in the order of the items (a match checks its sequential test
+after each batch in order, so where it stops depends on the seed and the batch size alone, never on the jobs or
+the backend). The items are chunk indices (``simcli.runs.chunks.play_chunk``) or pieces of chunks
+(:mod:`simcli.runs.pieces`, which runs and matches use: pieces sized by what a game costs), taken from ``todo``
+lazily, one more each time one has finished. Chunk ``k`` is the same whoever plays it, so results are identical
+for any backend.
 
 A command opens one backend (:func:`open_backend`) and hands it to every run or match it plays: a tournament or a
 sweep starts one Dask cluster (or connects to the scheduler once), not one per match or run. Local processes are
@@ -27,7 +29,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -41,6 +43,7 @@ BACKENDS = ("local", "dask")
 DASK_HINT = "--backend dask needs the dask extra: pip install -e '.[dask]'"
 
 S = TypeVar("S")
+T = TypeVar("T")
 R = TypeVar("R")
 
 
@@ -104,12 +107,14 @@ class Backend(ABC):
         self.jobs = max(jobs, 1)
 
     @abstractmethod
-    def results(self, play: Callable[[S, int], R], spec: S, todo: Sequence[int], *, stop: StopFlag | None = None,
+    def results(self, play: Callable[[S, T], R], spec: S, todo: Iterable[T], *, stop: StopFlag | None = None,
                 ordered: bool = False) -> Iterator[R]:
         """``play(spec, k)`` for every ``k`` of ``todo``, as they finish (``ordered``: in the order of ``todo``).
 
         A generator: nothing is played before the first result is asked for, and closing it early stops the work
-        in flight. Raises :class:`BackendError` when the workers cannot play (one died, the cluster is gone).
+        in flight. ``todo`` is read lazily, the next item when a result has been taken (so it may size its items
+        from the results so far: :class:`simcli.runs.pieces.Pieces`). Raises :class:`BackendError` when the
+        workers cannot play (one died, the cluster is gone).
         """
 
     def close(self) -> None:  # noqa: B027  # a no-op for backends that hold nothing between calls
@@ -121,7 +126,7 @@ class LocalBackend(Backend):
 
     name = "local"
 
-    def results(self, play: Callable[[S, int], R], spec: S, todo: Sequence[int], *, stop: StopFlag | None = None,
+    def results(self, play: Callable[[S, T], R], spec: S, todo: Iterable[T], *, stop: StopFlag | None = None,
                 ordered: bool = False) -> Iterator[R]:
         """See :meth:`Backend.results`."""
         if self.jobs <= 1:
@@ -178,7 +183,7 @@ def _broken() -> BackendError:
                         "the run with --resume")
 
 
-def _as_finished(pool: ProcessPoolExecutor, play: Callable[[S, int], R], spec: S, todo: Sequence[int], window: int,
+def _as_finished(pool: ProcessPoolExecutor, play: Callable[[S, T], R], spec: S, todo: Iterable[T], window: int,
                  stop: StopFlag | None) -> Generator[R, None, bool]:
     """The chunks as they finish; True at the end (nothing is left in flight)."""
     from concurrent.futures import FIRST_COMPLETED, wait
@@ -210,7 +215,7 @@ def _as_finished(pool: ProcessPoolExecutor, play: Callable[[S, int], R], spec: S
     return True
 
 
-def _in_order(pool: ProcessPoolExecutor, play: Callable[[S, int], R], spec: S, todo: Sequence[int], window: int,
+def _in_order(pool: ProcessPoolExecutor, play: Callable[[S, T], R], spec: S, todo: Iterable[T], window: int,
               stop: StopFlag | None) -> Generator[R, None, bool]:
     """The chunks in the order of ``todo``; False when a stop left later chunks in flight (they are of no use)."""
     from concurrent.futures.process import BrokenProcessPool
@@ -280,25 +285,26 @@ class DaskBackend(Backend):
                 self._client = _new_client(self._cluster)
         return self._client
 
-    def results(self, play: Callable[[S, int], R], spec: S, todo: Sequence[int], *, stop: StopFlag | None = None,
+    def results(self, play: Callable[[S, T], R], spec: S, todo: Iterable[T], *, stop: StopFlag | None = None,
                 ordered: bool = False) -> Iterator[R]:
         """See :meth:`Backend.results`. Stopping, nothing more is submitted and the chunks already sent are
         finished and yielded."""
-        if not todo:
+        queue = iter(todo)
+        head = list(itertools.islice(queue, self.jobs * 4))
+        if not head:  # nothing to play: no cluster is started
             return
         from distributed import as_completed
 
         client = self.client()
-        queue = iter(todo)
         live: list[Any] = []  # submitted and not yet yielded: cancelled when the generator is closed early
 
-        def submit(k: int) -> Any:
+        def submit(k: T) -> Any:
             fut = client.submit(play, spec, k, pure=False)
             live.append(fut)
             return fut
 
         try:
-            first = [submit(k) for k in itertools.islice(queue, self.jobs * 4)]
+            first = [submit(k) for k in head]
             if ordered:
                 ahead = deque(first)
                 while ahead:

@@ -40,16 +40,27 @@ def _chunk_rules(variant: str, knobs: tuple[tuple[str, str], ...]) -> RuleSet:
     return load_rules(variant, dict(knobs))
 
 
+def chunk_games(spec: RunSpec, index: int) -> range:
+    """The game indices of chunk ``index``: ``chunk_size`` consecutive games (fewer in the last chunk)."""
+    start = index * spec.chunk_size
+    return range(start, min(spec.games, start + spec.chunk_size))
+
+
 def play_chunk(spec: RunSpec, index: int) -> ChunkResult:
     """Play the games of chunk ``index`` and return their rows (runs in a worker process)."""
+    games = chunk_games(spec, index)
+    return play_games(spec, index, games.start, games.stop)
+
+
+def play_games(spec: RunSpec, index: int, start: int, stop: int) -> ChunkResult:
+    """Play games ``start`` to ``stop - 1`` (all of chunk ``index`` or a piece of it: :mod:`simcli.runs.pieces`)
+    and return their rows, as a result of chunk ``index`` (runs in a worker process)."""
     import io
 
     rules = _chunk_rules(spec.variant, tuple(spec.rules.items()))
     n_teams = rules.n_teams
     team_of = [s % n_teams for s in range(rules.num_players)]
     out = ChunkResult(index=index)
-    start = index * spec.chunk_size
-    stop = min(spec.games, start + spec.chunk_size)
     t0 = time.perf_counter()
     rotations = (0, 1) if spec.rotate_seats else (0,)
     for game_index in range(start, stop):

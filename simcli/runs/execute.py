@@ -1,9 +1,10 @@
 """Batch runs: chunks of seeded games on local processes or Dask, written atomically, resumable.
 
-Data flows one way: (master seed, game index) -> :func:`~simcli.runs.chunks.play_chunk` in a worker -> rows -> the
-parent writes each finished chunk atomically under ``RUN_DIR/chunks/`` (:mod:`simcli.runs.storage`) -> at the end
-the chunks are streamed into ``games.parquet`` / ``deals.parquet`` (or CSV). Game ``i`` depends only on the run's
-settings and ``i``, so results are identical for any number of jobs, chunk order or backend.
+Data flows one way: (master seed, game index) -> :func:`~simcli.runs.pieces.play_piece` in a worker (a few games
+of a chunk, as many as take about half a second: :mod:`simcli.runs.pieces`) -> rows -> the parent puts each chunk
+together and writes it atomically under ``RUN_DIR/chunks/`` (:mod:`simcli.runs.storage`) -> at the end the chunks
+are streamed into ``games.parquet`` / ``deals.parquet`` (or CSV). Game ``i`` depends only on the run's settings
+and ``i``, so results are identical for any number of jobs, chunk order, piece size or backend.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from typing import Any
 
 from simcli import __version__
 from simcli.runs.backends import Backend, BackendError, use_backend
-from simcli.runs.chunks import ChunkResult, play_chunk
+from simcli.runs.chunks import ChunkResult
 from simcli.runs.errors import GameFailed, RunError
 from simcli.runs.integrity import CHUNK_DIR, MANIFEST, TABLES, file_digest
 from simcli.runs.lock import run_lock
+from simcli.runs.pieces import chunk_results
 from simcli.runs.resume import check_new_out, check_resume, repair_damaged
 from simcli.runs.spec import RunSpec
 from simcli.runs.stopping import Interrupted, Stopper
@@ -53,8 +55,9 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _run_errors(source: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
-    """The backend's chunks, a backend failure (a worker that died) as a :class:`RunError`."""
+def _run_errors(source: Iterator[tuple[int, ChunkResult | None]]) -> Iterator[tuple[int, ChunkResult | None]]:
+    """The pieces and chunks of :func:`~simcli.runs.pieces.chunk_results`, a backend failure (a worker that died)
+    as a :class:`RunError`."""
     try:
         yield from source
     except BackendError as exc:
@@ -68,7 +71,8 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str | B
                 made_dir: bool = False) -> RunOutcome:
     """Play (or finish) the run described by ``spec`` into ``run_dir``.
 
-    ``progress(n)`` is called with the number of games each time a chunk finishes; ``notify(message)``
+    ``progress(n)`` is called with the number of games each time a piece of a chunk finishes (every game for a
+    search player; about every half second otherwise: :mod:`simcli.runs.pieces`); ``notify(message)``
     (default: stderr) with what a resume replays and with the stop notice of a first Ctrl-C / SIGTERM.
     Raises :class:`RunError` for a failed game (with ``on_error='stop'``), a refused resume, a run in use
     or an unusable output folder, and :class:`Interrupted` (a KeyboardInterrupt) when a signal stopped it.
@@ -190,10 +194,15 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
     errors = 0
     try:
         # Closing the source (a failed game, a second signal) closes the backend's generator, which stops the
-        # chunks in flight.
-        source = _run_errors(pool.results(play_chunk, spec, todo, stop=stop))
+        # pieces in flight. The bar moves with every piece; a chunk is written whole, when its last piece is in,
+        # before that piece is counted (so the games counted at the end of a chunk are on disk).
+        source = _run_errors(chunk_results(pool, spec, todo, stop=stop))
         with closing(source):  # type: ignore[type-var]  # a generator has close()
-            for chunk in source:
+            for played, chunk in source:
+                if chunk is None:
+                    if progress is not None:
+                        progress(played)
+                    continue
                 if chunk.fatal is not None:
                     err = chunk.errors[-1]
                     manifest.update({"status": "failed", "error": err})
@@ -213,7 +222,7 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
                 hands += chunk.hands
                 errors += len(chunk.errors)
                 if progress is not None:
-                    progress(len(chunk.games) + len(chunk.errors))
+                    progress(played)
         if stop.requested is not None:
             raise Interrupted(stop.requested)
     finally:
