@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -106,12 +107,30 @@ def _extensions() -> list:
         os.chdir(cwd)
 
 
+def _source_commit() -> str | None:
+    """The git commit of the tree being built, when it is a git checkout of its own (an sdist unpacked inside some
+    other repository is not): an installed package has no checkout to ask, so the build records it."""
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel", "HEAD"], cwd=ROOT, capture_output=True,
+                             text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = top.stdout.split()
+    if top.returncode != 0 or len(lines) != 2 or Path(lines[0]).resolve() != ROOT:
+        return None
+    return lines[1]
+
+
 def _record(build_lib: str) -> None:
-    """Write the build's choice into the package being built (simcli --version and bench read it)."""
+    """Write the build's choice and the source commit into the package being built (simcli --version and bench read
+    the choice; run.json and the match manifests the commit: simcli.runs.provenance)."""
     path = Path(build_lib) / RECORD
     if path.parent.is_dir():
-        path.write_text(json.dumps({"build": "compiled" if CHOICE.compile else "pure", "reason": CHOICE.reason})
-                        + "\n", encoding="utf-8")
+        record = {"build": "compiled" if CHOICE.compile else "pure", "reason": CHOICE.reason}
+        commit = _source_commit()
+        if commit:  # a build outside git records no commit (run.json's git_commit is then null)
+            record["git_commit"] = commit
+        path.write_text(json.dumps(record) + "\n", encoding="utf-8")
 
 
 class BuildPy(build_py):

@@ -19,6 +19,7 @@ from typing import Any
 
 from simcli import __version__
 from simcli.duplicate.match import BatchCounts
+from simcli.runs.provenance import builds
 from simcli.runs.storage import atomic_write_bytes, git_commit
 
 MANIFEST = "match.json"
@@ -144,7 +145,8 @@ def open_folder(folder: Path, spec: MatchSpec, resume: bool, command: list[str])
     except OSError as exc:
         raise MatchStoreError(f"cannot create output folder {folder}: {exc.strerror}") from None
     data = {"schema": SCHEMA, "spec": spec.as_dict(), "simcli_version": __version__, "git_commit": git_commit(),
-            "command": command or sys.argv, "created": datetime.now(UTC).isoformat(timespec="seconds")}
+            "build": builds([spec.a, spec.b]), "command": command or sys.argv,
+            "created": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic_write_bytes(folder / MANIFEST, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
 
 

@@ -26,6 +26,7 @@ from simcli import __version__
 from simcli.duplicate.match import MatchState
 from simcli.duplicate.pairs import pentanomial, summarize_pairs
 from simcli.duplicate.ratings import PRIOR_DRAWS, MatchCount, Ratings, bootstrap_ratings, fit_ratings
+from simcli.runs.provenance import builds
 from simcli.runs.storage import atomic_write_bytes, git_commit
 from simcli.stats.confidence import CONFIDENCE
 
@@ -188,8 +189,11 @@ def open_folder(folder: Path, spec: SeriesSpec, resume: bool, command: list[str]
         (folder / MATCH_DIR).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise TournamentError(f"cannot create output folder {folder}: {exc.strerror}") from None
-    data = {"schema": spec.schema, "spec": spec.as_dict(), "simcli_version": __version__, "git_commit": git_commit(),
-            "command": command or sys.argv, "created": datetime.now(UTC).isoformat(timespec="seconds")}
+    settings = spec.as_dict()
+    players = settings.get("strategies") or settings.get("rungs") or []  # a tournament's strategies, a ladder's rungs
+    data = {"schema": spec.schema, "spec": settings, "simcli_version": __version__, "git_commit": git_commit(),
+            "build": builds(players), "command": command or sys.argv,
+            "created": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic_write_bytes(manifest, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
 
 

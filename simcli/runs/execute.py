@@ -27,6 +27,7 @@ from simcli.runs.errors import GameFailed, RunError
 from simcli.runs.integrity import CHUNK_DIR, MANIFEST, TABLES, file_digest
 from simcli.runs.lock import run_lock
 from simcli.runs.pieces import chunk_results
+from simcli.runs.provenance import builds
 from simcli.runs.resume import check_new_out, check_resume, repair_damaged
 from simcli.runs.spec import RunSpec
 from simcli.runs.stopping import Interrupted, Stopper
@@ -154,7 +155,8 @@ def _execute_locked(spec: RunSpec, run_dir: Path, *, pool: Backend, fmt: str, re
                           hands=int(manifest.get("hands") or 0), errors=int(manifest.get("errors") or 0),
                           wall_seconds=0.0, hands_per_s=0.0, status="complete")
     manifest.pop("error", None)
-    manifest.update({"status": "running", "jobs": pool.jobs, "backend": pool.name})
+    # What plays this session (as its jobs and backend): the engine's and each strategy's build.
+    manifest.update({"status": "running", "jobs": pool.jobs, "backend": pool.name, "build": builds(spec.strategies)})
     write_manifest(run_dir, manifest)
     if not resume:
         wrote.append(True)

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simcli.runs.integrity import CHUNK_DIR, MANIFEST, TABLES, read_marker
+
+# Re-exported (its historical home): the commit of the simcli that runs, from a checkout or the installed package.
+from simcli.runs.provenance import git_commit as git_commit
 
 if TYPE_CHECKING:
     from simcli.runs.chunks import ChunkResult
@@ -140,16 +142,6 @@ def _promote_nulls(schema: Any) -> Any:
     import pyarrow as pa
 
     return pa.schema([pa.field(f.name, pa.string() if f.type == pa.null() else f.type) for f in schema])
-
-
-def git_commit() -> str | None:
-    """The git commit of the simcli source tree, when it is a checkout."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent,
-                             capture_output=True, text=True, timeout=5, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any]:
