@@ -14,6 +14,7 @@ unless completed, and discards a third ace or seven) it:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -25,9 +26,9 @@ from simcli.primitives.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, JOKER, 
 from .greedy import Greedy
 
 #: Aim for a special hand only while at most this many cards are missing ...
-MAX_MISSING = 1
+MAX_MISSING: Final = 1
 #: ... and the stock still has this many cards to draw from.
-MIN_STOCK = 20
+MIN_STOCK: Final = 20
 
 
 def special_fit(kind: str, hand: Sequence[int]) -> int:

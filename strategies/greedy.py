@@ -14,6 +14,8 @@ Priorities, in order:
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from simcli.engine.view import PlayerView
@@ -21,6 +23,7 @@ from simcli.players.loading import Draw, Strategy
 from simcli.players.planning import (
     RANKS_BY_VALUE,
     closes_melds,
+    meld_of,
     naturals_plan,
     opening_plan,
     opening_take,
@@ -31,8 +34,10 @@ from simcli.primitives.actions import DRAW_STOCK, Meld
 from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, SEVEN, TWO, WILD_MELD
 from simcli.rules.ruleset import RuleSet
 
-NATURALS = NATURAL_RANKS
-SEVENS = frozenset({SEVEN})
+NATURALS: Final = NATURAL_RANKS
+SEVENS: Final = frozenset({SEVEN})
+#: DRAW_STOCK as a constant of this module (the compiled build reads it without a dictionary lookup).
+_STOCK: Final = DRAW_STOCK
 
 
 #: A team's melds by rank, as :meth:`simcli.engine.view.PlayerView.meld_table` gives them.
@@ -64,33 +69,33 @@ class Greedy(Strategy):
         """Take the pile if any of a few natural takes is legal, else draw."""
         top = view.pile_top
         if top is None or top < FOUR:  # empty pile, or a wild card or three on top
-            return DRAW_STOCK
+            return _STOCK
         hand = view.hand
         n = hand[top]
         has_meld = view.meld(top) is not None
         if not has_meld and top in self._avoid(view.rules):
-            return DRAW_STOCK  # a new aces/sevens meld would cost a penalty unless completed
+            return _STOCK  # a new aces/sevens meld would cost a penalty unless completed
         if n < 2 and not has_meld and (n == 0 or hand[TWO] + hand[JOKER] == 0):
-            return DRAW_STOCK
+            return _STOCK
         frozen = view.pile_frozen
         if n < 2 and frozen:
-            return DRAW_STOCK
+            return _STOCK
         candidates = []
         if n >= 2:
-            candidates.append(Meld(top, n))
+            candidates.append(meld_of(top, n))
         if has_meld:
-            candidates.append(Meld(top, n))
-            candidates.append(Meld(top, 0))  # a bare lay-off (fits under a meld size cap; may be forced)
+            candidates.append(meld_of(top, n))
+            candidates.append(meld_of(top, 0))  # a bare lay-off (fits under a meld size cap; may be forced)
         elif n >= 1:
             left = list(hand)
             tw, jk = take_wilds(left, 1)
-            candidates.append(Meld(top, n, tw, jk))
+            candidates.append(meld_of(top, n, tw, jk))
         opened = view.has_opened
         for meld in candidates:
             take = opening_take(hand, meld, view.minimum, opened)
             if take is not None and view.check_take(take) is None:
                 return take
-        return DRAW_STOCK
+        return _STOCK
 
     def choose_melds(self, view: PlayerView) -> list[Meld]:
         """Open if possible, then lay naturals and close canastas; go out when allowed."""
@@ -104,6 +109,7 @@ class Greedy(Strategy):
         table = view.meld_table()
         cap = rules.meld_max_size or 10**6
         min_size = rules.meld_min_size
+        size = rules.canasta_size
         plan: list[Meld] = []
         used = 0
         if self._several_melds:  # set by self._avoid(rules) above
@@ -112,7 +118,7 @@ class Greedy(Strategy):
             for r in RANKS_BY_VALUE:
                 c = hand[r]
                 if c:
-                    for action in naturals_plan(rules, r, c, table[r], rules.canasta_size if r in avoid else min_size):
+                    for action in naturals_plan(rules, r, c, table[r], size if r in avoid else min_size):
                         plan.append(action)
                         used += action.naturals
         else:
@@ -123,7 +129,7 @@ class Greedy(Strategy):
                     continue
                 m = table[r]
                 if m is None:
-                    if c < min_size or (r in avoid and c < rules.canasta_size):
+                    if c < min_size or (avoid and r in avoid and c < size):  # avoid is mostly empty
                         continue
                     n = c if c <= cap else cap
                 else:
@@ -132,7 +138,7 @@ class Greedy(Strategy):
                         n = c
                     if n <= 0:
                         continue
-                plan.append(Meld(r, n))
+                plan.append(meld_of(r, n))
                 used += n
         if not (hand[TWO] or hand[JOKER] or hand[BLACK_THREE] >= 3):
             # The common case: natural cards only, within the caps. With two cards kept it is legal by
@@ -154,7 +160,7 @@ class Greedy(Strategy):
             self._place_wilds(rules, table, sizes, left, plan, cap)
         # going out: black threes may be melded only by a player going out
         if left[BLACK_THREE] >= 3 and sum(left) - left[BLACK_THREE] <= 1:
-            with_threes = plan + [Meld(BLACK_THREE, left[BLACK_THREE])]
+            with_threes = plan + [meld_of(BLACK_THREE, left[BLACK_THREE])]
             if view.check_melds(with_threes) is None:
                 return with_threes
         if not plan:
@@ -176,7 +182,7 @@ class Greedy(Strategy):
                 if wild is not None or count >= rules.wild_meld_min_start:
                     tw, jk = take_wilds(left, min(count, cap - size))
                     if tw or jk:
-                        plan.append(Meld(WILD_MELD, 0, tw, jk))
+                        plan.append(meld_of(WILD_MELD, 0, tw, jk))
                 return  # keep the wild cards for the wild canasta
         max_wilds = rules.max_wilds_per_meld
         for r in sorted(sizes, key=lambda x: -sizes[x]):
@@ -187,7 +193,7 @@ class Greedy(Strategy):
             used = 0 if m is None else m[1] + m[2]
             tw, jk = take_wilds(left, min(short, max_wilds - used))
             if tw or jk:
-                plan.append(Meld(r, 0, tw, jk))
+                plan.append(meld_of(r, 0, tw, jk))
 
     _avoid_rules: RuleSet | None = None
     _avoid_set: frozenset[int] = frozenset()

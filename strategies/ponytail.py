@@ -17,11 +17,13 @@ Over :class:`~strategies.greedy.Greedy` it:
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from simcli.engine.melds import canasta_bonus, canasta_type, meld_value, requirement_met
 from simcli.engine.view import PlayerView
-from simcli.players.planning import closes_melds, take_wilds
+from simcli.players.planning import closes_melds, meld_of, take_wilds
 from simcli.primitives.actions import Meld
 from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN, TWO, WILD_MELD
 from simcli.rules.ruleset import RuleSet
@@ -29,8 +31,8 @@ from simcli.rules.ruleset import RuleSet
 from .greedy import Greedy
 
 #: Below this many stock cards the deal may end any moment: go out when allowed.
-LOW_STOCK = 16
-SEVENS_KEPT = frozenset({SEVEN})
+LOW_STOCK: Final = 16
+SEVENS_KEPT: Final = frozenset({SEVEN})
 
 
 # User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
@@ -67,7 +69,7 @@ class Ponytail(Greedy):
                 if m is not None and m[1] + m[2] >= rules.max_wilds_per_meld:
                     continue
                 tw, jk = take_wilds(left, 1)
-                plan.append(Meld(r, 0, tw, jk))
+                plan.append(meld_of(r, 0, tw, jk))
 
     def choose_melds(self, view: PlayerView) -> list[Meld]:
         """Greedy melds, but hold back going out until it pays."""
@@ -85,7 +87,7 @@ class Ponytail(Greedy):
             last = plan.pop()
             keep = 2 - (view.hand_size - sum(m.size for m in plan))
             if last.naturals > keep and last.twos == last.jokers == 0 and last.rank != BLACK_THREE:
-                trimmed = Meld(last.rank, last.naturals - keep)
+                trimmed = meld_of(last.rank, last.naturals - keep)
                 if view.check_melds(plan + [trimmed]) is None:
                     plan.append(trimmed)
                     break

@@ -9,16 +9,18 @@ including going out and concealed going out.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from simcli.engine.view import PlayerView
 from simcli.players.loading import Draw, Strategy
-from simcli.players.planning import opening_take
+from simcli.players.planning import meld_of, opening_take
 from simcli.primitives.actions import DRAW_STOCK, Meld
 from simcli.primitives.cards import ACE, BLACK_THREE, FOUR, IS_NATURAL, JOKER, TWO, WILD_MELD
 
 #: Meld steps per turn; a plan is almost always finished long before this.
-MAX_STEPS = 40
+MAX_STEPS: Final = 40
 
 
 # User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
@@ -39,7 +41,7 @@ class RandomStrategy(Strategy):
             for n in range(min(hand[top], 3) + 1):
                 for tw in range(min(hand[TWO], 1) + 1):
                     for jk in range(min(hand[JOKER], 1) + 1):
-                        take = opening_take(hand, Meld(top, n, tw, jk), view.minimum, opened,
+                        take = opening_take(hand, meld_of(top, n, tw, jk), view.minimum, opened,
                                             only_if_needed=True)
                         if take is None:
                             continue
@@ -63,31 +65,31 @@ class RandomStrategy(Strategy):
                 if not left[r]:
                     continue
                 if r in planned:
-                    options.extend(Meld(r, k) for k in range(1, left[r] + 1))
+                    options.extend(meld_of(r, k) for k in range(1, left[r] + 1))
                 else:
-                    options.extend(Meld(r, k) for k in range(3, left[r] + 1))
+                    options.extend(meld_of(r, k) for k in range(3, left[r] + 1))
                     if left[r] >= 2 and left[TWO]:
-                        options.append(Meld(r, 2, 1, 0))
+                        options.append(meld_of(r, 2, 1, 0))
                     if left[r] >= 2 and left[JOKER]:
-                        options.append(Meld(r, 2, 0, 1))
+                        options.append(meld_of(r, 2, 0, 1))
             for r in planned:
                 if r >= FOUR:
                     if left[TWO]:
-                        options.append(Meld(r, 0, 1, 0))
+                        options.append(meld_of(r, 0, 1, 0))
                     if left[JOKER]:
-                        options.append(Meld(r, 0, 0, 1))
+                        options.append(meld_of(r, 0, 0, 1))
             if view.rules.wild_melds_allowed:
                 if WILD_MELD in planned:
                     if left[TWO]:
-                        options.append(Meld(WILD_MELD, 0, 1, 0))
+                        options.append(meld_of(WILD_MELD, 0, 1, 0))
                     if left[JOKER]:
-                        options.append(Meld(WILD_MELD, 0, 0, 1))
+                        options.append(meld_of(WILD_MELD, 0, 0, 1))
                 elif left[TWO] + left[JOKER] >= view.rules.wild_meld_min_start:
                     k = view.rules.wild_meld_min_start
                     tw = min(left[TWO], k)
-                    options.append(Meld(WILD_MELD, 0, tw, k - tw))
+                    options.append(meld_of(WILD_MELD, 0, tw, k - tw))
             if left[BLACK_THREE] >= 3:
-                options.append(Meld(BLACK_THREE, left[BLACK_THREE]))
+                options.append(meld_of(BLACK_THREE, left[BLACK_THREE]))
             legal = [o for o in options if o is None or view.check_melds(plan + [o], partial=True) is None]
             if not legal:
                 break

@@ -20,7 +20,7 @@ from __future__ import annotations
 from mypy_extensions import mypyc_attr
 
 from simcli.engine.view import PlayerView
-from simcli.players.planning import take_wilds
+from simcli.players.planning import meld_of, take_wilds
 from simcli.primitives.actions import Meld
 from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, JOKER, NATURAL_RANKS, TWO
 
@@ -59,13 +59,13 @@ class Spanish(Greedy):
             if n < 2 or table[r] is not None:
                 continue
             if n >= size:
-                out.append(Meld(r, size))
+                out.append(meld_of(r, size))
                 left[r] -= size
                 continue
             need = size - n
             if need < n and need <= rules.max_wilds_per_meld and left[TWO] + left[JOKER] >= need:
                 tw, jk = take_wilds(left, need)
-                out.append(Meld(r, n, tw, jk))
+                out.append(meld_of(r, n, tw, jk))
                 left[r] = 0
         return out
 

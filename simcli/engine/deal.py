@@ -21,7 +21,7 @@ of turn, after melds, on opening, at an empty hand, at the discard): :mod:`simcl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from simcli.engine import ending, melding
 from simcli.engine.core import Emit, Engine
@@ -54,11 +54,14 @@ __all__ = ["DISCARD", "DRAW", "MELDS", "PHASE_STARTS", "START", "Deal", "DealRes
            "new_deal", "play_deal"]
 
 #: Where :meth:`Deal._play_turn` starts a turn: at its start, or at one of its three decisions (a rollout).
-START, DRAW, MELDS, DISCARD = 0, 1, 2, 3
-PHASE_STARTS = {"draw": DRAW, "melds": MELDS, "discard": DISCARD}
+START: Final = 0
+DRAW: Final = 1
+MELDS: Final = 2
+DISCARD: Final = 3
+PHASE_STARTS: Final = {"draw": DRAW, "melds": MELDS, "discard": DISCARD}
 
 #: A deal that lasts longer than this is an engine bug (play always makes progress).
-MAX_TURNS_PER_DEAL = 5000
+MAX_TURNS_PER_DEAL: Final = 5000
 
 
 class Deal(Engine):

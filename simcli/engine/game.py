@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from simcli.rules.presets import cut_target, pick_target
 from simcli.rules.ruleset import RuleSet
 
 #: A game with more deals than this is an engine bug.
-MAX_DEALS_PER_GAME = 400
+MAX_DEALS_PER_GAME: Final = 400
 
 
 @dataclass

@@ -8,7 +8,7 @@ their view) to test a plan before returning it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from simcli.engine.features.ponies import empty_hand_takes_pony
 from simcli.engine.features.spanish_pile import crossed_take_error
@@ -118,7 +118,7 @@ def discard_shape_error(card: Any, hand: Sequence[int]) -> str | None:
 #: The one refusal that a "yes" from partner would lift (``ask_partner_permission=REQUIRED``): the checks return
 #: exactly this string only when the decision is otherwise legal, so a strategy can tell "legal once you ask"
 #: from every other refusal before it asks (RULES.md §1.10).
-ASK_FIRST = "cannot go out without asking partner (ask_partner_permission=REQUIRED)"
+ASK_FIRST: Final = "cannot go out without asking partner (ask_partner_permission=REQUIRED)"
 
 
 def go_out_error(st: DealState, seat: int, canastas: dict[str, int], clean: int | None = None) -> str | None:
@@ -287,7 +287,7 @@ def must_take_pile(st: DealState, seat: int) -> bool:
 
 #: The discard bars that lift, in this order, when a player could otherwise discard nothing (RULES.md A-AM-4d):
 #: the dead-rank bar of ``empty_pile_no_dead_card``, then the A/7 bar of ``EMPTY_PILE_NO_A7_UNLESS_ONLY``.
-DISCARD_LIFTS = ("dead_rank", "ace_seven")
+DISCARD_LIFTS: Final = ("dead_rank", "ace_seven")
 
 
 def discard_error(st: DealState, seat: int, card: int) -> str | None:

@@ -9,20 +9,21 @@ going out. One meld per rank per team (RULES.md §1.4.3) falls out of this layou
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from simcli.primitives.cards import ACE, BLACK_THREE, CARD_VALUES, JOKER, SEVEN, TWO, WILD_MELD
 from simcli.rules.ruleset import RuleSet
 
 #: The W <= cap that each wild rule imposes by itself (RULES.md §1.4.4).
-_RULE_WILD_CAP = {"PAGAT": 3, "WIKI": 3, "STRICT_MAJORITY": 3, "AMERICAN": 2}
+_RULE_WILD_CAP: Final = {"PAGAT": 3, "WIKI": 3, "STRICT_MAJORITY": 3, "AMERICAN": 2}
 
-NATURAL = "NATURAL"
-MIXED = "MIXED"
-WILD = "WILD"
-SEVENS = "SEVENS"
-ACES = "ACES"
+NATURAL: Final = "NATURAL"
+MIXED: Final = "MIXED"
+WILD: Final = "WILD"
+SEVENS: Final = "SEVENS"
+ACES: Final = "ACES"
 #: Canasta types in classification order (RULES.md §1.5: first match wins).
-CANASTA_KINDS = (WILD, SEVENS, ACES, NATURAL, MIXED)
+CANASTA_KINDS: Final = (WILD, SEVENS, ACES, NATURAL, MIXED)
 
 
 def wild_ratio_ok(wild_rule: str, naturals: int, wilds: int, max_wilds: int = 3) -> bool:

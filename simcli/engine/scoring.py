@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from simcli.engine.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_bonus, canasta_type, meld_value
 from simcli.primitives.cards import ACE, BLACK_THREE, CARD_VALUES, RED_THREE, SEVEN, WILD_MELD
 from simcli.rules.ruleset import RuleSet
 
 #: Score parts in the order they are reported; a team's total is their sum.
-SCORE_PARTS: tuple[str, ...] = (
+SCORE_PARTS: Final[tuple[str, ...]] = (
     "going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens", "canasta_aces",
     "canasta_hidden", "canasta_count", "red_threes", "black_threes", "exact_cut", "exact_pick",
     "pony_dealer_exact", "quick_finish", "terremoto", "incomplete_melds", "hand_rank_penalty",
@@ -22,7 +23,7 @@ SCORE_PARTS: tuple[str, ...] = (
 )
 
 #: Special hands (Americana) and the knob holding each one's value.
-SPECIAL_HAND_KNOBS = {
+SPECIAL_HAND_KNOBS: Final = {
     "STRAIGHT": "special_hand_value_straight",
     "PAIRS_NATURAL": "special_hand_value_pairs_natural",
     "PAIRS_WITH_2_7_A": "special_hand_value_pairs_with_2_7_a",
@@ -30,7 +31,7 @@ SPECIAL_HAND_KNOBS = {
 }
 
 
-CANASTA_PART = {NATURAL: "canasta_natural", MIXED: "canasta_mixed", WILD: "canasta_wild",
+CANASTA_PART: Final = {NATURAL: "canasta_natural", MIXED: "canasta_mixed", WILD: "canasta_wild",
                 SEVENS: "canasta_sevens", ACES: "canasta_aces"}
 
 

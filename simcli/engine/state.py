@@ -7,6 +7,7 @@ Everything here is plain lists of ints so that a turn costs microseconds.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from simcli.engine.meld_book import MeldBook
 from simcli.engine.melds import ACES, MIXED, NATURAL, SEVENS, WILD, initial_meld_minimum
@@ -15,7 +16,7 @@ from simcli.engine.table_layout import table_layout
 from simcli.primitives.cards import NUM_RANKS, RED_THREE
 from simcli.rules.ruleset import RuleSet
 
-CANASTA_KINDS = (NATURAL, MIXED, WILD, SEVENS, ACES)
+CANASTA_KINDS: Final = (NATURAL, MIXED, WILD, SEVENS, ACES)
 
 
 class DealState(MeldBook):

@@ -2,30 +2,76 @@
 
 These are conveniences, not rules: every plan is still checked by the engine
 (strategies can check first with ``view.check_melds`` / ``view.check_take``).
+
+Written for the compiler (this module is compiled in the default install): counts are read from lists of ints, and
+the meld actions come from :func:`meld_of` and :func:`take_of`, which hand out one shared object per distinct action
+instead of building a named tuple (an interpreted ``__new__``) at every decision.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from simcli.primitives.actions import Meld, TakePile
-from simcli.primitives.cards import ACE, CARD_VALUES, FOUR, JOKER, SEVEN, TWO
+from simcli.primitives.cards import ACE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN, TWO
 from simcli.rules.ruleset import RuleSet
 
 #: Natural ranks from the most valuable down (A, K ... 8, 7 ... 4).
-RANKS_BY_VALUE: tuple[int, ...] = tuple(sorted(range(FOUR, ACE + 1), key=lambda r: (-CARD_VALUES[r], -r)))
+RANKS_BY_VALUE: Final[tuple[int, ...]] = tuple(sorted(range(FOUR, ACE + 1), key=lambda r: (-CARD_VALUES[r], -r)))
+
+#: The meld actions :func:`meld_of` keeps, by rank, naturals (below _NATURALS) and twos and jokers (below _WILDS); a
+#: larger action (more decks than the presets use) is built each time. A Meld is an immutable tuple compared by
+#: value, so sharing one object between plans changes nothing a strategy or the engine can see.
+_NATURALS: Final = 16
+_WILDS: Final = 8
+_MELDS: Final[list[Meld | None]] = [None] * (NUM_RANKS * _NATURALS * _WILDS * _WILDS)
+#: ``TakePile(meld)`` with no extra melds, at the index of its meld in _MELDS.
+_TAKES: Final[list[TakePile | None]] = [None] * (NUM_RANKS * _NATURALS * _WILDS * _WILDS)
+
+
+def _slot(rank: int, naturals: int, twos: int, jokers: int) -> int:
+    """The index of an action in _MELDS, or -1 when it is not kept."""
+    if 0 <= rank < NUM_RANKS and 0 <= naturals < _NATURALS and 0 <= twos < _WILDS and 0 <= jokers < _WILDS:
+        return ((rank * _NATURALS + naturals) * _WILDS + twos) * _WILDS + jokers
+    return -1
+
+
+def meld_of(rank: int, naturals: int = 0, twos: int = 0, jokers: int = 0) -> Meld:
+    """``Meld(rank, naturals, twos, jokers)``, the same object every time it is asked for (see _MELDS)."""
+    i = _slot(rank, naturals, twos, jokers)
+    if i < 0:
+        return Meld(rank, naturals, twos, jokers)
+    m = _MELDS[i]
+    if m is None:
+        m = _MELDS[i] = Meld(rank, naturals, twos, jokers)
+    return m
+
+
+def take_of(m: Meld) -> TakePile:
+    """``TakePile(m)`` (no extra melds), the same object every time it is asked for."""
+    i = _slot(m[0], m[1], m[2], m[3])
+    if i < 0:
+        return TakePile(m)
+    take = _TAKES[i]
+    if take is None:
+        take = _TAKES[i] = TakePile(m)
+    return take
 
 
 def take_wilds(hand: list[int], count: int, prefer_jokers: bool = False) -> tuple[int, int]:
     """Take up to ``count`` wild cards from ``hand`` (mutating it); return ``(twos, jokers)``."""
-    order = (JOKER, TWO) if prefer_jokers else (TWO, JOKER)
-    got = {TWO: 0, JOKER: 0}
-    for rank in order:
-        n = min(count, hand[rank])
-        hand[rank] -= n
-        got[rank] += n
-        count -= n
-    return got[TWO], got[JOKER]
+    if prefer_jokers:
+        jokers = min(count, hand[JOKER])
+        hand[JOKER] -= jokers
+        twos = min(count - jokers, hand[TWO])
+        hand[TWO] -= twos
+    else:
+        twos = min(count, hand[TWO])
+        hand[TWO] -= twos
+        jokers = min(count - twos, hand[JOKER])
+        hand[JOKER] -= jokers
+    return twos, jokers
 
 
 def penalized_ranks(rules: RuleSet) -> frozenset[int]:
@@ -48,31 +94,34 @@ def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: i
     (the pile's top card when opening by taking the pile). Ranks in ``avoid`` are not laid as
     natural triples (a penalty if left short of a canasta); ranks in ``no_wild_ranks`` never take a wild.
     """
+    left = list(hand)  # a list of ints: read natively by the compiled build (a Sequence is read generically)
+    skip = -1 if exclude is None else exclude
     # Quick bound: every natural in a triple or better, plus each wild card with a pair.
     bound = already
-    wilds = hand[TWO] + hand[JOKER]
+    wilds = left[TWO] + left[JOKER]
     for r in RANKS_BY_VALUE:
-        c = hand[r]
-        if (c >= 3 and r not in avoid) or (c == 2 and wilds):
+        c = left[r]
+        if (c >= 3 and (not avoid or r not in avoid)) or (c == 2 and wilds):
             bound += c * CARD_VALUES[r]
     if bound + 50 * wilds < minimum:
         return None
-    left = list(hand)
     value = already
     plan: list[Meld] = []
     for r in RANKS_BY_VALUE:
-        if r != exclude and left[r] >= 3 and r not in avoid:
-            plan.append(Meld(r, left[r]))
-            value += left[r] * CARD_VALUES[r]
+        c = left[r]
+        if r != skip and c >= 3 and (not avoid or r not in avoid):
+            plan.append(meld_of(r, c))
+            value += c * CARD_VALUES[r]
             left[r] = 0
     if value >= minimum:
         return plan
     for r in RANKS_BY_VALUE:
         if value >= minimum:
             break
-        if r != exclude and left[r] == 2 and left[TWO] + left[JOKER] > 0 and r not in no_wild_ranks:
+        if r != skip and left[r] == 2 and left[TWO] + left[JOKER] > 0 and (
+                not no_wild_ranks or r not in no_wild_ranks):
             tw, jk = take_wilds(left, 1, prefer_jokers=True)
-            plan.append(Meld(r, 2, tw, jk))
+            plan.append(meld_of(r, 2, tw, jk))
             value += 2 * CARD_VALUES[r] + 20 * tw + 50 * jk
             left[r] = 0
     if value < minimum and plan and max_wilds > 1:
@@ -80,7 +129,7 @@ def opening_plan(hand: Sequence[int], minimum: int, already: int = 0, exclude: i
         first = plan[0]
         extra_tw, extra_jk = take_wilds(left, 1, prefer_jokers=True)
         if extra_tw or extra_jk:
-            plan[0] = Meld(first.rank, first.naturals, first.twos + extra_tw, first.jokers + extra_jk)
+            plan[0] = meld_of(first.rank, first.naturals, first.twos + extra_tw, first.jokers + extra_jk)
             value += 20 * extra_tw + 50 * extra_jk
     return plan if value >= minimum else None
 
@@ -118,7 +167,7 @@ def naturals_plan(rules: RuleSet, rank: int, count: int, meld: Sequence[int] | N
         n = min(count, room)
         if n <= 0 or (size == 0 and n < min_new):
             break
-        out.append(Meld(rank, n))
+        out.append(meld_of(rank, n))
         count -= n
         if close_at is None or size + n < close_at:
             break
@@ -140,11 +189,11 @@ def opening_take(hand: Sequence[int], meld: Meld, minimum: int, opened: bool,
     when the take meld alone reaches it (otherwise every natural triple goes down with it).
     """
     if opened:
-        return TakePile(meld)
+        return take_of(meld)
     top = meld.rank
     already = (meld.naturals + 1) * CARD_VALUES[top] + 20 * meld.twos + 50 * meld.jokers
     if only_if_needed and already >= minimum:
-        return TakePile(meld)
+        return take_of(meld)
     left = list(hand)
     left[top] -= meld.naturals
     left[TWO] -= meld.twos

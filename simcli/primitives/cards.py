@@ -9,35 +9,47 @@ Suits matter only for threes, so red and black threes are separate ranks.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
-JOKER = 0
-TWO = 1
-RED_THREE = 2
-BLACK_THREE = 3
-FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(4, 15)
-NUM_RANKS = 15
+# Final throughout: the compiled build (mypyc) then reads these as C constants, not module-dictionary lookups.
+JOKER: Final = 0
+TWO: Final = 1
+RED_THREE: Final = 2
+BLACK_THREE: Final = 3
+FOUR: Final = 4
+FIVE: Final = 5
+SIX: Final = 6
+SEVEN: Final = 7
+EIGHT: Final = 8
+NINE: Final = 9
+TEN: Final = 10
+JACK: Final = 11
+QUEEN: Final = 12
+KING: Final = 13
+ACE: Final = 14
+NUM_RANKS: Final = 15
 
 #: Slot used for a team's meld of wild cards only (where wild melds are allowed).
 #: It shares index 0 with the joker because a joker can never head a natural meld.
-WILD_MELD = JOKER
+WILD_MELD: Final = 0  # JOKER
 
-RANK_NAMES: tuple[str, ...] = (
+RANK_NAMES: Final[tuple[str, ...]] = (
     "JK", "2", "R3", "B3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
 )
 _NAME_TO_RANK: dict[str, int] = {name: r for r, name in enumerate(RANK_NAMES)}
 _NAME_TO_RANK.update({"T": TEN, "JOKER": JOKER, "Jk": JOKER})
 
-NATURAL_RANKS: tuple[int, ...] = tuple(range(FOUR, ACE + 1))
-WILD_RANKS: tuple[int, ...] = (JOKER, TWO)
-IS_WILD: tuple[bool, ...] = tuple(r in WILD_RANKS for r in range(NUM_RANKS))
-IS_NATURAL: tuple[bool, ...] = tuple(r >= FOUR for r in range(NUM_RANKS))
+NATURAL_RANKS: Final[tuple[int, ...]] = tuple(range(FOUR, ACE + 1))
+WILD_RANKS: Final[tuple[int, ...]] = (JOKER, TWO)
+IS_WILD: Final[tuple[bool, ...]] = tuple(r in WILD_RANKS for r in range(NUM_RANKS))
+IS_NATURAL: Final[tuple[bool, ...]] = tuple(r >= FOUR for r in range(NUM_RANKS))
 
 #: Point values of §1.3. A red three has no card value (it is scored as a bonus);
 #: the black three's value in hand is a knob (``black_three_in_hand_value``).
-CARD_VALUES: tuple[int, ...] = (50, 20, 0, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20)
+CARD_VALUES: Final[tuple[int, ...]] = (50, 20, 0, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20)
 
 #: How many cards of each rank one 54-card deck holds (with 2 jokers).
-PER_DECK: tuple[int, ...] = (2, 4, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)
+PER_DECK: Final[tuple[int, ...]] = (2, 4, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)
 
 
 class CardError(ValueError):

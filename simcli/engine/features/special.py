@@ -8,14 +8,14 @@ rule (used by :mod:`simcli.engine.judge` and the view) and :func:`lay_special_ha
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from simcli.engine.core import Engine
 from simcli.engine.state import DealState
 from simcli.engine.trace_json import cards_json
 from simcli.primitives.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, RED_THREE, SEVEN, TWO
 
-NATURALS_HIGH_FIRST = tuple(range(ACE, FOUR - 1, -1))
+NATURALS_HIGH_FIRST: Final = tuple(range(ACE, FOUR - 1, -1))
 
 
 def straight(hand: Sequence[int]) -> list[int] | None:
