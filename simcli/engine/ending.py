@@ -20,7 +20,10 @@ from simcli.engine.trace_json import deal_scored_json
 from simcli.primitives.cards import FOUR
 
 
-@dataclass
+# init=False and an __init__ of its own that reads the ended deal: the compiled build then builds one a deal in
+# compiled code, not through the dataclass's interpreted __init__ (keyword by keyword); a dataclass still for its
+# fields, repr, equality and dataclasses.asdict.
+@dataclass(init=False)
 class DealResult:
     """The outcome of one deal: scores per team and what happened, for records and reports."""
 
@@ -40,31 +43,81 @@ class DealResult:
     cut_target: int
     exact_cut: bool
     exact_cut_team: int | None
-    pony_pickup_turns: list[int | None] = field(default_factory=list)
-    required_set_turn: list[int | None] = field(default_factory=list)
-    pony_cut_count: int = 0
-    pony_exact: bool = False
-    pony_exact_team: int | None = None
-    black_threes: list[int] = field(default_factory=list)
-    special_hand: str | None = None
-    wings: list[tuple[int, int, int]] = field(default_factory=list)
+    pony_pickup_turns: list[int | None]
+    required_set_turn: list[int | None]
+    pony_cut_count: int
+    pony_exact: bool
+    pony_exact_team: int | None
+    black_threes: list[int]
+    special_hand: str | None
+    wings: list[tuple[int, int, int]]
     #: Ranks with a canasta of either team at the end (dead for everyone under closed_rank_dead_for_all).
-    dead_ranks: int = 0
+    dead_ranks: int
     #: Spanish: hidden canastas per team; the premiado initial pile and the turn it was first taken (None:
     #: never); each crossed (castigado) pile as (start turn, end turn); the dealer's pick of the initial pile;
     #: the team that made a black-three canasta (it wins the game); corte rápido and terremoto.
-    hidden_canastas: list[int] = field(default_factory=list)
-    premiado: bool = False
-    premiado_end_turn: int | None = None
-    crossed: list[tuple[int, int]] = field(default_factory=list)
-    pick_count: int = 0
-    pick_target: int = 0
-    exact_pick: bool = False
-    exact_pick_team: int | None = None
-    black_three_canasta_team: int | None = None
-    quick_finish: bool = False
-    terremoto: bool = False
-    positions: list[TeamPosition] = field(repr=False, default_factory=list)
+    hidden_canastas: list[int]
+    premiado: bool
+    premiado_end_turn: int | None
+    crossed: list[tuple[int, int]]
+    pick_count: int
+    pick_target: int
+    exact_pick: bool
+    exact_pick_team: int | None
+    black_three_canasta_team: int | None
+    quick_finish: bool
+    terremoto: bool
+    positions: list[TeamPosition] = field(repr=False)
+
+    def __init__(self, st: DealState, scores: list[dict[str, int]], positions: list[TeamPosition]) -> None:
+        """What happened in the ended deal ``st`` (not changed), scored ``scores`` from ``positions``."""
+        self.deal_index = st.deal_index
+        self.dealer = st.dealer
+        self.first_player = st.first_player
+        self.scores = scores
+        self.end_reason = st.end_reason or ""
+        self.went_out_seat = st.went_out_seat
+        self.concealed = st.concealed
+        self.turns = st.turn
+        self.canastas = [dict(c) for c in st.canastas]
+        self.red_threes = list(st.red_threes)
+        self.first_meld_turn = list(st.first_meld_turn)
+        self.pile_takes = [list(t) for t in st.take_sizes]
+        self.cut_count = st.cut_count
+        self.cut_target = st.cut_target
+        self.exact_cut = st.exact_cut
+        self.exact_cut_team = st.exact_cut_team
+        self.pony_pickup_turns = list(st.pony_turn) if st.rules.pony_size else []
+        self.required_set_turn = list(st.req_met_turn)
+        self.pony_cut_count = st.pony_cut_count
+        self.pony_exact = st.pony_exact
+        self.pony_exact_team = st.pony_exact_team
+        self.black_threes = list(st.black_threes)
+        self.special_hand = st.special_hand
+        self.wings = list(st.wing_log)
+        self.dead_ranks = dead_ranks(positions, st.rules.canasta_size)
+        self.hidden_canastas = [len(h) for h in st.hidden]
+        self.premiado = st.pile_premiado
+        self.premiado_end_turn = st.premiado_end_turn
+        self.crossed = list(st.castigado_log)
+        self.pick_count = st.pick_count
+        self.pick_target = st.pick_target
+        self.exact_pick = st.exact_pick
+        self.exact_pick_team = st.exact_pick_team
+        self.black_three_canasta_team = st.black_three_canasta_team
+        self.quick_finish = st.quick_finish
+        self.terremoto = st.terremoto
+        self.positions = positions
+
+
+def dead_ranks(positions: list[TeamPosition], canasta_size: int) -> int:
+    """How many natural ranks hold a canasta of either team in these end-of-deal positions."""
+    ranks = 0
+    for pos in positions:
+        for rank, n, tw, jk in pos.melds:
+            if rank >= FOUR and n + tw + jk >= canasta_size:
+                ranks |= 1 << rank
+    return ranks.bit_count()
 
 
 def at_turn_start(st: DealState, team: int) -> None:
@@ -151,25 +204,7 @@ def finish(eng: Engine) -> DealResult:
     spanish_pile.at_end(st)
     positions = team_positions(st)
     scores = score_deal(st.rules, positions)
-    result = DealResult(
-        deal_index=st.deal_index, dealer=st.dealer, first_player=st.first_player, scores=scores,
-        end_reason=st.end_reason or "", went_out_seat=st.went_out_seat, concealed=st.concealed,
-        turns=st.turn, canastas=[dict(c) for c in st.canastas], red_threes=list(st.red_threes),
-        first_meld_turn=list(st.first_meld_turn), pile_takes=[list(t) for t in st.take_sizes],
-        cut_count=st.cut_count, cut_target=st.cut_target, exact_cut=st.exact_cut,
-        exact_cut_team=st.exact_cut_team, positions=positions,
-        pony_pickup_turns=list(st.pony_turn) if st.rules.pony_size else [],
-        required_set_turn=list(st.req_met_turn), pony_cut_count=st.pony_cut_count,
-        pony_exact=st.pony_exact, pony_exact_team=st.pony_exact_team,
-        black_threes=list(st.black_threes), special_hand=st.special_hand, wings=list(st.wing_log),
-        dead_ranks=len({rank for pos in positions for rank, n, tw, jk in pos.melds
-                        if rank >= FOUR and n + tw + jk >= st.rules.canasta_size}),
-        hidden_canastas=[len(h) for h in st.hidden], premiado=st.pile_premiado,
-        premiado_end_turn=st.premiado_end_turn, crossed=list(st.castigado_log), pick_count=st.pick_count,
-        pick_target=st.pick_target, exact_pick=st.exact_pick, exact_pick_team=st.exact_pick_team,
-        black_three_canasta_team=st.black_three_canasta_team, quick_finish=st.quick_finish,
-        terremoto=st.terremoto,
-    )
+    result = DealResult(st, scores, positions)
     if eng.emit:
         eng.emit("deal_scored", deal_scored_json(st, scores, positions))
     return result

@@ -7,7 +7,7 @@ The engine and ``simcli score`` both build :class:`TeamPosition` objects and cal
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from simcli.engine.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_bonus, canasta_type, meld_value
@@ -35,36 +35,59 @@ CANASTA_PART: Final = {NATURAL: "canasta_natural", MIXED: "canasta_mixed", WILD:
                 SEVENS: "canasta_sevens", ACES: "canasta_aces"}
 
 
-@dataclass(frozen=True)
+# init=False and an __init__ of its own: the compiled build then builds one (twice a deal) in compiled code, not
+# through the dataclass's interpreted __init__ (about 20,000 instructions each when it was frozen). Not frozen for
+# the same reason (a frozen class sets its fields through object.__setattr__); nothing changes one once built.
+@dataclass(init=False)
 class TeamPosition:
     """One team's end-of-deal position: what :func:`score_deal` needs and nothing else."""
 
     #: ``(rank, naturals, twos, jokers)`` for each meld on the table.
-    melds: tuple[tuple[int, int, int, int], ...] = ()
+    melds: tuple[tuple[int, int, int, int], ...]
     #: Red threes laid in front of the team.
-    red_threes: int = 0
+    red_threes: int
     #: Rank-count vectors of the cards left in each member's hand.
-    hands: tuple[tuple[int, ...], ...] = field(default_factory=tuple)
-    went_out: bool = False
-    concealed: bool = False
+    hands: tuple[tuple[int, ...], ...]
+    went_out: bool
+    concealed: bool
     #: The team received the exact-cut bonus this deal.
-    exact_cut: bool = False
+    exact_cut: bool
     #: Ponies (rank-count vectors) of members who never picked theirs up (Ponytail).
-    ponies: tuple[tuple[int, ...], ...] = ()
+    ponies: tuple[tuple[int, ...], ...]
     #: The team's pony dealer grabbed exactly the pony cards (``pony_dealer_exact_bonus``).
-    pony_dealer_exact: bool = False
+    pony_dealer_exact: bool
     #: Black threes laid in front of the team (Americana: both colours are bonus cards).
-    black_threes: int = 0
+    black_threes: int
     #: A member went out with this special hand (Americana): the team scores its value and nothing else.
-    special_hand: str | None = None
+    special_hand: str | None
     #: Ranks of the team's hidden canastas (Spanish *oculta*; each is also among ``melds``).
-    hidden: tuple[int, ...] = ()
+    hidden: tuple[int, ...]
     #: The team received the exact-pick bonus (the dealer grabbed exactly the initial pile; Spanish).
-    exact_pick: bool = False
+    exact_pick: bool
     #: The team went out on the player's first turn of the deal (Spanish *corte rápido*).
-    quick_finish: bool = False
+    quick_finish: bool
     #: The team went out in one turn after a stock draw with no earlier melds of the player (*terremoto*).
-    terremoto: bool = False
+    terremoto: bool
+
+    def __init__(self, melds: tuple[tuple[int, int, int, int], ...] = (), red_threes: int = 0,
+                 hands: tuple[tuple[int, ...], ...] = (), went_out: bool = False, concealed: bool = False,
+                 exact_cut: bool = False, ponies: tuple[tuple[int, ...], ...] = (), pony_dealer_exact: bool = False,
+                 black_threes: int = 0, special_hand: str | None = None, hidden: tuple[int, ...] = (),
+                 exact_pick: bool = False, quick_finish: bool = False, terremoto: bool = False) -> None:
+        self.melds = melds
+        self.red_threes = red_threes
+        self.hands = hands
+        self.went_out = went_out
+        self.concealed = concealed
+        self.exact_cut = exact_cut
+        self.ponies = ponies
+        self.pony_dealer_exact = pony_dealer_exact
+        self.black_threes = black_threes
+        self.special_hand = special_hand
+        self.hidden = hidden
+        self.exact_pick = exact_pick
+        self.quick_finish = quick_finish
+        self.terremoto = terremoto
 
 
 def hand_points(rules: RuleSet, counts: Sequence[int]) -> int:
