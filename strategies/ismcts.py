@@ -38,7 +38,7 @@ from simcli.engine.view import PlayerView
 from simcli.players.forward import clone, margin, rollout, true_state
 from simcli.players.loading import Strategy
 
-from .mc import MonteCarlo
+from .mc import MonteCarlo, Weighed, mean_and_error
 
 #: A decision's phase, as :func:`simcli.players.forward.rollout` names it.
 PHASES = ("draw", "melds", "discard")
@@ -299,6 +299,7 @@ class Ismcts(MonteCarlo):
         """Run the iterations from this decision and return the chosen candidate."""
         if len(candidates) == 1 or view.special_hand_laid:  # a special hand ends the deal
             self.last_root = []
+            self.last_search = Weighed.only(candidates[0])
             return candidates[0]
         self.searches += 1
         policies = self._policy(view)
@@ -323,8 +324,13 @@ class Ismcts(MonteCarlo):
                 break
             if self.seconds and done >= 2 and time.process_time() - start > self.seconds:
                 break
-        self.last_root = [root.edges[action_key(a)] for a in candidates]
-        return candidates[pick(self.last_root, self.confidence)]
+        self.last_root = edges = [root.edges[action_key(a)] for a in candidates]
+        chosen = pick(edges, self.confidence)
+        values = [mean_and_error(e.total, e.total2, e.visits) for e in edges]
+        none: list[float | None] = [None] * len(edges)
+        self.last_search = Weighed(candidates, chosen, done, [e.visits for e in edges], [m for m, _ in values],
+                                   [x for _, x in values], none, none)
+        return candidates[chosen]
 
 
 def run_tree(actions: Callable[[int], Sequence[Any]], value: Callable[[int, Any], float], iterations: int,

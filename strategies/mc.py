@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,46 @@ OLD_DEFAULT = "mc:race=0"
 #: The racing search measured in issue 23 (about 0.43x the old default's CPU a game). Not the default: it lost
 #: to the flat search in Spanish (results/studies/mc-cost/README.md).
 RACING = "mc:race=4,drop=-0.25,halve=true"
+
+
+def mean_and_error(total: float, total2: float, n: int) -> tuple[float | None, float | None]:
+    """The mean of ``n`` values from their sum and sum of squares, and its standard error (``None`` under 2)."""
+    if n < 1:
+        return None, None
+    mean = total / n
+    if n < 2:
+        return mean, None
+    return mean, math.sqrt(max(total2 - n * mean * mean, 0.0) / (n - 1) / n)
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """What a search weighed at one decision (a hint at the table and ``simcli play --search-values`` read it; the
+    search never does): the worlds sampled in all, and per candidate, in the search's order (the heuristic's own
+    choice first), the worlds it was played in (rollouts from the decision), its mean deal margin over them (own
+    team's deal score minus the best other team's) and that mean's standard error; ``mc`` also keeps its mean gain
+    over the first candidate in the same worlds and that paired difference's standard error (the numbers its pick
+    compares; ``ismcts``: ``None``).
+    """
+
+    candidates: list[Any]
+    chosen: int
+    samples: int
+    worlds: list[int]
+    means: list[float | None]
+    errors: list[float | None]
+    gains: list[float | None]
+    gain_errors: list[float | None]
+
+    @classmethod
+    def only(cls, candidate: Any) -> Weighed:
+        """A decision with one candidate, taken without a search."""
+        return cls([candidate], 0, 0, [0], [None], [None], [0.0], [None])
+
+    @property
+    def searched(self) -> bool:
+        """Whether candidates were compared (more than one, in at least one world)."""
+        return len(self.candidates) > 1 and self.samples > 0
 
 
 class MonteCarlo(Strategy):
@@ -124,10 +165,9 @@ class MonteCarlo(Strategy):
         #: Decisions searched and rollouts played (for measurements).
         self.searches = 0
         self.rollouts = 0
-        #: The last decision's candidates, each one's mean gain per world over the first (the heuristic's choice,
-        #: 0 by definition; ``None`` for a challenger the race dropped) and the worlds played: what a hint at the
-        #: table shows (``simcli play --human``). Only recorded, never read by the search.
-        self.last_search: tuple[list[Any], list[float | None], int] = ([], [], 0)
+        #: What the last decision weighed: its candidates and their values (a hint at the table, ``simcli play
+        #: --human``, and ``simcli play --search-values`` show it). Only recorded, never read by the search.
+        self.last_search = Weighed([], 0, 0, [], [], [], [], [])
 
     # ---------------------------------------------------------------- policy
     def _policy(self, view: PlayerView) -> list[Strategy]:
@@ -243,7 +283,7 @@ class MonteCarlo(Strategy):
         (the first candidate, the incumbent, always is), and the search stops when none is left.
         """
         if len(candidates) == 1 or view.special_hand_laid:  # a special hand ends the deal
-            self.last_search = (candidates[:1], [0.0], 0)
+            self.last_search = Weighed.only(candidates[0])
             return candidates[0]
         self.searches += 1
         policies = self._policy(view)
@@ -251,16 +291,25 @@ class MonteCarlo(Strategy):
         n = len(candidates)
         gain = [0.0] * n  # per candidate: sum over worlds of (its margin - the first candidate's)
         gain2 = [0.0] * n  # and of its square
+        total = [0.0] * n  # per candidate: sum of its margins, of their squares, and its worlds (for last_search)
+        total2 = [0.0] * n
+        played = [0] * n
         alive = list(range(1, n))  # the challengers still played (all of them without racing)
         worlds = 0
         horizon = self.horizon
         start = time.perf_counter()
         for k, world in enumerate(self._worlds(view)):
             first = margin(rollout(clone(world), phase, candidates[0], policies, horizon), team)
+            total[0] += first
+            total2[0] += first * first
             for i in alive:
-                d = margin(rollout(clone(world), phase, candidates[i], policies, horizon), team) - first
+                m = margin(rollout(clone(world), phase, candidates[i], policies, horizon), team)
+                d = m - first
                 gain[i] += d
                 gain2[i] += d * d
+                total[i] += m
+                total2[i] += m * m
+                played[i] += 1
             self.rollouts += 1 + len(alive)
             worlds += 1
             if self.budget and k >= 1 and time.perf_counter() - start > self.budget:
@@ -271,8 +320,13 @@ class MonteCarlo(Strategy):
                     break
         # A dropped challenger's sums cover fewer worlds than the survivors': it must not be picked.
         final = [gain[i] if i == 0 or i in alive else -math.inf for i in range(n)]
-        self.last_search = (candidates, [g / worlds if worlds and g > -math.inf else None for g in final], worlds)
-        return candidates[self._pick(final, gain2, worlds)]
+        chosen = self._pick(final, gain2, worlds)
+        played[0] = worlds
+        values = [mean_and_error(total[i], total2[i], played[i]) for i in range(n)]
+        gains = [mean_and_error(gain[i], gain2[i], played[i]) if i else (0.0, None) for i in range(n)]
+        self.last_search = Weighed(candidates, chosen, worlds, played, [m for m, _ in values], [e for _, e in values],
+                                   [g for g, _ in gains], [e for _, e in gains])
+        return candidates[chosen]
 
     def _survivors(self, alive: list[int], gain: list[float], gain2: list[float], worlds: int) -> list[int]:
         """The challengers that stay in the race after ``worlds`` worlds (in their order).

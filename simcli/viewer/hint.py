@@ -1,9 +1,9 @@
 """A hint for a person at the table: what the ``mc`` search would do, with the value it gave each candidate.
 
 The ``mc`` strategy (``strategies/mc.py``, the strongest player that sees only its own cards) keeps what it weighed
-at its last decision (``last_search``): each candidate and its mean gain, in points of deal margin (own team's deal
-score minus the best other team's) per sampled world, against the heuristic's own choice (the first candidate,
-0 by definition). The hint asks it the person's decision through the person's
+at its last decision (``last_search``, a ``Weighed`` record): each candidate and its mean gain, in points of deal
+margin (own team's deal score minus the best other team's) per sampled world, against the heuristic's own choice
+(the first candidate, 0 by definition). The hint asks it the person's decision through the person's
 :class:`~simcli.engine.view.PlayerView`, as any fair player is asked.
 """
 
@@ -30,6 +30,8 @@ class Hint:
     candidates: list[Any]
     gains: list[float | None]
     worlds: int
+    #: The worlds each candidate was played in (fewer than ``worlds``: the race dropped it).
+    played: list[int]
 
     def lines(self) -> list[str]:
         """The hint in words: the choice, then each candidate with its value."""
@@ -39,6 +41,8 @@ class Hint:
         out.append("  what it weighed, in mean points of deal margin per world against its heuristic's choice:")
         for i, (c, g) in enumerate(zip(self.candidates, self.gains, strict=True)):
             value = "dropped early" if g is None else f"{g:+.0f}"
+            if g is not None and self.played[i] < self.worlds:
+                value += f" (dropped after {self.played[i]} worlds)"
             notes = [w for w, on in (("the heuristic's choice", i == 0), ("its choice", c == self.choice)) if on]
             out.append(f"    {describe(c)}: {value}" + (f" ({', '.join(notes)})" if notes else ""))
         return out
@@ -47,7 +51,7 @@ class Hint:
 def weigh(view: PlayerView, phase: str, worlds: int = HINT_WORLDS, seed: int = 0) -> Hint:
     """Ask ``mc`` (``worlds`` sampled worlds) for the ``phase`` decision (``draw``, ``melds`` or ``discard``) of
     ``view``'s player, and what it weighed."""
-    player = strategy_factory(f"mc:samples={worlds}")(np.random.default_rng(seed))
+    player: Any = strategy_factory(f"mc:samples={worlds}")(np.random.default_rng(seed))  # an mc search
     choice: Any
     if phase == "draw":
         choice = player.choose_draw(view)
@@ -55,5 +59,5 @@ def weigh(view: PlayerView, phase: str, worlds: int = HINT_WORLDS, seed: int = 0
         choice = player.choose_melds(view)
     else:
         choice = player.choose_discard(view)
-    candidates, gains, played = getattr(player, "last_search", ([choice], [0.0], 0))
-    return Hint(choice, list(candidates), list(gains), int(played))
+    weighed = player.last_search  # a Weighed record (strategies/mc.py)
+    return Hint(choice, list(weighed.candidates), list(weighed.gains), weighed.samples, list(weighed.worlds))
