@@ -2,11 +2,12 @@
 
 The doc's event table is parsed (one row per event: the backticked names in its fields cell, and the quoted keys in
 them, are what the row documents). Traces are generated for every variant (Classic, Ponytail, Americana, Spanish
-pairs, trios and individual play) through ``simcli play --trace``, plus purpose-built deals for the rare events
-(asking partner, special hands, a held three, the stuck player at the end of the stock, corte rápido and
-terremoto). Each event's name, each field (and each key of a nested object) and each value of the enumerated
-fields (``source``, ``kind``, ``end_reason``, ``upgraded_from``) must appear in its row; and every documented event
-must actually occur, so the doc lists no event the engine never writes.
+pairs, trios and individual play) through ``simcli play --trace``, an ``mc`` game with ``--search-values`` (the
+optional ``search`` lines), plus purpose-built deals for the rare events (asking partner, special hands, a held
+three, the stuck player at the end of the stock, corte rápido and terremoto). Each event's name, each field (and
+each key of a nested object) and each value of the enumerated fields (``source``, ``kind``, ``end_reason``,
+``upgraded_from``) must appear in its row; and every documented event must actually occur, so the doc lists no event
+the engine (or ``--search-values``) never writes.
 """
 
 from __future__ import annotations
@@ -127,6 +128,17 @@ def cli_traces(tmp: Path) -> dict[str, list[Event]]:
     return out
 
 
+def search_values_game(tmp: Path) -> list[Event]:
+    """A short Classic game of two ``mc`` seats traced with ``--search-values`` (its ``search`` lines)."""
+    path = tmp / "search-values.jsonl"
+    res = CliRunner().invoke(main, ["play", "--seed", "8", "--strategies", "mc:samples=2,greedy", "--rule",
+                                    "max_hands=1", "--trace", str(path), "--search-values"])
+    assert res.exit_code == 0, res.output
+    events = [(r["event"], r) for r in map(json.loads, path.read_text("utf-8").splitlines())]
+    assert any(k == "search" for k, _ in events)
+    return events
+
+
 def asking_game() -> list[Event]:
     """A Classic game whose players ask "may I go out?" and answer at random."""
     log = EventLog()
@@ -186,8 +198,9 @@ def classic_first_turn_out() -> list[Event]:
 
 @pytest.fixture(scope="module")
 def traces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Event]]:
-    out = cli_traces(tmp_path_factory.mktemp("traces"))
-    out["classic"] += asking_game() + classic_first_turn_out()
+    tmp = tmp_path_factory.mktemp("traces")
+    out = cli_traces(tmp)
+    out["classic"] += asking_game() + classic_first_turn_out() + search_values_game(tmp)
     out["americana"] += special_hand_deal() + held_three_deal("B3", "R3") + held_three_deal("R3", "B3") + stuck_deal()
     out["spanish"] += quick_finish_deal()
     return out

@@ -170,3 +170,35 @@ def test_step_through_a_whole_game(browser: Any, pages: dict[str, tuple[Path, li
     assert re.search(r" draws \d+ cards? from the stock", shown["event"]), shown["event"]
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == []
+
+
+def test_a_searched_decision_shows_what_was_weighed(browser: Any, tmp_path: Path) -> None:
+    """A trace with ``--search-values``: the step of a ``search`` line shows its candidates, best first, the chosen
+    one marked; another seat's view shows no values."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    trace, page = tmp_path / "mc.jsonl", tmp_path / "mc.html"
+    args = ["--seed", "8", "--strategies", "mc:samples=2,greedy", "--rule", "max_hands=1", "--trace", str(trace)]
+    result = CliRunner().invoke(main, ["play", *args, "--search-values", "--html", str(page)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    by_seq = {ev["seq"]: ev for ev in map(json.loads, trace.read_text(encoding="utf-8").splitlines())}
+    browser.get(page.as_uri())
+    body = browser.find_element(By.TAG_NAME, "body")
+    while _shown(browser)["kind"] != "search":
+        body.send_keys(Keys.ARROW_RIGHT)
+    ev = by_seq[_shown(browser)["seq"]]
+    box = browser.find_element(By.ID, "search")
+    assert box.is_displayed() and "weighed" in box.text
+    rows = box.find_elements(By.CSS_SELECTOR, "tr")[1:]
+    assert len(rows) == len(ev["candidates"])
+    means = [float(r.find_elements(By.TAG_NAME, "td")[1].text.replace("\u2014", "nan")) for r in rows]
+    assert means == sorted(means, reverse=True)  # best first
+    assert sorted(means) == sorted(float(f"{c['mean']:.0f}") for c in ev["candidates"])
+    assert [("chosen" in r.get_attribute("class")) for r in rows].count(True) == 1
+    other = (ev["seat"] + 1) % 4
+    browser.execute_script(f"const v = document.getElementById('viewSelect'); v.value = '{other}';"
+                           "v.dispatchEvent(new Event('change'));")
+    assert not box.is_displayed() and " weighed " in _shown(browser)["event"]
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []

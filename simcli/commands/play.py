@@ -24,7 +24,7 @@ from simcli.commands.hints import interrupted_nothing_kept
 from simcli.engine.deal import DealResult
 from simcli.engine.trace import TraceWriter
 from simcli.players.loading import parse_strategy_list
-from simcli.players.seating import play_game
+from simcli.players.seating import make_strategies, play_game
 from simcli.players.specs import StrategyLookupError
 from simcli.primitives.errors import EngineError, StrategyError
 from simcli.rules.presets import diff, scores_concealed
@@ -32,6 +32,7 @@ from simcli.viewer.hint import HINT_WORLDS
 from simcli.viewer.human import LeftTable
 from simcli.viewer.narrate import tee
 from simcli.viewer.session import Following, parse_seat, seat_person
+from simcli.viewer.weighed import SearchRecorder
 from simcli.viewer.words import SUMMARY_LEGEND
 
 
@@ -76,6 +77,9 @@ def _legend() -> str:
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
               help="write the game's replay page (one self-contained HTML file; as simcli replay makes)")
 @click.option("--narrate", is_flag=True, help="print every event in words as it happens (the play-by-play)")
+@click.option("--search-values", is_flag=True,
+              help="with --trace, --html or --narrate: after each decision a search player (mc, oracle, ismcts) "
+                   "searched, add the candidates it weighed and their values (a search event; the game is the same)")
 @click.option("--human", "human", metavar="SEAT",
               help="play this seat yourself at the terminal (a number from 0, or North/East/South/West at four "
                    "players); the other seats play --strategies (the spec at your seat is ignored)")
@@ -83,12 +87,15 @@ def _legend() -> str:
               help="with --human: worlds the mc search samples for a hint (type ? at a decision)")
 def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple[str, ...],
          rules_file: Path | None, trace_path: Path | None, html_path: Path | None, narrate: bool,
-         human: str | None, hint_worlds: int) -> None:
+         search_values: bool, human: str | None, hint_worlds: int) -> None:
     """Play one game and print a deal-by-deal summary.
 
     Follow it with --narrate (each event in words), --html PAGE.html (a page to step through), or play a seat
     yourself with --human SEAT (docs/replay.md).
     """
+    if search_values and not (trace_path or html_path or narrate):
+        raise click.UsageError("--search-values adds what search players weighed to --trace, --html or --narrate: "
+                               "give one of them")
     rs = build_rules(variant, rules, rules_file)
     try:
         names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
@@ -114,8 +121,12 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
     players = None
     if seat is not None:
         players = seat_person(names, seed, game_index, seat, sys.stdin, sys.stdout, follow.words, hint_worlds)
+    emit = tee(writer, follow.emit)
     try:
-        result = play_game(rs, names, seed, game_index, emit=tee(writer, follow.emit), strategies=players)
+        if search_values:  # each searching seat recorded: the same calls, the same game
+            emit = recorder = SearchRecorder(emit)
+            players = recorder.seat(players if players is not None else make_strategies(names, seed, game_index))
+        result = play_game(rs, names, seed, game_index, emit=emit, strategies=players)
     except (StrategyError, EngineError) as exc:
         raise cli_errors(exc) from None
     except LeftTable:

@@ -9,4 +9,6 @@
   ``simcli play --html``); :mod:`simcli.viewer.narrate` prints the events as they happen (``simcli play
   --narrate``); :mod:`simcli.viewer.human` is a :class:`~simcli.engine.strategy_base.Strategy` that asks a person
   at the terminal for its seat's decisions (``simcli play --human SEAT``).
+* :mod:`simcli.viewer.weighed` records what search players weighed (``simcli play --search-values``: a ``search``
+  line after each searched decision) and says it.
 """

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from simcli.engine.core import Emit
+from simcli.viewer.weighed import search_line
 from simcli.viewer.words import Words
 
 #: Events that close what came before them at once (printed without waiting for the next turn's first line).
@@ -38,7 +39,7 @@ class Narrator:
                 self.write(f"-- turn {data['turn']}, {self.words.seat(data['seat'])}")
             self.flush()
             self.in_turn = True
-        line = self.words.describe(kind, data)
+        line = search_line(self.words.seat, data) if kind == "search" else self.words.describe(kind, data)
         if kind == "deal":
             self.flush()
             self.write("")

@@ -16,13 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from simcli.viewer.replay import GameReplay
+from simcli.viewer.weighed import best_first, candidate_words
 from simcli.viewer.words import seat_name, team_name
 
-#: The page's note on search players' candidates (docs/trace-format.md records decisions, not the search).
-CANDIDATES_NOTE = ("Search players (mc, ismcts, oracle) weigh candidate moves, but a trace records only the move "
-                   "each player made (docs/trace-format.md has no field for the candidates or their values), so "
-                   "this page cannot show them. At the terminal, `simcli play --human SEAT` shows the values an "
-                   "mc search weighs when you type ? for a hint.")
+#: The page's note on search players' candidates when the trace has them (``search`` lines) and when it has none.
+CANDIDATES_NOTE = ("At a decision a search player (mc, oracle, ismcts) searched, a step shows the candidates it "
+                   "weighed, best first, with their values: the mean deal margin (own team's deal score minus the "
+                   "best other team's) over the sampled worlds and its standard error, and for mc the mean gain over "
+                   "its heuristic's own choice (the first it considers), which its pick compares.")
+NO_CANDIDATES_NOTE = ("The candidates a search player (mc, oracle, ismcts) weighed, and their values, are shown when "
+                      "the trace records them: `simcli play --trace T.jsonl --search-values` (or `--html` with "
+                      "`--search-values`). This trace records only the move each player made.")
 
 
 def _asset(name: str) -> str:
@@ -71,6 +75,8 @@ def page_data(game: GameReplay) -> dict[str, Any]:
         if f.score:
             out["score"] = f.score
             out["dealScores"] = f.deal_scores
+        if f.search is not None:
+            out["search"] = _search_rows(f.search)
         frames.append(out)
         before = state
     rules = game.rules
@@ -82,10 +88,25 @@ def page_data(game: GameReplay) -> dict[str, Any]:
         "features": {"ponies": bool(rules.pony_size), "wings": bool(rules.wing_sizes),
                      "blackThrees": rules.threes_mode == "AMERICAN_COLOUR_TABLE",
                      "facedownPile": bool(rules.initial_pile_facedown)},
-        "notes": [CANDIDATES_NOTE],
+        "notes": [CANDIDATES_NOTE if any(f.search is not None for f in game.frames) else NO_CANDIDATES_NOTE],
         "final": {"totals": game.totals, "winner": game.winner_team},
         "deals": deals, "frames": frames,
     }
+
+
+def _search_rows(search: dict[str, Any]) -> dict[str, Any]:
+    """A ``search`` line for the page: its worlds, and one row per candidate, best first: ``[words, mean, standard
+    error, gain, its standard error, worlds, chosen, the search's first (its heuristic's choice)]``, the values in
+    whole points as ``--narrate`` says them (a dash for none)."""
+    kind = search["kind"]
+
+    def num(x: float | None, sign: str = "") -> str:
+        return "\u2014" if x is None else f"{x:{sign}.0f}"
+
+    return {"worlds": search["worlds"], "kind": kind,
+            "rows": [[candidate_words(kind, c["value"]), num(c["mean"], "+"), num(c["se"]), num(c["gain"], "+"),
+                      num(c["gain_se"]), c["worlds"], bool(c["chosen"]), bool(c.get("first"))]
+                     for c in best_first(search)]}
 
 
 def page_html(game: GameReplay) -> str:

@@ -162,6 +162,33 @@
     score.appendChild(list);
   }
 
+  function drawSearch(f) {
+    // What a search player weighed (a search line of the trace), shown to the seat's own view or all hands open:
+    // one row per candidate, best first: [words, mean, standard error, gain, its standard error, worlds, chosen,
+    // the search's first (its heuristic's own choice)].
+    const box = $("search");
+    box.textContent = "";
+    box.hidden = !f.search || !shows(f.seat);
+    if (box.hidden) return;
+    const s = f.search;
+    box.dataset.chosen = s.rows.filter((r) => r[6]).map((r) => r[0]).join("");
+    box.appendChild(el("h2", "", data.seats[f.seat] + " (" + data.strategies[f.seat] + ") weighed " + s.rows.length +
+      " candidates in " + s.worlds + (s.worlds === 1 ? " world" : " worlds") + ", best first"));
+    const table = el("table");
+    const head = el("tr");
+    for (const name of ["candidate", "mean deal margin", "\u00b1 std. error", "gain over its heuristic's choice",
+      "\u00b1 std. error", "worlds"]) head.appendChild(el("th", "", name));
+    table.appendChild(head);
+    for (const r of s.rows) {
+      const row = el("tr", r[6] ? "chosen" : "");
+      const notes = [r[6] ? "\u2714 chosen" : "", r[7] ? "(its heuristic's choice)" : ""].filter((x) => x);
+      row.appendChild(el("td", "", r[0] + (notes.length ? " " + notes.join(" ") : "")));
+      for (const x of [r[1], r[2], r[3], r[4], r[5]]) row.appendChild(el("td", "", String(x)));
+      table.appendChild(row);
+    }
+    box.appendChild(table);
+  }
+
   function text(f) {
     return view === "all" || f.seat === Number(view) || !f.pub ? f.text : f.pub;
   }
@@ -201,6 +228,7 @@
     drawCenter(s);
     drawTeams(f, s);
     drawScore(f);
+    drawSearch(f);
     drawLog(f);
   }
 

@@ -9,7 +9,9 @@ the replay with a :class:`ReplayError` naming the line, so a trace that disagree
 
 After each event that a reader follows (:data:`SHOWN`), a :class:`Frame` keeps the event in words
 (:mod:`simcli.viewer.words`) and the table (:func:`simcli.viewer.table.snapshot`). A pile take is shown with the
-meld of its top card, once the pile is in the taker's hand.
+meld of its top card, once the pile is in the taker's hand. A ``search`` line (``simcli play --search-values``:
+what a search player weighed) is no event of the rules: it is checked to follow its decision, whose value must be
+its chosen candidate, and shown as a frame of its own with the candidates (:mod:`simcli.viewer.weighed`).
 """
 
 from __future__ import annotations
@@ -34,13 +36,14 @@ from simcli.rules.knob_values import RuleError
 from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 from simcli.viewer.table import snapshot
+from simcli.viewer.weighed import checked_search, search_line
 from simcli.viewer.words import Words
 
 #: Events a reader steps through (the header, ``game_start`` and most decision lines are not shown: the events
 #: after a decision show what it did).
 SHOWN = frozenset({"deal", "cut", "pony_grab", "pile_pick", "red_three", "black_three", "draw", "take_pile", "meld",
                    "canasta", "pony_pickup", "wing", "special_hand", "ask_go_out", "discard", "going_out",
-                   "stock_out", "deal_scored", "totals", "game_end", "decision"})
+                   "stock_out", "deal_scored", "totals", "game_end", "decision", "search"})
 
 
 class ReplayError(ValueError):
@@ -65,6 +68,8 @@ class Frame:
     score: list[str] = field(default_factory=list)
     #: Each team's score for the deal (at ``deal_scored`` and after it).
     deal_scores: list[int] | None = None
+    #: At a ``search`` line: what the search weighed (its event data).
+    search: dict[str, Any] | None = None
 
 
 @dataclass
@@ -162,6 +167,25 @@ class _Replayer:
 
     # ------------------------------------------------------------------ the listener
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
+        self.event(kind, data)
+        while (ev := self.peek()) is not None and ev["event"] == "search":
+            self.search(ev)
+
+    def search(self, ev: dict[str, Any]) -> None:
+        """A ``search`` line, which must follow the decision it weighed and choose that decision."""
+        try:
+            data = checked_search(ev, self.events[self.pos - 1])
+        except ValueError as exc:
+            raise ReplayError(f"{self.where()}: {exc}") from None
+        line = search_line(self.words.seat, data)
+        self.settle()
+        frame = self.frame(ev, "search", data, line.text, line.public)
+        frame.search = data
+        self.frames.append(frame)
+        self.pos += 1
+
+    def event(self, kind: str, data: dict[str, Any]) -> None:
+        """The rules' next event, which must be the trace's next line."""
         ev = self.peek()
         if ev is None:
             raise ReplayError(f"the trace ends (after line {len(self.events)}) where the rules produce a {kind} "
