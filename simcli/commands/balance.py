@@ -24,7 +24,7 @@ from simcli.commands.common import (
     rules_file_option,
     seed_option,
 )
-from simcli.commands.hints import study_bar, study_interrupts, tell
+from simcli.commands.hints import study_interrupts, study_progress
 from simcli.commands.output import reported, save_and_print
 from simcli.reporting.balance import balance_study
 from simcli.reporting.formatting import FORMATS
@@ -84,10 +84,11 @@ def parse_variant_strategies(text: str, variants: list[str]) -> dict[str, str]:
               help="write PREFIX.md/.csv/.json/.png [default: OUT/balance]")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="format of the table printed on stdout")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar and no line per run on stderr")
 @reported
 def balance(variants: str, games: int, strategy: str, seed: int, rules: tuple[str, ...], rules_file: Path | None,
             jobs: int | None, backend: BackendChoice, out: Path | None,
-            save: Path | None, fmt: str) -> None:
+            save: Path | None, fmt: str, quiet: bool) -> None:
     """Seat balance per variant with the same strategy in every seat: first-player and dealer team win rates,
     mean margin, deals per game and stock-out and going-out shares, each with its 95% interval.
 
@@ -109,8 +110,8 @@ def balance(variants: str, games: int, strategy: str, seed: int, rules: tuple[st
                                    ("--seed", seed), ("--rule", rules), ("--rules", rules_file), ("--out", out),
                                    ("--save", save)])
     with study_interrupts(cmd):
-        runs = play_all(settings, seed, games, out, jobs, cmd, names, backend=backend.open(jobs), bar=study_bar,
-                        say=tell)
+        runs = play_all(settings, seed, games, out, jobs, cmd, names, backend=backend.open(jobs),
+                        **study_progress(quiet))
     prefix = save or out / "balance"
     try:
         study = balance_study(runs, strategies, strategy, games, seed, cmd, prefix.name + ".png", fmt)

@@ -102,14 +102,23 @@ def progress_bar(total: int, desc: str, *, quiet: bool, unit: str = "game", init
 
 def study_bar(total: int, label: str, names: Sequence[str]) -> Any:
     """The progress bar of one run of a study (``sweep``, ``balance``), and the build hint (once)."""
-    bar = progress_bar(total, label, quiet=False)
+    # The hint first: a terminal's bar line ends without a newline, so a line written after it would be glued on.
     build_hint(total, names, shown=on_terminal(False))
-    return bar
+    return progress_bar(total, label, quiet=False)
 
 
 def tell(line: str) -> None:
     """A line for the person at the terminal, on stderr (stdout holds what the command prints)."""
     print(line, file=sys.stderr)
+
+
+def study_progress(quiet: bool) -> dict[str, Any]:
+    """The ``bar`` and ``say`` of a study's runs (``sweep``, ``balance``: :func:`simcli.reporting.studies.play_all`):
+    a progress bar and a line per run on stderr, or with ``--quiet`` neither (as ``run --quiet``: no bar, no build
+    hint; the table still goes to stdout and errors to stderr)."""
+    if quiet:
+        return {"bar": lambda total, label, names: progress_bar(total, label, quiet=True), "say": lambda line: None}
+    return {"bar": study_bar, "say": tell}
 
 
 @contextmanager

@@ -143,8 +143,8 @@ def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file:
     say = (lambda line: click.echo(line, err=True)) if fmt == "json" else click.echo
     schedule = spec.schedule()
     total = sum(2 * spec.match_pairs(i, j) for i, j in schedule)
+    build_hint(total, names, shown=on_terminal(quiet))  # before the bar: a line of its own
     bar = progress_bar(total, f"{variant} ladder", quiet=quiet)
-    build_hint(total, names, shown=on_terminal(quiet))
     if not bar.disable:
         say = bar.write  # lines above the bar, not through it
 

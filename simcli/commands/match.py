@@ -205,8 +205,8 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
     show = settings is not None and not quiet  # progress lines: the LLR as it goes
     if show and fmt == "text":
         say(header)
+    build_hint(2 * pairs, [a, b], shown=on_terminal(quiet))  # before the bar: a line of its own
     bar = progress_bar(2 * pairs, f"{a} vs {b}", quiet=quiet)
-    build_hint(2 * pairs, [a, b], shown=on_terminal(quiet))
 
     def progress(state: MatchState, status: dict[str, Any] | None) -> None:
         s = state.summary()

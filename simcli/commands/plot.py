@@ -32,11 +32,12 @@ def check_image_path(out: Path) -> None:
               help="hist, ecdf or box: the distribution (default hist); ci: each run's estimate with its 95% "
                    "interval (the default for shares such as strategy_win:NAME)")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="FILE.png or FILE.svg")
-@click.option("--title", help="figure title [default: metric, variant, strategies, N]")
+@click.option("--title", help="figure title [default: the metric, and the variant, strategies, N and seed; for "
+                               "several runs the settings that differ between them first]")
 @reported
 def plot(run_dirs: tuple[Path, ...], metric_name: str, kind: str | None, out: Path, title: str | None) -> None:
     """Plot the distribution of a metric for one or more runs (several runs overlay, with a legend), or with
-    ``--kind ci`` each run's estimate and 95% interval."""
+    --kind ci each run's estimate and 95% interval."""
     from simcli import stats
 
     check_image_path(out)

@@ -34,15 +34,20 @@ from simcli.rules.presets import diff, load_rules, parse_overrides, read_rules_f
 from simcli.runs.errors import RunError
 from simcli.runs.execute import execute_run
 from simcli.runs.integrity import manifest_error
+from simcli.runs.rebuild import recovered_settings
 from simcli.runs.spec import RunSpec, default_chunk_size
 from simcli.runs.storage import read_manifest
 
 
-def _stored_settings(out: Path) -> tuple[dict[str, Any], str]:
-    """The run settings (``spec``) and table format a ``--resume`` of ``out`` takes from its run.json.
+def _stored_settings(out: Path, fmt: str) -> tuple[dict[str, Any], str]:
+    """The run settings (``spec``) and table format a ``--resume`` of ``out`` takes from its run.json; for a run
+    whose run.json is gone, those its done-markers and tables show (no variant, no rules: the command line's go,
+    and the resume rebuilds run.json once a replayed game agrees, :mod:`simcli.runs.rebuild`).
 
     A run.json that is not there or not JSON, or that is JSON but not a run manifest, is a one-line error.
     """
+    if not (out / "run.json").exists() and (found := recovered_settings(out)) is not None:
+        return found[0], found[1] or fmt
     try:
         manifest = read_manifest(out)
     except (OSError, ValueError):
@@ -127,8 +132,12 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     if resume:
         if out is None:
             raise click.ClickException("--resume needs --out RUN_DIR")
-        stored, stored_format = _stored_settings(out)
-        variant = variant if given("variant") else stored["variant"]
+        stored, stored_format = _stored_settings(out, fmt)
+        variant = variant if given("variant") else stored.get("variant", variant)
+        if not given("games") and "games" not in stored:
+            raise click.ClickException(f"{out} has lost its run.json and not every chunk finished, so its number "
+                                       "of games is unknown: give --games N (and the variant and --rule options "
+                                       "it was played with) to rebuild run.json and finish it")
         games = games if given("games") else stored["games"]
         seed = seed if given("seed") else stored["seed"]
         strategies = strategies if given("strategies") else ",".join(stored["strategies"])
@@ -140,7 +149,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     try:
         overrides: dict[str, Any] = read_rules_file(rules_file) if rules_file else {}
         overrides.update(parse_overrides(rules))
-        if stored is not None and not overrides:
+        if stored is not None and not overrides and "rules" in stored:
             rs = load_rules(variant, stored["rules"])
         else:
             rs = load_rules(variant, overrides)
@@ -160,8 +169,8 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     from tqdm import tqdm
 
     shown = not quiet and sys.stderr.isatty()
+    build_hint(total, names, shown=shown)  # before the bar: a line of its own, not glued to the bar's line
     bar = tqdm(total=total, unit="game", desc=f"{variant}", disable=not shown, dynamic_ncols=True, smoothing=0.1)
-    build_hint(total, names, shown=shown)
     try:
         outcome = execute_run(spec, out, backend=backend.open(jobs), fmt=fmt, resume=resume,
                               command=["simcli", *sys.argv[1:]], progress=bar.update,

@@ -19,7 +19,7 @@ from simcli.commands.common import (
     seed_option,
     variant_option,
 )
-from simcli.commands.hints import study_bar, study_interrupts, tell
+from simcli.commands.hints import study_interrupts, study_progress
 from simcli.commands.output import reported, save_and_print
 from simcli.commands.run import refuse_useless_rotation
 from simcli.players.loading import parse_strategy_list
@@ -101,10 +101,12 @@ def checked_settings(variant: str, base: dict[str, Any], k: Knob, values: list[s
 @backend_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="format of the table printed on stdout")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar and no line per run on stderr")
 @reported
 def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | None, games: int, seed: int,
           strategy_args: tuple[str, ...], levels: str | None, rotate_seats: bool, metrics: tuple[str, ...],
-          out: Path | None, save: Path | None, jobs: int | None, backend: BackendChoice, fmt: str) -> None:
+          out: Path | None, save: Path | None, jobs: int | None, backend: BackendChoice, fmt: str,
+          quiet: bool) -> None:
     """Play one run per value of a rule knob (same master seed and N, so runs are paired game by game) and
     tabulate and plot the chosen metrics against the value, each with its 95% interval, and each value's
     paired difference from the first (the baseline) with its interval and Holm-adjusted p.
@@ -132,7 +134,7 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | No
         raise click.ClickException(f"--rule {k.name}: repeated values in {raw_values!r}")
     if level_specs is not None:
         return sweep_levels(variant, rule, k, values, base, fixed, rules_file, games, seed, level_specs, levels,
-                            strategy_args, rotate_seats, chosen, out, save, jobs, backend, fmt)
+                            strategy_args, rotate_seats, chosen, out, save, jobs, backend, fmt, quiet)
     settings = checked_settings(variant, base, k, values, strategies, rotate_seats, chosen)
     out = out or default_out("sweep", k.name)
     labels = [f"{k.name}={v}" for v in values]
@@ -145,7 +147,7 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | No
                                  ("--save", save)])
     with study_interrupts(cmd):
         runs = play_all(settings, seed, games, out, jobs, cmd, labels, rotate_seats, backend.open(jobs),
-                        bar=study_bar, say=tell)
+                        **study_progress(quiet))
     prefix = save or out / "sweep"
     try:
         study = sweep_study(Sweep(variant, k.name, k.help, values, fixed, games, seed, rotate_seats, list(chosen), cmd),
@@ -189,7 +191,7 @@ def parse_levels(levels: str | None, strategy_args: Sequence[str]) -> list[str] 
 def sweep_levels(variant: str, rule: str, k: Knob, values: list[str], base: dict[str, Any], fixed: tuple[str, ...],
                  rules_file: Path | None, games: int, seed: int, level_specs: list[str], levels: str | None,
                  strategy_args: tuple[str, ...], rotate_seats: bool, chosen: Sequence[Metric], out: Path | None,
-                 save: Path | None, jobs: int | None, backend: BackendChoice, fmt: str) -> None:
+                 save: Path | None, jobs: int | None, backend: BackendChoice, fmt: str, quiet: bool = False) -> None:
     """``sweep`` at several levels: one run per (level, value) into ``OUT/<level>/<knob>=<value>`` on the same
     master seed and N (every level and value pairs game by game), then the per-level effects and interactions."""
     from simcli import stats
@@ -216,7 +218,7 @@ def sweep_levels(variant: str, rule: str, k: Knob, values: list[str], base: dict
     with study_interrupts(cmd):  # play_all keeps finished runs on Ctrl-C; the same command resumes level by level
         for spec, settings in plan:
             level_runs.append((spec, play_all(settings, seed, games, out / safe_name(spec), jobs, cmd, labels,
-                                              rotate_seats, pool, bar=study_bar, say=tell)))
+                                              rotate_seats, pool, **study_progress(quiet))))
     prefix = save or out / "sweep"
     try:
         study = levels_study(Sweep(variant, k.name, k.help, values, fixed, games, seed, rotate_seats, list(chosen),

@@ -149,8 +149,8 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
     pool = backend.open(jobs)  # one backend for every match (one Dask cluster or client, not one per match)
     say = (lambda line: click.echo(line, err=True)) if fmt == "json" else click.echo
     schedule = spec.schedule()
+    build_hint(2 * pairs * len(schedule), names, shown=on_terminal(quiet))  # before the bar: a line of its own
     bar = progress_bar(2 * pairs * len(schedule), f"{variant} round robin", quiet=quiet)
-    build_hint(2 * pairs * len(schedule), names, shown=on_terminal(quiet))
     if not bar.disable:
         say = bar.write  # lines above the bar, not through it
     with series_errors(bar, out, ['tournament', '--resume', '--out', str(out), *backend.words()]):

@@ -27,10 +27,17 @@ def verify(run_dir: Path, quiet: bool) -> None:
     from simcli.runs.errors import RunInUse
     from simcli.runs.integrity import LOCK, MANIFEST, check_run
     from simcli.runs.lock import run_lock
+    from simcli.runs.rebuild import describe, missing_markers, recovered_settings
 
     if not run_dir.is_dir():
         raise click.ClickException(f"no run directory at {run_dir}")
     if not (run_dir / MANIFEST).exists():
+        found = recovered_settings(run_dir)
+        if found is not None:  # the settings are lost, the games are not: say how to get the manifest back
+            raise click.ClickException(
+                f"{run_dir} has lost its {MANIFEST}, but its done-markers and tables are there ({describe(found[0])})"
+                f"; rebuild {MANIFEST} with: {prog()} run --resume --out {run_dir} and the --variant and --rule "
+                "options it was played with (no table stores them; a game played again checks them)")
         raise click.ClickException(f"{run_dir} is not a run directory (no {MANIFEST})")
     if (run_dir / LOCK).exists():
         try:
@@ -58,5 +65,11 @@ def verify(run_dir: Path, quiet: bool) -> None:
         sys.exit(NOT_FINISHED)
     if not quiet:
         errors = int(manifest.get("errors") or 0)
+        lost = missing_markers(run_dir, manifest)
+        # A finished run's tables are checked against run.json, not its done-markers: a lost marker is named, as
+        # what it still serves (rebuilding a lost run.json), not counted as damage.
+        note = (f"; {', '.join(lost[:3])}{' and more' if len(lost) > 3 else ''} missing: not needed by a finished "
+                f"run, only to rebuild a lost run.json" if lost else "")
         click.echo(f"ok: {run_dir} is a complete run of {total:,} games ({check.games_kept:,} played, "
-                   f"{errors:,} failed), {int(manifest.get('hands') or 0):,} deals; every file matches run.json")
+                   f"{errors:,} failed), {int(manifest.get('hands') or 0):,} deals; every file matches run.json"
+                   + note)

@@ -233,8 +233,13 @@ def _find_class(name: str) -> object:
         if obj is None:
             raise StrategyLookupError(f"module strategies.{name} has no STRATEGY class; set STRATEGY = YourClass in it")
         return obj
+    import difflib
+
+    # As a misspelled knob gets: the nearest names (built in or registered), so a typo needs no second look-up.
+    close = difflib.get_close_matches(name, available_strategies(), n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
     raise StrategyLookupError(
-        f"unknown strategy '{name}'; allowed: {', '.join(available_strategies())}, a module in strategies/, "
+        f"unknown strategy '{name}'{hint}; allowed: {', '.join(available_strategies())}, a module in strategies/, "
         "module:Class, or a file path/to/mine.py"
     )
 

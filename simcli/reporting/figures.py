@@ -182,14 +182,44 @@ def metric_samples(runs: Sequence[Run], m: stats.Metric, labels: Sequence[str]) 
 
 
 def default_title(runs: Sequence[Run], m: stats.Metric) -> str:
-    """A title naming the metric and, for one run, its variant, strategies and N."""
+    """A title naming the metric and, for one run, its variant, strategies and N; for several runs, the settings
+    that differ between them (variant, strategies, N, seed or a rule knob) and then those they share."""
     if len(runs) == 1:
         mf = runs[0].manifest
         strategies: list[Any] = mf.get("strategies") or []
         rules = ", ".join(f"{k}={v}" for k, v in (mf.get("rules_diff") or {}).items())
         return (f"{m.label}: variant {mf.get('variant')}; strategies {seats_text([str(s) for s in strategies])}; "
                 f"{len(runs[0].games):,} games, seed {mf.get('seed')}" + (f"\n{rules}" if rules else ""))
-    return f"{m.label}: {len(runs)} runs"
+    differ, shared = runs_settings(runs)
+    head = "; ".join(differ) if differ else f"{len(runs)} runs of the same settings"
+    return f"{m.label}: {head}" + (f"\n{'; '.join(shared)}" if shared else "")
+
+
+def runs_settings(runs: Sequence[Run]) -> tuple[list[str], list[str]]:
+    """What differs between runs (``going_out_bonus 100 vs 300``, ``seed 1 vs 2``: each setting with its values in
+    the runs' order) and what they share (``variant classic``, ``strategies greedy x4``, ``1,000 games``,
+    ``seed 2``), for the title of a figure of several runs."""
+    manifests = [r.manifest for r in runs]
+    settings: dict[str, list[str]] = {
+        "variant": [str(mf.get("variant")) for mf in manifests],
+        "strategies": [seats_text([str(s) for s in mf.get("strategies") or []]) for mf in manifests],
+        "games": [f"{len(r.games):,}" for r in runs],
+        "seed": [str(mf.get("seed")) for mf in manifests],
+    }
+    # Every knob whose value differs between the runs (the full rule sets, so a knob one run changed and another
+    # left at its preset value is named too).
+    rules = [mf.get("rules") or {} for mf in manifests]
+    for knob in dict.fromkeys(k for r in rules for k in r):
+        values = [str(r.get(knob, "-")) for r in rules]
+        if len(set(values)) > 1:
+            settings[knob] = values
+    differ, shared = [], []
+    for name, values in settings.items():
+        if len(set(values)) > 1:
+            differ.append(f"{name} {' vs '.join(values)}")
+        else:
+            shared.append(f"{values[0]} games" if name == "games" else f"{name} {values[0]}")
+    return differ, shared
 
 
 def metric_figure(runs: Sequence[Run], m: stats.Metric, kind: str, title: str | None = None) -> tuple[Figure, str]:

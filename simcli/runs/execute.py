@@ -28,6 +28,7 @@ from simcli.runs.integrity import CHUNK_DIR, MANIFEST, TABLES, file_digest
 from simcli.runs.lock import run_lock
 from simcli.runs.pieces import chunk_results
 from simcli.runs.provenance import builds
+from simcli.runs.rebuild import is_lost_manifest, rebuild_manifest
 from simcli.runs.resume import check_new_out, check_resume, repair_damaged
 from simcli.runs.spec import RunSpec
 from simcli.runs.stopping import Interrupted, Stopper
@@ -85,7 +86,7 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str | B
     """
     say = notify or _stderr
     if resume:
-        if not (run_dir / MANIFEST).exists():
+        if not (run_dir / MANIFEST).exists() and not is_lost_manifest(run_dir):
             raise RunError(f"nothing to resume: {run_dir} has no {MANIFEST}")
     else:
         check_new_out(run_dir)
@@ -130,6 +131,10 @@ def _execute_locked(spec: RunSpec, run_dir: Path, *, pool: Backend, fmt: str, re
     n_chunks = -(-spec.games // spec.chunk_size)
     replayed: list[str] = []
     if resume:
+        if not (run_dir / MANIFEST).exists():  # lost, but its chunks finished: rebuilt from them and the spec
+            rebuild_manifest(run_dir, spec, fmt, command=command or sys.argv, rules_diff=rules_diff)
+            say(f"rebuilt {run_dir / MANIFEST} from the done-markers and tables (the first game played again "
+                "with the given settings came out as stored)")
         manifest = check_resume(run_dir, spec, fmt)
         replayed = repair_damaged(run_dir, spec, manifest, say)
         was_complete = manifest.get("status") == "complete" and not replayed
