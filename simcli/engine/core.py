@@ -13,14 +13,22 @@ the judge nor the view nor the strategy loader: strategies and views are typed `
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
 from simcli.engine.state import DealState
+from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.primitives.errors import GameContext, IllegalDecision, StrategyError
 
 Emit = Callable[[str, dict[str, Any]], None]
+
+# The decision types as Final names of a compiled module, for the engine's checks of every decision: compiled code
+# reads a Final name as a C static, an imported one through its module's dictionary at every use.
+STOCK_DRAW: Final = DRAW_STOCK
+MELD_TYPE: Final = Meld
+TAKE_TYPE: Final = TakePile
+SPECIAL_HAND: Final = SpecialHand
 
 
 def flag_error(method: str, value: Any) -> str | None:
@@ -37,8 +45,9 @@ class Engine:
     def __init__(self, st: DealState, strategies: Sequence[Any], views: Sequence[Any], emit: Emit | None,
                  ctx: GameContext | None):
         self.st = st
-        self.strategies = strategies
-        self.views = views
+        # Lists (not any Sequence): the compiled build indexes them natively at every decision.
+        self.strategies: list[Any] = list(strategies)
+        self.views: list[Any] = list(views)
         self.emit = emit
         self.ctx = ctx or GameContext()
         self.decisions = 0

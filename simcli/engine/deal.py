@@ -1,15 +1,14 @@
 """One deal: the turn loop and the turn's named phases (RULES.md §1.6), the thin orchestrator of the engine.
 
-:func:`play_deal` drives a :class:`~simcli.engine.state.DealState` from a shuffled deck to
-a scored end, asking each seat's strategy for its decisions and validating them.
-The engine reports what happens through ``emit(kind, data)``; with no listener it
-builds no event data at all.
+:func:`play_deal` drives a :class:`~simcli.engine.state.DealState` from a shuffled deck to a scored end, asking each
+seat's strategy for its decisions and validating them. The engine reports what happens through ``emit(kind, data)``;
+with no listener it builds no event data at all.
 
 A turn is :meth:`Deal._start_turn`, :meth:`Deal._draw_phase`, :meth:`Deal._meld_phase` and
 :meth:`Deal._discard_phase`; :meth:`Deal.play` and :meth:`Deal.resume` (a rollout from any decision) share one loop
 (a rollout limited to a number of turns has its own, :meth:`Deal._turns_until`). What the phases do lives in modules
-of their own: :mod:`simcli.engine.dealing` (the deal's set-up and opening events), :mod:`simcli.engine.melding`
-(pile takes and melds), :mod:`simcli.engine.ending` (going out, the stock running out, the score),
+of their own: :mod:`simcli.engine.dealing` (the deal's set-up and opening events), :mod:`simcli.engine.melding` (pile
+takes and melds), :mod:`simcli.engine.ending` (going out, the stock running out, the score),
 :mod:`simcli.engine.trace_json` (the events' shapes), and one module per variant feature holding its rule's
 predicates (shared with :mod:`simcli.engine.judge`) and the transitions the phases call at their hook points (start
 of turn, after melds, on opening, at an empty hand, at the discard): :mod:`simcli.engine.features.threes`,
@@ -24,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from simcli.engine import ending, melding
-from simcli.engine.core import Emit, Engine
+from simcli.engine.core import SPECIAL_HAND, STOCK_DRAW, Emit, Engine
 from simcli.engine.dealing import emit_opening, new_deal
 from simcli.engine.ending import DealResult
 from simcli.engine.features import ponies, spanish_pile, special, threes, wings
@@ -45,7 +44,6 @@ from simcli.engine.state import DealState
 from simcli.engine.strategy_base import Strategy
 from simcli.engine.trace_json import describe_decision, meld_json
 from simcli.engine.view import PlayerView
-from simcli.primitives.actions import DRAW_STOCK, SpecialHand
 from simcli.primitives.cards import IS_WILD, RANK_NAMES, SEVEN
 from simcli.primitives.errors import EngineError, GameContext
 
@@ -170,7 +168,7 @@ class Deal(Engine):
         threes, pony, wing). Returns whether the player had melded before this turn."""
         st = self.st
         st.current = seat
-        st.seat_turns[seat] += 1
+        st.seat_turns[seat] = st.seat_turns[seat] + 1  # not +=: native in the compiled build
         st.drew_from_stock = False
         st.touched_existing = False
         st.turn_new_ranks = 0
@@ -192,10 +190,10 @@ class Deal(Engine):
         wings.at_turn_start(self, seat)
         threes.once_opened(self, seat, team)
 
+    # hot path: over 60 lines, as the stock draw is inlined (it runs on most turns)
     def _draw_phase(self, seat: int) -> bool:
         """Draw phase: the draw decision (stock or pile), checked, traced and carried out, then the "may I go
-        out?" question. Returns whether the deal ended (the stock ran out). Over 60 lines: the stock draw is
-        inlined, as it runs on most turns."""
+        out?" question. Returns whether the deal ended (the stock ran out)."""
         st = self.st
         r = st.rules
         emit = self.emit
@@ -206,7 +204,7 @@ class Deal(Engine):
         except Exception as exc:
             raise self.wrap(seat, exc) from exc
         # Every check comes before the decision line: a refused decision is never traced as made.
-        if decision is DRAW_STOCK:
+        if decision is STOCK_DRAW:
             if len(st.stock) < r.draw_count and must_take_pile(st, seat):
                 left = "empty" if not st.stock else f"down to {len(st.stock)} (partial_draw_allowed=false)"
                 raise self.fail(seat, f"the stock is {left} and the pile matches a team meld: it must be taken")
@@ -219,30 +217,33 @@ class Deal(Engine):
                 raise self.fail(seat, f"take pile {decision.meld} {list(map(str, decision.extra))}: {err}")
         if emit:
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": describe_decision(decision)})
-        if decision is DRAW_STOCK:
+        if decision is STOCK_DRAW:
             stock = st.stock
             if not stock or (len(stock) < r.draw_count and not r.partial_draw_allowed):
-                self._stock_runs_out(seat)
+                # An empty stock, or too short for a whole draw (RULES.md A-X-5), ends the deal.
+                ending.stock_out(self, seat, {} if not stock else {"stock_left": len(stock)})
                 return True
             # The stock draw, inlined (it runs on most turns): bonus threes are laid and replaced by draw_one.
-            drawn = []
+            drawn: list[int] | None = [] if emit else None  # the cards drawn, for the event only
             hand = st.hands[seat]
+            sizes = st.hand_sizes
             for _ in range(r.draw_count):
                 if not stock:
                     break
                 top = stock[-1]
                 if not st.is_bonus_three[top]:  # the common case: no laying, no replacement
                     stock.pop()
-                    hand[top] += 1
-                    st.hand_sizes[seat] += 1
-                    drawn.append(top)
+                    hand[top] = hand[top] + 1  # not +=: the compiled build adds list items natively only so
+                    sizes[seat] = sizes[seat] + 1
+                    if drawn is not None:
+                        drawn.append(top)
                     continue
                 # A bonus three: laid and replaced, possibly until the stock runs out (then nothing is drawn).
                 replacement = threes.draw_one(self, seat, "stock")
-                if replacement is not None:
+                if replacement is not None and drawn is not None:
                     drawn.append(replacement)
             st.drew_from_stock = True
-            if emit:
+            if emit and drawn is not None:
                 emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn], "stock_left": len(stock)})
         else:
             melding.take_pile(self, seat, decision)
@@ -251,11 +252,6 @@ class Deal(Engine):
         if self._asks[seat]:
             self._ask_partner(seat)
         return False
-
-    def _stock_runs_out(self, seat: int) -> None:
-        """A stock draw with the stock empty, or too short for a whole draw (RULES.md A-X-5), ends the deal."""
-        st = self.st
-        ending.stock_out(self, seat, {} if not st.stock else {"stock_left": len(st.stock)})
 
     def _ask_partner(self, seat: int) -> None:
         """Asking partner "may I go out?" (an agent hook with no scoring effect; the answer binds)."""
@@ -287,11 +283,12 @@ class Deal(Engine):
                 melds = strategy.choose_melds(view)
             except Exception as exc:
                 raise self.wrap(seat, exc) from exc
-            if melds or (melds is not None and type(melds) is not list and type(melds) is not tuple):
+            has = bool(melds)  # once: a well-formed decision (checked next) is a list or tuple
+            if has or (melds is not None and type(melds) is not list and type(melds) is not tuple):
                 err = melds_shape_error(melds)  # None and an empty list or tuple are no melds
                 if err:
                     raise self.fail(seat, err)
-            if melds and isinstance(melds[0], SpecialHand):
+            if has and isinstance(melds[0], SPECIAL_HAND):
                 special.lay_special_hand(self, seat, melds)
                 if emit:
                     emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
@@ -300,7 +297,7 @@ class Deal(Engine):
                     ending.go_out(self, seat, had_melded)
                     return True
                 break
-            if melds:
+            if has:
                 melds = tuple(melds)
                 err = None if st.validated == (st.phase, seat, melds) else melds_error(st, seat, melds)
                 if err:
@@ -308,8 +305,8 @@ class Deal(Engine):
                 melding.apply_melds(self, seat, melds)
             if emit:
                 emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
-                                  "value": [meld_json(m) for m in melds] if melds else []})
-            if not (melds and st.ponies_in_play and self._pony_after_melding(seat)):
+                                  "value": [meld_json(m) for m in melds] if has else []})
+            if not (has and st.ponies_in_play and self._pony_after_melding(seat)):
                 break
         if st.hand_sizes[seat] == 0 or st.last_card_red_three:  # tested here: the call is rare
             return self._after_meld_phase(seat, had_melded)
@@ -359,11 +356,12 @@ class Deal(Engine):
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard", "value": RANK_NAMES[card]})
             if self._lifts and not st.pile:
                 lifted = discard_lifts(st, seat)  # read before the card leaves the hand
-        hand[card] -= 1
-        st.hand_sizes[seat] -= 1
+        hand[card] = hand[card] - 1  # not -=: the compiled build then subtracts natively
+        sizes = st.hand_sizes
+        sizes[seat] = sizes[seat] - 1
         known = st.known[seat]
         if known[card]:  # DealState.forget, inlined: this runs on every discard
-            known[card] -= 1
+            known[card] = known[card] - 1
         st.pile.append(card)
         if self._discard_freezes[card]:
             st.pile_frozen = True

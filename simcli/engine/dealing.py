@@ -35,7 +35,7 @@ def new_deal(rules: RuleSet, deck: Sequence[int], dealer: int, deal_index: int, 
     for k, seat in enumerate(order):
         hand = st.hands[seat]
         for card in deck[k:dealt:p]:
-            hand[card] += 1
+            hand[card] = hand[card] + 1  # not +=: the compiled build then adds natively
     del stock[len(stock) - dealt:]
     for seat in range(p):
         st.hand_sizes[seat] = rules.hand_size

@@ -20,7 +20,7 @@ from simcli.engine.trace_json import deal_scored_json
 from simcli.primitives.cards import FOUR
 
 
-# init=False and an __init__ of its own that reads the ended deal: the compiled build then builds one a deal in
+# init=False and an __init__ of its own (the same parameters): the compiled build then builds one a deal in
 # compiled code, not through the dataclass's interpreted __init__ (keyword by keyword); a dataclass still for its
 # fields, repr, equality and dataclasses.asdict.
 @dataclass(init=False)
@@ -69,45 +69,59 @@ class DealResult:
     terremoto: bool
     positions: list[TeamPosition] = field(repr=False)
 
-    def __init__(self, st: DealState, scores: list[dict[str, int]], positions: list[TeamPosition]) -> None:
-        """What happened in the ended deal ``st`` (not changed), scored ``scores`` from ``positions``."""
-        self.deal_index = st.deal_index
-        self.dealer = st.dealer
-        self.first_player = st.first_player
+    # hot path: one assignment per field (a deal's end builds one); the parameters are the fields, as a dataclass's
+    def __init__(self, deal_index: int, dealer: int, first_player: int, scores: list[dict[str, int]],
+                 end_reason: str, went_out_seat: int | None, concealed: bool, turns: int,
+                 canastas: list[dict[str, int]], red_threes: list[int], first_meld_turn: list[int | None],
+                 pile_takes: list[list[int]], cut_count: int, cut_target: int, exact_cut: bool,
+                 exact_cut_team: int | None, pony_pickup_turns: list[int | None] | None = None,
+                 required_set_turn: list[int | None] | None = None, pony_cut_count: int = 0,
+                 pony_exact: bool = False, pony_exact_team: int | None = None, black_threes: list[int] | None = None,
+                 special_hand: str | None = None, wings: list[tuple[int, int, int]] | None = None,
+                 dead_ranks: int = 0, hidden_canastas: list[int] | None = None, premiado: bool = False,
+                 premiado_end_turn: int | None = None, crossed: list[tuple[int, int]] | None = None,
+                 pick_count: int = 0, pick_target: int = 0, exact_pick: bool = False,
+                 exact_pick_team: int | None = None, black_three_canasta_team: int | None = None,
+                 quick_finish: bool = False, terremoto: bool = False,
+                 positions: list[TeamPosition] | None = None) -> None:
+        self.deal_index = deal_index
+        self.dealer = dealer
+        self.first_player = first_player
         self.scores = scores
-        self.end_reason = st.end_reason or ""
-        self.went_out_seat = st.went_out_seat
-        self.concealed = st.concealed
-        self.turns = st.turn
-        self.canastas = [dict(c) for c in st.canastas]
-        self.red_threes = list(st.red_threes)
-        self.first_meld_turn = list(st.first_meld_turn)
-        self.pile_takes = [list(t) for t in st.take_sizes]
-        self.cut_count = st.cut_count
-        self.cut_target = st.cut_target
-        self.exact_cut = st.exact_cut
-        self.exact_cut_team = st.exact_cut_team
-        self.pony_pickup_turns = list(st.pony_turn) if st.rules.pony_size else []
-        self.required_set_turn = list(st.req_met_turn)
-        self.pony_cut_count = st.pony_cut_count
-        self.pony_exact = st.pony_exact
-        self.pony_exact_team = st.pony_exact_team
-        self.black_threes = list(st.black_threes)
-        self.special_hand = st.special_hand
-        self.wings = list(st.wing_log)
-        self.dead_ranks = dead_ranks(positions, st.rules.canasta_size)
-        self.hidden_canastas = [len(h) for h in st.hidden]
-        self.premiado = st.pile_premiado
-        self.premiado_end_turn = st.premiado_end_turn
-        self.crossed = list(st.castigado_log)
-        self.pick_count = st.pick_count
-        self.pick_target = st.pick_target
-        self.exact_pick = st.exact_pick
-        self.exact_pick_team = st.exact_pick_team
-        self.black_three_canasta_team = st.black_three_canasta_team
-        self.quick_finish = st.quick_finish
-        self.terremoto = st.terremoto
-        self.positions = positions
+        self.end_reason = end_reason
+        self.went_out_seat = went_out_seat
+        self.concealed = concealed
+        self.turns = turns
+        self.canastas = canastas
+        self.red_threes = red_threes
+        self.first_meld_turn = first_meld_turn
+        self.pile_takes = pile_takes
+        self.cut_count = cut_count
+        self.cut_target = cut_target
+        self.exact_cut = exact_cut
+        self.exact_cut_team = exact_cut_team
+        # A list left out is a new empty one (the dataclass's default_factory=list).
+        self.pony_pickup_turns = [] if pony_pickup_turns is None else pony_pickup_turns
+        self.required_set_turn = [] if required_set_turn is None else required_set_turn
+        self.pony_cut_count = pony_cut_count
+        self.pony_exact = pony_exact
+        self.pony_exact_team = pony_exact_team
+        self.black_threes = [] if black_threes is None else black_threes
+        self.special_hand = special_hand
+        self.wings = [] if wings is None else wings
+        self.dead_ranks = dead_ranks
+        self.hidden_canastas = [] if hidden_canastas is None else hidden_canastas
+        self.premiado = premiado
+        self.premiado_end_turn = premiado_end_turn
+        self.crossed = [] if crossed is None else crossed
+        self.pick_count = pick_count
+        self.pick_target = pick_target
+        self.exact_pick = exact_pick
+        self.exact_pick_team = exact_pick_team
+        self.black_three_canasta_team = black_three_canasta_team
+        self.quick_finish = quick_finish
+        self.terremoto = terremoto
+        self.positions = [] if positions is None else positions
 
 
 def dead_ranks(positions: list[TeamPosition], canasta_size: int) -> int:
@@ -204,7 +218,24 @@ def finish(eng: Engine) -> DealResult:
     spanish_pile.at_end(st)
     positions = team_positions(st)
     scores = score_deal(st.rules, positions)
-    result = DealResult(st, scores, positions)
+    result = DealResult(
+        deal_index=st.deal_index, dealer=st.dealer, first_player=st.first_player, scores=scores,
+        end_reason=st.end_reason or "", went_out_seat=st.went_out_seat, concealed=st.concealed,
+        turns=st.turn, canastas=[dict(c) for c in st.canastas], red_threes=list(st.red_threes),
+        first_meld_turn=list(st.first_meld_turn), pile_takes=[list(t) for t in st.take_sizes],
+        cut_count=st.cut_count, cut_target=st.cut_target, exact_cut=st.exact_cut,
+        exact_cut_team=st.exact_cut_team, positions=positions,
+        pony_pickup_turns=list(st.pony_turn) if st.rules.pony_size else [],
+        required_set_turn=list(st.req_met_turn), pony_cut_count=st.pony_cut_count,
+        pony_exact=st.pony_exact, pony_exact_team=st.pony_exact_team,
+        black_threes=list(st.black_threes), special_hand=st.special_hand, wings=list(st.wing_log),
+        dead_ranks=dead_ranks(positions, st.rules.canasta_size),
+        hidden_canastas=[len(h) for h in st.hidden], premiado=st.pile_premiado,
+        premiado_end_turn=st.premiado_end_turn, crossed=list(st.castigado_log), pick_count=st.pick_count,
+        pick_target=st.pick_target, exact_pick=st.exact_pick, exact_pick_team=st.exact_pick_team,
+        black_three_canasta_team=st.black_three_canasta_team, quick_finish=st.quick_finish,
+        terremoto=st.terremoto,
+    )
     if eng.emit:
         eng.emit("deal_scored", deal_scored_json(st, scores, positions))
     return result

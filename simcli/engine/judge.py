@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from simcli.engine.core import MELD_TYPE, SPECIAL_HAND, STOCK_DRAW, TAKE_TYPE
 from simcli.engine.features.ponies import empty_hand_takes_pony
 from simcli.engine.features.spanish_pile import crossed_take_error
 from simcli.engine.features.special import (
@@ -28,7 +29,7 @@ from simcli.engine.meld_legality import (
 from simcli.engine.meld_legality import merge_melds as merge_melds
 from simcli.engine.melds import requirement_met
 from simcli.engine.state import DealState
-from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
+from simcli.primitives.actions import Meld, TakePile
 from simcli.primitives.cards import (
     ACE,
     BLACK_THREE,
@@ -53,7 +54,7 @@ def meld_shape_error(m: Any) -> str | None:
     Checked before anything uses the meld (legality checks index hands with its rank, traces name it), so that
     a malformed decision is refused with one line rather than crashing a check or a trace writer.
     """
-    if type(m) is Meld:  # the common case, decided with exact type tests (no bool, no float)
+    if type(m) is MELD_TYPE:  # the common case, decided with exact type tests (no bool, no float)
         rank, n, tw, jk = m
         if (type(rank) is int and type(n) is int and type(tw) is int and type(jk) is int
                 and 0 <= rank < NUM_RANKS and n >= 0 and tw >= 0 and jk >= 0):
@@ -71,10 +72,10 @@ def meld_shape_error(m: Any) -> str | None:
 
 def draw_shape_error(decision: Any) -> str | None:
     """Why a ``choose_draw`` return is neither :data:`DRAW_STOCK` nor a well-formed :class:`TakePile`."""
-    if decision is DRAW_STOCK:
+    if decision is STOCK_DRAW:
         return None
     expected = "expected DRAW_STOCK or TakePile(Meld, extra=(Meld, ...))"
-    if not isinstance(decision, TakePile):
+    if not isinstance(decision, TAKE_TYPE):
         return f"choose_draw returned {decision!r}; {expected}"
     extra = decision.extra
     if not isinstance(extra, (tuple, list)):
@@ -90,7 +91,7 @@ def melds_shape_error(melds: Any) -> str | None:
     """Why a ``choose_melds`` return is not a list or tuple of well-formed :class:`Meld` (or one SpecialHand)."""
     if not isinstance(melds, (list, tuple)):
         return f"choose_melds returned {melds!r}; expected a list of Meld (or one SpecialHand)"
-    if melds and isinstance(melds[0], SpecialHand):
+    if melds and isinstance(melds[0], SPECIAL_HAND):
         if not isinstance(melds[0].kind, str):
             return f"choose_melds returned {melds!r}: the special hand's kind is not a string"
         return None

@@ -85,14 +85,16 @@ class MeldBook:
         m = melds[rank]
         size = self.rules.canasta_size
         if m is None:
-            m = melds[rank] = [0, 0, 0]
+            m = melds[rank] = [naturals, twos, jokers]
             before = None
+            was_clean = False
         else:
             before = canasta_type(self.rules, rank, m) if m[0] + m[1] + m[2] >= size else None
-        was_clean = before is not None and is_clean(rank, m)
-        m[0] += naturals
-        m[1] += twos
-        m[2] += jokers
+            was_clean = before is not None and is_clean(rank, m)
+            # Not +=: the compiled build adds list items natively only as ``x[i] = x[i] + n``.
+            m[0] = m[0] + naturals
+            m[1] = m[1] + twos
+            m[2] = m[2] + jokers
         table = self._meld_tables[team]
         if table is not None:  # patch the snapshot in place of rebuilding it on the next read
             patched = list(table)

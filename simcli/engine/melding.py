@@ -16,6 +16,7 @@ from simcli.engine.core import Engine
 from simcli.engine.features import spanish_pile, threes, wings
 from simcli.engine.judge import meld_segments, merge_melds
 from simcli.engine.melds import requirement_met
+from simcli.engine.state import DealState
 from simcli.engine.trace_json import meld_json
 from simcli.primitives.actions import Meld, TakePile
 from simcli.primitives.cards import BLACK_THREE, FOUR, JOKER, RANK_NAMES, RED_THREE, TWO, WILD_MELD
@@ -40,21 +41,24 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
         st.touched_existing = True
     else:
         st.turn_new_ranks |= 1 << top
-    hand[top] -= m.naturals
-    hand[TWO] -= m.twos
-    hand[JOKER] -= m.jokers
+    # ``x[i] = x[i] - n`` rather than ``-=`` on list items here: the compiled build then adds and subtracts natively.
+    n, tw, jk = m.naturals, m.twos, m.jokers
+    hand[top] = hand[top] - n
+    hand[TWO] = hand[TWO] - tw
+    hand[JOKER] = hand[JOKER] - jk
     known = st.known[seat]
     if known[top] or known[TWO] or known[JOKER]:  # DealState.forget_meld, its test inlined
-        st.forget_meld(seat, top, m.naturals, m.twos, m.jokers)
-    st.hand_sizes[seat] -= m.size
-    add_to_meld(eng, seat, top, m.naturals + 1, m.twos, m.jokers)
+        st.forget_meld(seat, top, n, tw, jk)
+    sizes = st.hand_sizes
+    sizes[seat] = sizes[seat] - (n + tw + jk)
+    add_to_meld(eng, seat, top, n + 1, tw, jk)
     gained = 0
     for card in pile:
         if card != RED_THREE:
-            hand[card] += 1
-            known[card] += 1  # everyone saw the face-up cards go into this hand
+            hand[card] = hand[card] + 1
+            known[card] = known[card] + 1  # everyone saw the face-up cards go into this hand
             gained += 1
-    st.hand_sizes[seat] += gained
+    sizes[seat] = sizes[seat] + gained
     st.unlearn_facedown(seat)  # ... but not the face-down ones
     pile[:] = [RED_THREE] * (len(pile) - gained)
     st.pile_frozen = False
@@ -85,22 +89,20 @@ def apply_melds(eng: Engine, seat: int, melds: Sequence[Meld]) -> None:
     known = st.known[seat]
     team_melds = st.melds[team]
     size = st.rules.canasta_size
-    # One meld per rank (merged actions), or under new_meld_after_closed_canasta the melds the actions build.
-    groups = merge_melds(melds).items() if st.layout.close_at is None else (
-        (seg[0], seg[1:4]) for seg in meld_segments(st, team, melds))
-    for rank, (n, tw, jk) in groups:
+    sizes = st.hand_sizes
+    for rank, n, tw, jk in meld_groups(st, team, melds):
         new = team_melds[rank] is None  # read live: a meld closed by the previous segment freed its slot
         if new:
             st.turn_new_ranks |= 1 << rank
         elif not st.turn_new_ranks >> rank & 1:
             st.touched_existing = True  # a meld laid before this turn (partner's): not concealed
         if rank != WILD_MELD:
-            hand[rank] -= n
-        hand[TWO] -= tw
-        hand[JOKER] -= jk
+            hand[rank] = hand[rank] - n  # not -=: see take_pile
+        hand[TWO] = hand[TWO] - tw
+        hand[JOKER] = hand[JOKER] - jk
         if known[rank] or known[TWO] or known[JOKER]:  # DealState.forget_meld, its test inlined
             st.forget_meld(seat, rank, 0 if rank == WILD_MELD else n, tw, jk)
-        st.hand_sizes[seat] -= n + tw + jk
+        sizes[seat] = sizes[seat] - (n + tw + jk)
         # A complete canasta laid from the hand as a new meld is hidden (Spanish *oculta*).
         hidden = new and n + tw + jk >= size and eng.hidden_canastas and rank >= FOUR
         add_to_meld(eng, seat, rank, n, tw, jk, hidden)
@@ -112,6 +114,21 @@ def apply_melds(eng: Engine, seat: int, melds: Sequence[Meld]) -> None:
     if not st.opened[team]:
         st.opened[team] = True
         wings.on_open(eng, seat, via_pile=False)
+
+
+def meld_groups(st: DealState, team: int, melds: Sequence[Meld]) -> Sequence[tuple[int, int, int, int]]:
+    """The melds a decision's actions build, as ``(rank, naturals, twos, jokers)`` in the order they are laid: one
+    per rank (actions on one rank merged), or under new_meld_after_closed_canasta the segments of
+    :func:`~simcli.engine.judge.meld_segments`. Actions on distinct ranks (the common case) are their own groups."""
+    if st.layout.close_at is not None:
+        return [(seg[0], seg[1], seg[2], seg[3]) for seg in meld_segments(st, team, melds)]
+    seen = 0
+    for m in melds:
+        bit = 1 << m[0]
+        if seen & bit:
+            return [(rank, n, tw, jk) for rank, (n, tw, jk) in merge_melds(melds).items()]
+        seen |= bit
+    return melds
 
 
 def add_to_meld(eng: Engine, seat: int, rank: int, n: int, tw: int, jk: int, hidden: bool = False) -> None:
