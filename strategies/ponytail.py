@@ -28,11 +28,19 @@ from simcli.primitives.actions import Meld
 from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN, TWO, WILD_MELD
 from simcli.rules.ruleset import RuleSet
 
-from .greedy import Greedy
+from .greedy import Greedy, by_size
 
 #: Below this many stock cards the deal may end any moment: go out when allowed.
 LOW_STOCK: Final = 16
 SEVENS_KEPT: Final = frozenset({SEVEN})
+
+
+def cards_in(plan: list[Meld]) -> int:
+    """The cards a plan takes from the hand (the sum of Meld.size, an interpreted property, summed here)."""
+    total = 0
+    for m in plan:
+        total += m.naturals + m.twos + m.jokers
+    return total
 
 
 # User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
@@ -61,7 +69,10 @@ class Ponytail(Greedy):
             return
         # The wild canasta is made: a single wild completes a six-card meld, preferring the
         # mixed canasta the set still lacks; sevens first (1500).
-        for r in sorted(sizes, key=lambda x: (x != SEVEN, -sizes[x])):
+        order = by_size(sizes)  # sevens first, then greedy's order (sorted(sizes, key=(r != SEVEN, -size)))
+        if SEVEN in sizes:
+            order = [SEVEN] + [r for r in order if r != SEVEN]
+        for r in order:
             if left[TWO] + left[JOKER] == 0:
                 break
             if sizes[r] == rules.canasta_size - 1:
@@ -79,13 +90,13 @@ class Ponytail(Greedy):
         plan = super().choose_melds(view)
         if not plan:
             return plan
-        used = sum(m.size for m in plan)
+        used = cards_in(plan)
         if view.hand_size - used > 1 or self._wants_out(view, plan):
             return plan
         # Keep two cards: drop melds from the end (or trim the last) until the hand keeps them.
-        while plan and view.hand_size - sum(m.size for m in plan) < 2:
+        while plan and view.hand_size - cards_in(plan) < 2:
             last = plan.pop()
-            keep = 2 - (view.hand_size - sum(m.size for m in plan))
+            keep = 2 - (view.hand_size - cards_in(plan))
             if last.naturals > keep and last.twos == last.jokers == 0 and last.rank != BLACK_THREE:
                 trimmed = meld_of(last.rank, last.naturals - keep)
                 if view.check_melds(plan + [trimmed]) is None:

@@ -20,7 +20,7 @@ from simcli.engine.meld_legality import (
     going_out_only_error,
     hand_after_melds,
     minimum_waived,
-    naturals_only_legal,
+    naturals_only_value,
     tally_segments,
 )
 from simcli.engine.meld_legality import (
@@ -181,10 +181,11 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     minimum and the going-out conditions are not checked (for building a plan step
     by step). The steps, each rule once, are those of :mod:`simcli.engine.meld_legality`.
     """
-    if (st.opened[st.team_of[seat]] and not st.rules.closed_rank_dead_for_all  # most calls end here
-            and naturals_only_legal(st, seat, melds, top_card, hand_bonus)):
-        return None
     team = st.team_of[seat]
+    if not st.rules.closed_rank_dead_for_all:  # most calls end here: naturals only, two cards kept
+        value = naturals_only_value(st, seat, melds, top_card, hand_bonus)
+        if value >= 0 and (partial or st.opened[team] or value >= st.minimum[team]):
+            return None
     segments = meld_segments(st, team, melds, top_card)
     tally = tally_segments(st, seat, segments)
     if isinstance(tally, str):

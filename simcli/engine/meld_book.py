@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from simcli.engine.melds import canasta_type, is_clean
+from simcli.engine.melds import canasta_kind, is_clean_kind
 from simcli.engine.table_layout import TableLayout
 from simcli.primitives.cards import FOUR, WILD_MELD
 from simcli.rules.ruleset import RuleSet
@@ -89,8 +89,8 @@ class MeldBook:
             before = None
             was_clean = False
         else:
-            before = canasta_type(self.rules, rank, m) if m[0] + m[1] + m[2] >= size else None
-            was_clean = before is not None and is_clean(rank, m)
+            before = canasta_kind(self.rules, rank, m[0], m[1], m[2]) if m[0] + m[1] + m[2] >= size else None
+            was_clean = before is not None and is_clean_kind(rank, m[1], m[2])
             # Not +=: the compiled build adds list items natively only as ``x[i] = x[i] + n``.
             m[0] = m[0] + naturals
             m[1] = m[1] + twos
@@ -101,7 +101,7 @@ class MeldBook:
             patched[rank] = (m[0], m[1], m[2])
             self._meld_tables[team] = tuple(patched)
         self._meld_dicts[team] = None
-        after = canasta_type(self.rules, rank, m) if m[0] + m[1] + m[2] >= size else None
+        after = canasta_kind(self.rules, rank, m[0], m[1], m[2]) if m[0] + m[1] + m[2] >= size else None
         if before != after:
             self.canasta_changes += 1  # type: ignore[misc]  # a DealState slot (see __slots__)
             counts = self.canastas[team]
@@ -113,7 +113,7 @@ class MeldBook:
                     self.new_canasta = True  # type: ignore[misc]  # a DealState slot
         if after is not None:
             # Cleanliness can change without the type changing (a wild canasta gaining a joker).
-            now_clean = is_clean(rank, m)
+            now_clean = is_clean_kind(rank, m[1], m[2])
             if now_clean != was_clean:
                 self.clean_canastas[team] += 1 if now_clean else -1
                 self.canasta_changes += 1  # type: ignore[misc]  # a DealState slot (see __slots__)

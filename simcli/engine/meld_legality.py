@@ -5,20 +5,29 @@ A decision's meld actions become segments (:func:`meld_segments`: the melds they
 batch does to the team (cards used, value, canastas made); then the hand that remains says whether the player
 goes out (:func:`hand_after_melds`), which decides the cards only a player going out may lay
 (:func:`going_out_only_error`) and the opening minimum's waivers (:func:`minimum_waived`). Most decisions never
-get that far: :func:`naturals_only_legal` settles the common case first. The going-out conditions themselves
+get that far: :func:`naturals_only_value` settles the common case first. The going-out conditions themselves
 stay in the judge (``judge.go_out_error``), which also checks going out without melds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from simcli.engine.features.ponies import empty_hand_takes_pony, pony_gain
-from simcli.engine.melds import canasta_type, is_clean, meld_error, meld_value
+from simcli.engine.melds import canasta_kind, is_clean_kind, meld_error, meld_value
 from simcli.engine.state import DealState
 from simcli.primitives.actions import Meld
-from simcli.primitives.cards import BLACK_THREE, FOUR, IS_NATURAL, JOKER, RANK_NAMES, RED_THREE, TWO, WILD_MELD
+from simcli.primitives.cards import (
+    BLACK_THREE,
+    CARD_VALUES,
+    FOUR,
+    IS_NATURAL,
+    JOKER,
+    RANK_NAMES,
+    RED_THREE,
+    TWO,
+    WILD_MELD,
+)
 from simcli.rules.ruleset import RuleSet
 
 
@@ -41,6 +50,22 @@ def merge_melds(melds: Sequence[Meld]) -> dict[int, list[int]]:
 Segment = tuple[int, int, int, int, "list[int] | None", bool]
 
 
+class _Open:
+    """One meld being built by :func:`meld_segments` (a native class: typed fields the compiled build reads fast)."""
+
+    __slots__ = ("n", "tw", "jk", "top", "existing", "size")
+
+    def __init__(self, existing: list[int] | None) -> None:
+        self.n = 0
+        self.tw = 0
+        self.jk = 0
+        #: Whether the pile's top card is among the naturals.
+        self.top = False
+        #: The team's meld it adds to (None: a new meld), and the cards on that meld so far.
+        self.existing = existing
+        self.size = 0 if existing is None else existing[0] + existing[1] + existing[2]
+
+
 def meld_segments(st: DealState, team: int, melds: Sequence[Meld], top_card: int | None = None) -> list[Segment]:
     """The melds that a list of meld actions builds, in the order the engine lays them.
 
@@ -52,46 +77,75 @@ def meld_segments(st: DealState, team: int, melds: Sequence[Meld], top_card: int
     slots = st.melds[team]
     close_at = st.layout.close_at
     if close_at is None:
-        per_rank = merge_melds(melds)
-        if top_card is not None:
-            per_rank.setdefault(top_card, [0, 0, 0])[0] += 1
-        return [(rank, n, tw, jk, slots[rank], rank == top_card) for rank, (n, tw, jk) in per_rank.items()]
-    actions = [(m.rank, m.naturals, m.twos, m.jokers, False) for m in melds]
-    if top_card is not None:
-        if actions and actions[0][0] == top_card:
-            rank, n, tw, jk, _ = actions[0]
-            actions[0] = (rank, n + 1, tw, jk, True)
+        seen = 0
+        for m in melds:
+            bit = 1 << m[0]
+            if seen & bit:  # actions repeat a rank: sum them per rank (the top card's rank last if it is new)
+                per_rank = merge_melds(melds)
+                if top_card is not None:
+                    per_rank.setdefault(top_card, [0, 0, 0])[0] += 1
+                return [(rank, n, tw, jk, slots[rank], rank == top_card) for rank, (n, tw, jk) in per_rank.items()]
+            seen |= bit
+        # One action per rank (the common case): each is its own meld, the top card on its rank's or last.
+        out: list[Segment] = []
+        for m in melds:
+            rank = m[0]
+            top = rank == top_card
+            out.append((rank, m[1] + 1 if top else m[1], m[2], m[3], slots[rank], top))
+        if top_card is not None and not seen >> top_card & 1:
+            out.append((top_card, 1, 0, 0, slots[top_card], True))
+        return out
+    return _closing_segments(slots, close_at, melds, top_card)
+
+
+def _closing_segments(slots: list[list[int] | None], close_at: int, melds: Sequence[Meld],
+                      top_card: int | None) -> list[Segment]:
+    """:func:`meld_segments` under new_meld_after_closed_canasta: the top card joins the first action (one of its
+    own first if that is of another rank), and an action on a meld already ``close_at`` cards long starts a new
+    meld of the rank."""
+    order: list[int] = []  # ranks in the order each first appears
+    by_rank: list[list[_Open] | None] = [None] * len(slots)
+    first_top = top_card is not None and (not melds or melds[0][0] != top_card)
+    for i in range(-1 if first_top else 0, len(melds)):
+        if i < 0:  # the top card alone, before the actions
+            rank, n, tw, jk, top = (0 if top_card is None else top_card), 1, 0, 0, True
         else:
-            actions.insert(0, (top_card, 1, 0, 0, True))
-    # rank -> its segments, each [naturals, twos, jokers, with_top, existing meld, cards on that meld so far]
-    groups: dict[int, list[list[Any]]] = {}
-    for rank, n, tw, jk, top in actions:
-        segs = groups.get(rank)
+            m = melds[i]
+            rank, n, tw, jk = m[0], m[1], m[2], m[3]
+            top = i == 0 and top_card is not None and not first_top  # the first action takes the top card
+            if top:
+                n += 1
+        segs = by_rank[rank]
         if segs is None:
-            existing = slots[rank]
-            segs = groups[rank] = [[0, 0, 0, False, existing, 0 if existing is None else sum(existing)]]
+            segs = by_rank[rank] = [_Open(slots[rank])]
+            order.append(rank)
         seg = segs[-1]
-        if seg[5] >= close_at and (rank >= FOUR or rank == WILD_MELD):
-            seg = [0, 0, 0, False, None, 0]  # that meld is closed: this action starts a new one
+        if seg.size >= close_at and (rank >= FOUR or rank == WILD_MELD):
+            seg = _Open(None)  # that meld is closed: this action starts a new one
             segs.append(seg)
-        seg[0] += n
-        seg[1] += tw
-        seg[2] += jk
-        seg[3] = seg[3] or top
-        seg[5] += n + tw + jk
-    return [(rank, n, tw, jk, existing, top) for rank, segs in groups.items()
-            for n, tw, jk, top, existing, _ in segs]
+        seg.n += n
+        seg.tw += tw
+        seg.jk += jk
+        seg.top = seg.top or top
+        seg.size += n + tw + jk
+    out: list[Segment] = []
+    for rank in order:
+        for seg in by_rank[rank] or ():
+            out.append((rank, seg.n, seg.tw, seg.jk, seg.existing, seg.top))
+    return out
 
 
-def naturals_only_legal(st: DealState, seat: int, melds: Sequence[Meld], top_card: int | None,
-                        hand_bonus: int) -> bool:  # hot path: the common case, decided without the general steps
-    """Whether ``melds`` are legal by the shortcut: natural cards only, one action per rank from four up, each
-    within the hand, the minimum size (a new meld) and the size cap, and at least two cards kept in hand.
+def naturals_only_value(st: DealState, seat: int, melds: Sequence[Meld], top_card: int | None,
+                        hand_bonus: int) -> int:  # hot path: the common case, decided without the general steps
+    """The card value of ``melds`` if they are legal by the shortcut, else -1: natural cards only, one action per
+    rank from four up, each within the hand, the minimum size (a new meld) and the size cap, and at least two
+    cards kept in hand.
 
-    ``True`` means legal (more naturals never break a wild rule, and two cards kept mean no going out);
-    ``False`` means only that the general steps must decide. The caller has checked that the team has opened
-    and that ``closed_rank_dead_for_all`` is off. With a pile take the top card joins the first meld, which must
-    be of its rank.
+    A value (the pile's top card counted) means legal but for the opening minimum, which the caller compares
+    with it when the team has not opened (more naturals never break a wild rule, and two cards kept mean no
+    going out); -1 means only that the general steps must decide. The caller has checked that
+    ``closed_rank_dead_for_all`` is off. With a pile take the top card joins the first meld, which must be of
+    its rank.
     """
     r = st.rules
     hand = st.hands[seat]
@@ -99,23 +153,25 @@ def naturals_only_legal(st: DealState, seat: int, melds: Sequence[Meld], top_car
     cap = r.meld_max_size or 1 << 20
     used = 0
     seen = 0
+    value = 0
     for i, m in enumerate(melds):
         rank = m.rank
         if m.twos or m.jokers or rank < FOUR or seen & (1 << rank):
-            return False
+            return -1
         seen |= 1 << rank
         n = m.naturals
         extra = 1 if (top_card is not None and i == 0) else 0
         if (n <= 0 and not extra) or hand[rank] < n or (extra and rank != top_card):
-            return False
+            return -1
         existing = team_melds[rank]
         if existing is None:
             if n + extra < r.meld_min_size or n + extra > cap:
-                return False
+                return -1
         elif existing[0] + existing[1] + existing[2] + n + extra > cap:
-            return False
+            return -1
         used += n
-    return bool(melds) and st.hand_sizes[seat] - used + hand_bonus >= 2
+        value += (n + extra) * CARD_VALUES[rank]
+    return value if melds and st.hand_sizes[seat] - used + hand_bonus >= 2 else -1
 
 
 class MeldTally:
@@ -175,17 +231,18 @@ def tally_segments(st: DealState, seat: int, segments: list[Segment]) -> MeldTal
     allow_eighth = r.allow_8th_card_when_going_out
     canastas = dict(st.canastas[team])
     clean = st.clean_canastas[team]
-    hidden = new_canasta = completed = False
-    per_rank: dict[int, int] = {}  # naturals of each rank taken from the hand so far
+    hidden = new_canasta = completed = black_threes = False
+    taken = [0] * len(hand)  # naturals of each rank taken from the hand so far
     for rank, n, tw, jk, existing, with_top in segments:
         err = rank_error(rank, n, tw, jk)
         if err:
             return err
         from_hand = n - (1 if with_top else 0)
         if rank != WILD_MELD:
-            from_hand_total = per_rank[rank] = per_rank.get(rank, 0) + from_hand
+            from_hand_total = taken[rank] = taken[rank] + from_hand
             if hand[rank] < from_hand_total:
                 return f"hand holds {hand[rank]} x {RANK_NAMES[rank]}, not {from_hand_total}"
+            black_threes = black_threes or rank == BLACK_THREE
         eighth = allow_eighth and eighth_card(r, existing, n + tw + jk)
         if r.closed_rank_dead_for_all and rank != WILD_MELD and not eighth and st.rank_has_canasta(rank):
             return f"rank {RANK_NAMES[rank]} is closed (closed_rank_dead_for_all)"
@@ -194,13 +251,17 @@ def tally_segments(st: DealState, seat: int, segments: list[Segment]) -> MeldTal
         used += from_hand + tw + jk
         twos += tw
         jokers += jk
-        total = (n, tw, jk) if existing is None else (existing[0] + n, existing[1] + tw, existing[2] + jk)
-        before = None if existing is None else canasta_type(r, rank, existing)
-        err = meld_error(r, rank, total[0], total[1], total[2], new=existing is None, opening=opening,
+        if existing is None:  # the meld's cards once the segment is laid, as ints (no tuple to build, unpack)
+            tn, ttw, tjk = n, tw, jk
+            before = None
+        else:
+            tn, ttw, tjk = existing[0] + n, existing[1] + tw, existing[2] + jk
+            before = canasta_kind(r, rank, existing[0], existing[1], existing[2])
+        err = meld_error(r, rank, tn, ttw, tjk, new=existing is None, opening=opening,
                          added_wilds=tw + jk, over_cap=1 if eighth else 0)
         if err:
             return err
-        after = canasta_type(r, rank, total)
+        after = canasta_kind(r, rank, tn, ttw, tjk)
         if before != after:
             if before is not None:
                 canastas[before] -= 1
@@ -211,14 +272,14 @@ def tally_segments(st: DealState, seat: int, segments: list[Segment]) -> MeldTal
                     new_canasta = True
                     hidden = hidden or (not with_top and rank >= FOUR and r.hidden_canasta_bonus is not None)
         if after is not None:
-            clean += is_clean(rank, total) - (existing is not None and before is not None and is_clean(rank, existing))
+            clean += int(is_clean_kind(rank, ttw, tjk)) - int(
+                existing is not None and before is not None and is_clean_kind(rank, existing[1], existing[2]))
         value += meld_value(n, tw, jk, rank)
     if twos > hand[TWO]:
         return f"hand holds {hand[TWO]} x 2, not {twos}"
     if jokers > hand[JOKER]:
         return f"hand holds {hand[JOKER]} x JK, not {jokers}"
-    return MeldTally(used, value, canastas, clean, hidden, new_canasta, completed,
-                     BLACK_THREE in per_rank, over_cap)
+    return MeldTally(used, value, canastas, clean, hidden, new_canasta, completed, black_threes, over_cap)
 
 
 def hand_after_melds(st: DealState, seat: int, tally: MeldTally, hand_bonus: int) -> tuple[int, bool]:

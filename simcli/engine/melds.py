@@ -98,7 +98,11 @@ def canasta_type(rules: RuleSet, rank: int, meld: Sequence[int]) -> str | None:
     A canasta of sevens is its own type only where the variant pays a sevens bonus
     (``canasta_bonus.sevens`` not null); elsewhere it is natural or mixed like any rank.
     """
-    naturals, twos, jokers = meld
+    return canasta_kind(rules, rank, meld[0], meld[1], meld[2])
+
+
+def canasta_kind(rules: RuleSet, rank: int, naturals: int, twos: int, jokers: int) -> str | None:
+    """:func:`canasta_type` of a meld given as its three counts (the engine's checks: no tuple to build)."""
     if naturals + twos + jokers < rules.canasta_size or rank == BLACK_THREE:
         return None
     if rank == WILD_MELD:
@@ -148,7 +152,11 @@ def count_clean(rules: RuleSet, melds: Sequence[Sequence[int] | None]) -> int:
 
 def is_clean(rank: int, meld: Sequence[int]) -> bool:
     """Whether a canasta is clean (*limpia*): no wild card, or for a wild canasta one kind of wild only."""
-    _, twos, jokers = meld
+    return is_clean_kind(rank, meld[1], meld[2])
+
+
+def is_clean_kind(rank: int, twos: int, jokers: int) -> bool:
+    """:func:`is_clean` of a canasta of ``rank`` holding these wild cards."""
     if rank == WILD_MELD:
         return twos == 0 or jokers == 0
     return twos + jokers == 0
