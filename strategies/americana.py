@@ -21,9 +21,9 @@ from mypy_extensions import mypyc_attr
 from simcli.engine.features.special import find_special
 from simcli.engine.view import PlayerView
 from simcli.primitives.actions import Meld, SpecialHand
-from simcli.primitives.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, RED_THREE, TWO
+from simcli.primitives.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, RED_THREE, SEVEN, TWO
 
-from .greedy import Greedy
+from .greedy import Greedy, cheapest
 
 #: Aim for a special hand only while at most this many cards are missing ...
 MAX_MISSING: Final = 1
@@ -32,18 +32,50 @@ MIN_STOCK: Final = 20
 
 
 def special_fit(kind: str, hand: Sequence[int]) -> int:
-    """How many of the 14 cards of special hand ``kind`` the hand already holds."""
+    """How many of the 14 cards of special hand ``kind`` the hand already holds.
+
+    Counted without sorting (this runs for every kind at most decisions): the best pairs are the ranks holding
+    two or more, then those holding one; garbage takes the four largest counts."""
+    h = list(hand)  # a list of ints, read natively by the compiled build
     if kind == "STRAIGHT":
-        slots = [hand[r] for r in NATURAL_RANKS] + [hand[TWO], hand[JOKER], hand[RED_THREE] + hand[BLACK_THREE]]
-        return sum(1 for n in slots if n)
+        held = 1 if h[TWO] else 0
+        held += 1 if h[JOKER] else 0
+        held += 1 if h[RED_THREE] + h[BLACK_THREE] else 0
+        for r in NATURAL_RANKS:
+            if h[r]:
+                held += 1
+        return held
     if kind == "PAIRS_NATURAL":
-        return sum(sorted((min(2, hand[r]) for r in NATURAL_RANKS), reverse=True)[:7])
+        return _best_pairs(h, 7, -1, -1)
     if kind == "PAIRS_WITH_2_7_A":
-        fixed = min(2, hand[TWO]) + min(2, hand[7]) + min(2, hand[ACE])
-        rest = sorted((min(2, hand[r]) for r in NATURAL_RANKS if r not in (7, ACE)), reverse=True)[:4]
-        return fixed + sum(rest)
-    counts = sorted((hand[r] for r in NATURAL_RANKS), reverse=True)
-    return min(4, counts[0]) + min(4, counts[1]) + min(3, counts[2]) + min(3, counts[3])
+        fixed = min(2, h[TWO]) + min(2, h[SEVEN]) + min(2, h[ACE])
+        return fixed + _best_pairs(h, 4, SEVEN, ACE)
+    top = [0, 0, 0, 0]  # the four largest natural counts, largest first
+    for r in NATURAL_RANKS:
+        n = h[r]
+        i = 4
+        while i > 0 and top[i - 1] < n:
+            i -= 1
+        if i < 4:
+            top.insert(i, n)
+            top.pop()
+    return min(4, top[0]) + min(4, top[1]) + min(3, top[2]) + min(3, top[3])
+
+
+def _best_pairs(h: list[int], pairs: int, skip: int, skip_too: int) -> int:
+    """The cards of the best ``pairs`` natural ranks (but ``skip`` and ``skip_too``) towards pairs, each rank
+    giving min(2, count): as many twos as there are, then ones (the sum of the largest, sorted)."""
+    twos = ones = 0
+    for r in NATURAL_RANKS:
+        if r == skip or r == skip_too:
+            continue
+        n = h[r]
+        if n >= 2:
+            twos += 1
+        elif n == 1:
+            ones += 1
+    full = min(pairs, twos)
+    return 2 * full + min(pairs - full, ones)
 
 
 # User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
@@ -57,10 +89,18 @@ class Americana(Greedy):
     def _target(self, view: PlayerView, hand: Sequence[int]) -> str | None:
         """The special hand worth aiming for now, if any."""
         rules = view.rules
-        if not rules.special_hands or view.has_opened or view.stock_size < MIN_STOCK:
+        kinds = rules.special_hands
+        if not kinds or view.has_opened or view.stock_size < MIN_STOCK:
             return None
-        best = max(rules.special_hands, key=lambda k: (special_fit(k, hand), rules.special_hands.index(k)))
-        return best if 14 - special_fit(best, hand) <= MAX_MISSING else None
+        # max(kinds, key=(fit, index)), each fit computed once: the first kind of the highest key wins
+        best: str | None = None
+        best_fit = best_index = -1
+        for kind in kinds:
+            fit = special_fit(kind, hand)
+            index = kinds.index(kind)
+            if best is None or (fit, index) > (best_fit, best_index):
+                best, best_fit, best_index = kind, fit, index
+        return best if 14 - best_fit <= MAX_MISSING else None
 
     def hold_three(self, view: PlayerView, rank: int) -> bool:
         """Keep one three when the straight is within reach."""
@@ -100,15 +140,22 @@ class Americana(Greedy):
                 if special_fit(target, left) == fit:
                     spare.append(r)
             if spare:
-                return min(spare, key=lambda r: (CARD_VALUES[r], r))
+                return cheapest(spare)
         dead = [r for r in legal if r >= FOUR and self._dead(view, r)]
         if dead:
-            return min(dead, key=lambda r: (CARD_VALUES[r], r))
+            return cheapest(dead)
         # The pile is always frozen: an opponent needs a natural pair of the top card. A loose card of a
         # rank whose copies are mostly in sight (on the table or in this hand) is the safest discard.
         loose = [r for r in legal if r >= FOUR and hand[r] == 1 and view.meld(r) is None]
         if loose and view.rules.pile_always_frozen:
-            return max(loose, key=lambda r: (self._seen(view, r), -CARD_VALUES[r], -r))
+            # max(loose, key=(seen, -value, -rank)): the first of the highest key
+            best = loose[0]
+            best_key = (self._seen(view, best), -CARD_VALUES[best], -best)
+            for r in loose[1:]:
+                key = (self._seen(view, r), -CARD_VALUES[r], -r)
+                if key > best_key:
+                    best, best_key = r, key
+            return best
         return super().choose_discard(view)
 
     @staticmethod
@@ -126,7 +173,11 @@ class Americana(Greedy):
         if not view.rules.closed_rank_dead_for_all:
             return False
         size = view.rules.canasta_size
-        return any((m := view.meld(rank, t)) is not None and sum(m) >= size for t in range(view.n_teams))
+        for t in range(view.n_teams):
+            m = view.meld(rank, t)
+            if m is not None and m[0] + m[1] + m[2] >= size:
+                return True
+        return False
 
 
 STRATEGY = Americana

@@ -57,6 +57,16 @@ def keep_score(rank: int, n: int, own: MeldTable, others: list[MeldTable]) -> in
     return score
 
 
+def cheapest(ranks: list[int]) -> int:
+    """``min(ranks, key=(card value, rank))``, without a key function (the compiled build then
+    calls none per rank)."""
+    best = ranks[0]
+    for r in ranks[1:]:
+        if (CARD_VALUES[r], r) < (CARD_VALUES[best], best):
+            best = r
+    return best
+
+
 def by_size(sizes: dict[int, int]) -> list[int]:
     """The ranks of ``sizes`` from the largest meld down, ties in the dict's order: ``sorted(sizes, key=lambda r:
     -sizes[r])``, written as an insertion sort (a handful of ranks), which the compiled build runs without calling
@@ -132,7 +142,7 @@ class Greedy(Strategy):
             for r in RANKS_BY_VALUE:
                 c = hand[r]
                 if c:
-                    for action in naturals_plan(rules, r, c, table[r], size if r in avoid else min_size):
+                    for action in naturals_plan(rules, r, c, table[r], size if avoid and r in avoid else min_size):
                         plan.append(action)
                         used += action.naturals
         else:

@@ -25,10 +25,10 @@ from simcli.engine.melds import canasta_bonus, canasta_type, meld_value, require
 from simcli.engine.view import PlayerView
 from simcli.players.planning import closes_melds, meld_of, take_wilds
 from simcli.primitives.actions import Meld
-from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN, TWO, WILD_MELD
+from simcli.primitives.cards import BLACK_THREE, FOUR, JOKER, NUM_RANKS, SEVEN, TWO, WILD_MELD
 from simcli.rules.ruleset import RuleSet
 
-from .greedy import Greedy, by_size
+from .greedy import Greedy, by_size, cheapest
 
 #: Below this many stock cards the deal may end any moment: go out when allowed.
 LOW_STOCK: Final = 16
@@ -41,6 +41,15 @@ def cards_in(plan: list[Meld]) -> int:
     for m in plan:
         total += m.naturals + m.twos + m.jokers
     return total
+
+
+def no_open_meld(tables: list[tuple[tuple[int, int, int] | None, ...]], rank: int, size: int) -> bool:
+    """Whether no team of ``tables`` (meld tables) has an open meld of ``rank`` (one short of ``size`` cards)."""
+    for table in tables:
+        m = table[rank]
+        if m is not None and m[0] + m[1] + m[2] < size:
+            return False
+    return True
 
 
 # User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
@@ -147,11 +156,10 @@ class Ponytail(Greedy):
         dead = []
         for r in range(FOUR, NUM_RANKS):
             mine = own[r]
-            if hand[r] and mine is not None and sum(mine) >= cap and all(
-                    (theirs := o[r]) is None or sum(theirs) >= size for o in opponents):
+            if hand[r] and mine is not None and mine[0] + mine[1] + mine[2] >= cap and no_open_meld(opponents, r, size):
                 dead.append(r)
         if dead:
-            return min(dead, key=lambda r: (CARD_VALUES[r], r))
+            return cheapest(dead)
         return super().choose_discard(view)
 
 

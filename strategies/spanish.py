@@ -22,9 +22,9 @@ from mypy_extensions import mypyc_attr
 from simcli.engine.view import PlayerView
 from simcli.players.planning import meld_of, take_wilds
 from simcli.primitives.actions import Meld
-from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, JOKER, NATURAL_RANKS, TWO
+from simcli.primitives.cards import BLACK_THREE, JOKER, NATURAL_RANKS, TWO
 
-from .greedy import Greedy
+from .greedy import Greedy, cheapest
 
 #: Naturals of one unmelded rank worth keeping in the hand for a hidden canasta ...
 HOLD_AT = 4
@@ -54,10 +54,19 @@ class Spanish(Greedy):
         left = list(view.hand)
         table = view.meld_table()
         out: list[Meld] = []
-        for r in sorted(NATURAL_RANKS, key=lambda x: -left[x]):
+        # sorted(NATURAL_RANKS, key=lambda x: -left[x]) and the ranks that could make one (two or more, unmelded):
+        # those first filtered, then sorted by their counts, largest first, ties in rank order (stable)
+        order: list[int] = []
+        for r in NATURAL_RANKS:
             n = left[r]
             if n < 2 or table[r] is not None:
                 continue
+            i = len(order)
+            while i > 0 and left[order[i - 1]] < n:
+                i -= 1
+            order.insert(i, r)
+        for r in order:
+            n = left[r]
             if n >= size:
                 out.append(meld_of(r, size))
                 left[r] -= size
@@ -104,7 +113,7 @@ class Spanish(Greedy):
             return BLACK_THREE
         closed = [r for r in NATURAL_RANKS if hand[r] and self._closed_for_team(view, r)]
         if closed and USE_CLOSED:
-            return min(closed, key=lambda r: (CARD_VALUES[r], r))
+            return cheapest(closed)
         return super().choose_discard(view)
 
     def _keep(self, view: PlayerView) -> frozenset[int]:
@@ -119,12 +128,12 @@ class Spanish(Greedy):
         closed = False
         for t in range(view.n_teams):
             m = view.meld(rank, t)
-            if m is not None and sum(m) >= size:
+            if m is not None and m[0] + m[1] + m[2] >= size:
                 closed = True
         if not closed:
             return False
         own = view.meld(rank)
-        return own is None or (cap is not None and sum(own) >= cap)
+        return own is None or (cap is not None and own[0] + own[1] + own[2] >= cap)
 
 
 STRATEGY = Spanish

@@ -22,6 +22,9 @@ SCORE_PARTS: Final[tuple[str, ...]] = (
     "melded", "hand", "pony", "special_hand",
 )
 
+#: Every part at 0, in order: a team's score starts as a copy of it.
+_NO_PARTS: Final = dict.fromkeys(SCORE_PARTS, 0)
+
 #: Special hands (Americana) and the knob holding each one's value.
 SPECIAL_HAND_KNOBS: Final = {
     "STRAIGHT": "special_hand_value_straight",
@@ -130,7 +133,7 @@ def red_threes_value(rules: RuleSet, count: int) -> int:
 
 def score_team(rules: RuleSet, team: TeamPosition) -> dict[str, int]:
     """Score one team: a dict of the parts in :data:`SCORE_PARTS` plus ``total``."""
-    parts = dict.fromkeys(SCORE_PARTS, 0)
+    parts = dict(_NO_PARTS)  # a copy: cheaper than dict.fromkeys
     if team.special_hand is not None and rules.special_hand_overrides_team_score:
         # RULES.md §1.12 step 1: the hand's value and nothing else.
         parts["special_hand"] = getattr(rules, SPECIAL_HAND_KNOBS[team.special_hand])
@@ -165,7 +168,7 @@ def score_team(rules: RuleSet, team: TeamPosition) -> dict[str, int]:
     sign = -1 if rules.meld_points_sign == "PLUS_IF_CANASTA_ELSE_MINUS" and n_canastas == 0 else 1
     parts["melded"] = sign * melded
     parts["hand"] = -sum(hand_points(rules, h) for h in team.hands)
-    parts["total"] = sum(parts[p] for p in SCORE_PARTS)
+    parts["total"] = sum(parts.values())  # every part (the keys are SCORE_PARTS; "total" is not yet among them)
     return parts
 
 

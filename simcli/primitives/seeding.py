@@ -56,8 +56,11 @@ def first_dealer(master_seed: int, game_index: int, num_players: int) -> int:
 
 def shuffled_deck(rng: np.random.Generator, pack: list[int]) -> list[int]:
     """A uniformly shuffled copy of ``pack`` (``result[0]`` is the top card)."""
-    # The pack's cards in the order of one permutation drawn from rng (indexing a list: cheaper than a numpy array)
-    return [pack[i] for i in rng.permutation(len(pack)).tolist()]
+    # rng.shuffle of a list makes the same swaps, from the same draws, as rng.permutation(len(pack)) does of its
+    # indices, so this is pack[rng.permutation(len(pack))] at half the cost (no array to build and index).
+    deck = list(pack)
+    rng.shuffle(deck)
+    return deck
 
 
 def human_cut(rng: np.random.Generator, target: int, sigma: float, deck_size: int) -> int:

@@ -38,12 +38,14 @@ def _pairs(hand: Sequence[int], required: tuple[int, ...]) -> list[int] | None:
         if hand[r] < 2:
             return None
         out[r] = 2
+    total = sum(out)  # kept as pairs are added (not summed again at every rank)
     for r in NATURALS_HIGH_FIRST:
-        if sum(out) == 14:
+        if total == 14:
             break
         if out[r] == 0 and hand[r] >= 2:
             out[r] = 2
-    return out if sum(out) == 14 else None
+            total += 2
+    return out if total == 14 else None
 
 
 def pairs_natural(hand: Sequence[int]) -> list[int] | None:
@@ -88,6 +90,12 @@ def find_special(kind: str, hand: Sequence[int], wild_pair_ranks: Sequence[int] 
     """The 14 cards of ``hand`` that make special hand ``kind``, or ``None``."""
     if kind == "PAIRS_WITH_2_7_A":
         return pairs_with_2_7_a(hand, wild_pair_ranks)
+    if kind == "STRAIGHT":  # the finders called directly: compiled calls, not through FINDERS' function objects
+        return straight(hand)
+    if kind == "PAIRS_NATURAL":
+        return pairs_natural(hand)
+    if kind == "GARBAGE":
+        return garbage(hand)
     return FINDERS[kind](hand)
 
 
