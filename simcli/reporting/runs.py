@@ -26,14 +26,15 @@ from simcli.reporting.formatting import (
 if TYPE_CHECKING:  # heavy modules are imported when a command runs, so `simcli --help` stays fast
     import pandas as pd
 
-    from simcli.runs.results import Run
+    from simcli.runs.results import Run, StoredRun
 
 
 # ------------------------------------------------------------------------------------------- a run
-def open_run(path: str | Path) -> Run:
-    """Load a run directory; a missing one, a folder that is not a run and a run without finished games are a
-    :class:`ReportError` of one line."""
-    from simcli.runs.results import load
+def open_run(path: str | Path) -> StoredRun:
+    """Open a run directory for analysis (:func:`simcli.runs.results.scan`: its tables are read as the statistics
+    ask, the deals a few columns at a time); a missing one, a folder that is not a run and a run without finished
+    games are a :class:`ReportError` of one line."""
+    from simcli.runs.results import scan
 
     p = Path(path)
     if not p.exists():
@@ -41,12 +42,13 @@ def open_run(path: str | Path) -> Run:
     if not p.is_dir():
         raise ReportError(f"{p} is not a directory (expected a run directory from `simcli run`)")
     try:
-        run = load(p)
+        run = scan(p)
+        empty = run.games.empty or not run.deal_rows
     except FileNotFoundError as exc:
         raise ReportError(str(exc)) from None
     except (OSError, ValueError) as exc:
         raise ReportError(f"cannot read run {p}: {exc}") from None
-    if run.games.empty or run.deals.empty:
+    if empty:
         raise ReportError(f"run {p} has no finished games yet")
     return run
 

@@ -11,46 +11,27 @@ gone by then), and the analysis commands refuse a damaged run with one line nami
 
 from __future__ import annotations
 
-import hashlib
 import json
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-MANIFEST = "run.json"
-CHUNK_DIR = "chunks"
-LOCK = "run.lock"
-TABLES = ("games", "deals", "errors")
-# Columns a table must have for the checks (and any analysis) to make sense of it.
-REQUIRED = {
-    "games": ("game_index", "rotation", "seed", "deals", "winner_team", "score_team_0", "score_team_1"),
-    "deals": ("game_index", "rotation", "deal_index", "team", "score_total"),
-    "errors": ("game_index", "rotation"),
-}
-KEY_COLUMNS = {"games": ("game_index", "rotation", "deals"), "deals": ("game_index", "rotation", "deal_index",
-                                                                        "team"), "errors": ("game_index", "rotation")}
+from simcli.runs.run_files import (  # noqa: F401 - the run's files and findings, as this module always named them
+    CHUNK_DIR,
+    KEY_COLUMNS,
+    LOCK,
+    MANIFEST,
+    REQUIRED,
+    TABLES,
+    Problem,
+    file_digest,
+    first_line,
+    games_text,
+)
 
 
 class DamagedRunError(ValueError):
     """A run directory whose files do not hold what its manifest and done-markers say (one-line message)."""
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a run: the file (relative to the run directory) and why.
-
-    ``chunk`` is the chunk whose games must be played again; ``None`` for the consolidated tables, which
-    (the chunk copies being gone) need the whole run played again, or for the manifest, which nothing fixes.
-    """
-
-    path: str
-    reason: str
-    chunk: int | None = None
-    fixable: bool = True
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.reason}"
 
 
 @dataclass
@@ -87,15 +68,6 @@ class RunCheck:
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-def file_digest(path: Path) -> str:
-    """SHA-256 of a file, read in blocks (the consolidated tables can be large)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def chunk_games(spec: dict[str, Any], k: int) -> range:
     """The game indices of chunk ``k``."""
     size = int(spec["chunk_size"])
@@ -109,153 +81,12 @@ def n_chunks(spec: dict[str, Any]) -> int:
 
 def expected_keys(spec: dict[str, Any], games: range) -> set[tuple[int, int]]:
     """(game_index, rotation) of every game of ``games`` (each played twice with --rotate-seats)."""
-    rotations = (0, 1) if spec.get("rotate_seats") else (0,)
-    return {(g, r) for g in games for r in rotations}
+    return {(g, r) for g in games for r in rotations_of(spec)}
 
 
-def _games_text(keys: list[tuple[int, int]]) -> str:
-    shown = ", ".join(str(g) if r == 0 else f"{g} (rotation {r})" for g, r in keys[:3])
-    return shown + (f" and {len(keys) - 3} more" if len(keys) > 3 else "")
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:160] if text else type(exc).__name__
-
-
-def _read(path: Path, name: str, fmt: str) -> tuple[Any, str | None]:
-    """The key columns of a table file (a pyarrow Table), or the reason it cannot be used."""
-    import pyarrow.csv as pacsv
-    import pyarrow.parquet as pq
-
-    try:
-        if fmt == "parquet":
-            columns = pq.read_schema(path).names
-        else:
-            with open(path, encoding="utf-8") as fh:
-                columns = fh.readline().strip().replace('"', "").split(",")
-    except Exception as exc:  # noqa: BLE001 - any failure to read the file is the finding
-        return None, f"cannot be read (truncated or not a {fmt} file: {_first_line(exc)})"
-    missing = [c for c in REQUIRED[name] if c not in columns]
-    if missing:
-        return None, f"lacks the column(s) {', '.join(missing)} of a {name} table (docs/results-format.md)"
-    wanted = list(KEY_COLUMNS[name]) + (["seed"] if name == "games" else [])
-    try:
-        if fmt == "parquet":
-            return pq.read_table(path, columns=wanted), None
-        return pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(include_columns=wanted)), None
-    except Exception as exc:  # noqa: BLE001
-        return None, f"cannot be read (truncated or not a {fmt} file: {_first_line(exc)})"
-
-
-def _n_teams(path: Path, fmt: str) -> int:
-    import pyarrow.parquet as pq
-
-    if fmt == "parquet":
-        names = pq.read_schema(path).names
-    else:
-        with open(path, encoding="utf-8") as fh:
-            names = fh.readline().strip().replace('"', "").split(",")
-    return sum(1 for c in names if c.startswith("score_team_"))
-
-
-def _check_tables(paths: dict[str, Path], fmt: str, expected: set[tuple[int, int]], seed: int,
-                  recorded: dict[str, dict[str, Any]], label: str, chunk: int | None) -> tuple[list[Problem], int]:
-    """Check one set of games/deals/errors files (a chunk's, or the consolidated ones) against ``expected``.
-
-    ``recorded`` maps a table to what was recorded when it was written (``rows``, ``sha256``, ``hands``
-    for games); a table with ``rows == 0`` must not exist. Returns the problems and the games kept.
-    """
-    problems: list[Problem] = []
-    if recorded.get("games", {}).get("rows") == 0:
-        recorded.setdefault("deals", {})["rows"] = 0  # no games, no deals
-    where = {name: str(Path(p.parent.name, p.name)) if p.parent.name == CHUNK_DIR else p.name
-             for name, p in paths.items()}
-
-    def bad(name: str, reason: str) -> None:
-        problems.append(Problem(where[name], reason, chunk))
-
-    tables: dict[str, Any] = {}
-    for name in TABLES:
-        path, rec = paths[name], recorded.get(name, {})
-        rows = rec.get("rows")
-        if rows == 0:
-            if path.exists():
-                bad(name, f"should not exist ({label} recorded no {name} rows)")
-            continue
-        if not path.exists():
-            if rows is not None or name != "errors":
-                bad(name, "missing")
-            continue
-        size = path.stat().st_size
-        if rec.get("bytes") is not None and size != rec["bytes"]:
-            cut = "truncated: " if size < rec["bytes"] else ""
-            bad(name, f"{cut}{size:,} bytes, {label} recorded {rec['bytes']:,}")
-            continue
-        table, why = _read(path, name, fmt)
-        if why:
-            bad(name, why)
-            continue
-        if rec.get("sha256") and file_digest(path) != rec["sha256"]:
-            bad(name, f"does not match the checksum {label} recorded (changed or damaged since it was written)")
-            continue
-        if rows is not None and table.num_rows != rows:
-            bad(name, f"holds {table.num_rows} rows, {label} recorded {rows}")
-            continue
-        tables[name] = table
-    if problems:
-        return problems, 0
-
-    def keys(table: Any) -> list[tuple[int, int]]:
-        return list(zip(table.column("game_index").to_pylist(), table.column("rotation").to_pylist(), strict=True))
-
-    games = keys(tables["games"]) if "games" in tables else []
-    failed = keys(tables["errors"]) if "errors" in tables else []
-    for name, ks in (("games", games), ("errors", failed)):
-        twice = sorted(k for k, n in Counter(ks).items() if n > 1)
-        if twice:
-            bad(name, f"holds game {_games_text(twice)} more than once")
-        alien = sorted(set(ks) - expected)
-        if alien:
-            bad(name, f"holds game {_games_text(alien)}, which {label} does not cover")
-    both = sorted(set(games) & set(failed))
-    if both:
-        bad("games", f"game {_games_text(both)} is also in the errors table")
-    lost = sorted(expected - set(games) - set(failed))
-    if lost:
-        bad("games", f"lacks game {_games_text(lost)} (in neither the games nor the errors table)")
-    if "games" in tables:
-        seeds = set(tables["games"].column("seed").to_pylist())
-        if seeds - {seed}:
-            bad("games", f"holds games of seed {sorted(seeds - {seed})[0]}, the run's seed is {seed}")
-        n_teams = _n_teams(paths["games"], fmt)
-        deals_of = dict(zip(games, tables["games"].column("deals").to_pylist(), strict=True))
-        hands = sum(deals_of.values())
-        want_hands = recorded.get("games", {}).get("hands")
-        if want_hands is not None and hands != want_hands:
-            bad("games", f"holds {hands} deals in all, {label} recorded {want_hands}")
-        if "deals" not in tables:
-            if games:
-                bad("deals", "missing")
-        else:
-            import numpy as np
-
-            # A run has millions of deal rows: count them with numpy, not Python tuples.
-            d = {c: tables["deals"].column(c).to_numpy().astype(np.int64)
-                 for c in ("game_index", "rotation", "deal_index", "team")}
-            game_key = d["game_index"] * 2 + d["rotation"]
-            row_key = (game_key * 4096 + d["deal_index"]) * 8 + d["team"]
-            if len(np.unique(row_key)) != len(row_key):
-                bad("deals", "holds a (game, rotation, deal, team) row more than once")
-            keys_seen, counts = np.unique(game_key, return_counts=True)
-            per_game = {(int(k) // 2, int(k) % 2): int(n) for k, n in zip(keys_seen, counts, strict=True)}
-            short = sorted(k for k in set(per_game) | set(deals_of)
-                           if per_game.get(k, 0) != deals_of.get(k, 0) * n_teams)
-            if short:
-                bad("deals", f"does not hold the deals of game {_games_text(short)} that the games table lists")
-    elif "deals" in tables and tables["deals"].num_rows:
-        bad("deals", f"holds deals although {label} recorded no games")
-    return problems, len(games)
+def rotations_of(spec: dict[str, Any]) -> tuple[int, ...]:
+    """The rotations every game is played in: (0,), or (0, 1) with --rotate-seats."""
+    return (0, 1) if spec.get("rotate_seats") else (0,)
 
 
 # ------------------------------------------------------------------------------------------------ checks
@@ -304,7 +135,7 @@ def read_marker(path: Path) -> tuple[dict[str, Any] | None, str | None]:
             if int(info[key]) < 0:
                 return None, f"has a negative {key} count"
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
-        return None, f"cannot be read (truncated or corrupt: {_first_line(exc)})"
+        return None, f"cannot be read (truncated or corrupt: {first_line(exc)})"
     return info, None
 
 
@@ -320,9 +151,11 @@ def check_chunk(run_dir: Path, spec: dict[str, Any], k: int, marker: dict[str, A
         elif name == "errors":
             rec["rows"] = int(marker["errors"])
         recorded[name] = rec
+    from simcli.runs.table_checks import check_tables
+
     paths = {name: folder / f"{name}-{k:05d}.parquet" for name in TABLES}
-    return _check_tables(paths, "parquet", expected_keys(spec, chunk_games(spec, k)), int(spec["seed"]),
-                         recorded, f"chunks/done-{k:05d}.json", k)
+    return check_tables(paths, "parquet", chunk_games(spec, k), rotations_of(spec), int(spec["seed"]),
+                        recorded, f"chunks/done-{k:05d}.json", k)
 
 
 def check_consolidated(run_dir: Path, manifest: dict[str, Any]) -> tuple[list[Problem], int]:
@@ -337,9 +170,11 @@ def check_consolidated(run_dir: Path, manifest: dict[str, Any]) -> tuple[list[Pr
     for rec in recorded.values():
         if rec.get("rows") is None:
             rec.pop("rows", None)
+    from simcli.runs.table_checks import check_tables
+
     paths = {name: run_dir / f"{name}.{fmt}" for name in TABLES}
-    return _check_tables(paths, fmt, expected_keys(spec, range(int(spec["games"]))), int(spec["seed"]),
-                         recorded, MANIFEST, None)
+    return check_tables(paths, fmt, range(int(spec["games"])), rotations_of(spec), int(spec["seed"]),
+                        recorded, MANIFEST, None)
 
 
 def check_run(run_dir: str | Path) -> RunCheck:
@@ -351,7 +186,7 @@ def check_run(run_dir: str | Path) -> RunCheck:
         raise
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return RunCheck(run_dir, None, [Problem(MANIFEST, f"cannot be read (truncated or corrupt: "
-                                                          f"{_first_line(exc)})", fixable=False)])
+                                                          f"{first_line(exc)})", fixable=False)])
     why = manifest_error(manifest)
     if why:
         return RunCheck(run_dir, None, [Problem(MANIFEST, f"is not a run manifest ({why})", fixable=False)])

@@ -23,11 +23,15 @@ The modules, one job each (every public name of each is also a name of this pack
 
 * :mod:`~simcli.stats.confidence` -- :data:`CONFIDENCE`, the one confidence level, and normal quantiles;
 * :mod:`~simcli.stats.estimators` -- intervals of rates and means, quantiles, Holm;
+* :mod:`~simcli.stats.sums` -- the same estimators from per-unit sums and value counts;
 * :mod:`~simcli.stats.tables` -- the run tables' keys, teams, seats, units and pony columns;
+* :mod:`~simcli.stats.streams` -- the deals table read a few columns at a time and added up per game;
 * :mod:`~simcli.stats.wins` -- win rates by team, seat or strategy;
+* :mod:`~simcli.stats.extracts` -- how each metric's observations come out of a run;
+* :mod:`~simcli.stats.ponies` -- pony pickups: the report's section and the pony metrics;
 * :mod:`~simcli.stats.metrics` -- the metric registry and ``--metric`` parsing;
 * :mod:`~simcli.stats.summaries` -- one metric on one run (value and interval, per game, per unit);
-* :mod:`~simcli.stats.sections` -- the sections of ``simcli report``;
+* :mod:`~simcli.stats.sections` -- the sections of ``simcli report`` (the pony section in ``ponies``);
 * :mod:`~simcli.stats.differences` -- two-sample tests and intervals of differences;
 * :mod:`~simcli.stats.comparisons` -- ``compare``, ``sweep`` and ``balance`` tables;
 * :mod:`~simcli.stats.interactions` -- a rule's effect by skill level and the interaction (``sweep --levels``).
@@ -44,18 +48,22 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 #: The modules whose ``__all__`` this package re-exports, in the order of the list above.
-MODULES = ("confidence", "estimators", "tables", "wins", "metrics", "summaries", "sections", "differences",
-           "comparisons", "interactions")
+MODULES = ("confidence", "estimators", "sums", "tables", "streams", "wins", "extracts", "ponies", "metrics",
+           "summaries", "sections", "differences", "comparisons", "interactions")
 
 if TYPE_CHECKING:  # what mypy and editors see: the same names, each from its module (tests/test_stats_package.py)
     from simcli.stats.comparisons import *  # noqa: F403
     from simcli.stats.confidence import *  # noqa: F403
     from simcli.stats.differences import *  # noqa: F403
     from simcli.stats.estimators import *  # noqa: F403
+    from simcli.stats.extracts import *  # noqa: F403
     from simcli.stats.interactions import *  # noqa: F403
     from simcli.stats.metrics import *  # noqa: F403
+    from simcli.stats.ponies import *  # noqa: F403
     from simcli.stats.sections import *  # noqa: F403
+    from simcli.stats.streams import *  # noqa: F403
     from simcli.stats.summaries import *  # noqa: F403
+    from simcli.stats.sums import *  # noqa: F403
     from simcli.stats.tables import *  # noqa: F403
     from simcli.stats.wins import *  # noqa: F403
 else:

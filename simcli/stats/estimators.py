@@ -19,7 +19,8 @@ from scipy import stats as st
 from simcli.stats.confidence import CONFIDENCE, two_sided_z
 
 __all__ = [
-    "QUANTILES", "StatsError", "wilson_interval", "clopper_pearson", "Rate", "rate", "rate_of", "cluster_rate", "Mean",
+    "QUANTILES", "StatsError", "wilson_interval", "clopper_pearson", "Rate", "rate", "rate_of", "cluster_rate",
+    "cluster_share", "Mean",
     "mean_interval", "quantiles", "describe", "holm", "cut_exact_probability"
 ]
 
@@ -171,6 +172,14 @@ def cluster_rate(values: Iterable[float], clusters: Iterable[Any] | None = None,
     p = float(y.mean())
     resid = np.bincount(codes, weights=y - p, minlength=units)
     var = units / (units - 1) * float((resid ** 2).sum()) / n ** 2
+    return cluster_share(p, n, k, units, var, method, confidence)
+
+
+def cluster_share(p: float, n: int, k: int | None, units: int, var: float, method: str = "wilson",
+                  confidence: float = CONFIDENCE) -> Rate:
+    """The :func:`cluster_rate` of a share ``p`` of ``n`` observations in ``units`` units whose cluster-robust
+    variance is ``var``: Wilson's (or Clopper-Pearson's) interval on the design-effect sample size."""
+    name = "wilson-cluster" if method == "wilson" else "clopper-pearson-cluster"
     if p in (0.0, 1.0):
         n_eff: float = units
     elif var <= 1e-15:  # every unit scores the same

@@ -7,32 +7,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from simcli.stats.estimators import StatsError, cut_exact_probability
-from simcli.stats.tables import (
-    DEAL_KEYS,
-    KEYS,
-    PONY_PREFIX,
-    RunLike,
-    n_seats,
-    n_teams,
-    one_per_deal,
-    pony_columns,
-    pony_per_deal,
-    rules_of,
-    run_strategies,
-    strategy_sides,
-    twin_deals,
-    twin_pairs,
+from simcli.stats.estimators import StatsError
+from simcli.stats.extracts import (
+    any_in_deal,
+    deal_values,
+    expected_exact_cut,
+    first_deal_wins,
+    game_values,
+    observation_frame,
+    points_decided,
+    score_difference,
+    team_values,
+    win_team,
 )
-from simcli.stats.wins import first_deal_team_wins
+from simcli.stats.ponies import pony_order_values, pony_pickups, pony_seat_values
+from simcli.stats.tables import RunLike, n_teams, strategy_sides, twin_pairs
 
 __all__ = [
-    "Metric", "pony_seat_deals", "METRICS", "STRATEGY_METRICS", "SEAT_STRATEGY_METRICS", "QUALIFIED_METRICS",
+    "Metric", "METRICS", "STRATEGY_METRICS", "SEAT_STRATEGY_METRICS", "QUALIFIED_METRICS",
     "strategy_metric", "seat_strategy_metric", "metric", "split_metric_names", "parse_metrics", "check_strategy_metrics"
 ]
 
@@ -45,6 +41,10 @@ class Metric:
     observation at ``level`` game, deal, team-deal or seat-deal). ``kind`` is ``rate`` (a share: 0/1 values, or
     scores in [0, 1] when ``binary`` is false, e.g. half a point for a tie) or ``mean``. ``expected(run)``, when
     set, is a model's value of the metric under the run's rules (the cut model's exact-cut probability).
+
+    A metric of the deals table has an ``extract`` that names the columns it reads and adds its observations up
+    per game as the deals are read (a :class:`~simcli.stats.extracts.DealExtract`); any other callable works too,
+    over the run's whole tables.
     """
 
     name: str
@@ -59,228 +59,75 @@ class Metric:
     expected: Callable[[RunLike], float] | None = None
 
 
-def _obs(df: pd.DataFrame, values: Any) -> pd.DataFrame:
-    out = df[KEYS].copy()
-    out["value"] = np.asarray(values, dtype=float)
-    return out.reset_index(drop=True)
-
-
-def _games(col: str) -> Callable[[RunLike], pd.DataFrame]:
-    return lambda run: _obs(run.games, run.games[col])
-
-
-def _team_deals(col: str, where: Callable[[pd.DataFrame], pd.Series] | None = None
-                ) -> Callable[[RunLike], pd.DataFrame]:
-    def extract(run: RunLike) -> pd.DataFrame:
-        d = run.deals
-        if where is not None:
-            d = d[where(d)]
-        return _obs(d, d[col])
-    return extract
-
-
-def _deals(fn: Callable[[pd.DataFrame], Any], same_in_twins: bool = False) -> Callable[[RunLike], pd.DataFrame]:
-    def extract(run: RunLike) -> pd.DataFrame:
-        d = one_per_deal(run.deals)
-        if same_in_twins:
-            d = twin_deals(d)
-        return _obs(d, fn(d))
-    return extract
-
-
-def _win_team(t: int) -> Callable[[RunLike], pd.DataFrame]:
-    def extract(run: RunLike) -> pd.DataFrame:
-        if t >= n_teams(run.games):
-            raise StatsError(f"metric win_team_{t}: the run has {n_teams(run.games)} teams")
-        return _obs(run.games, run.games["winner_team"] == t)
-    return extract
-
-
-def _first_deal(column: str) -> Callable[[RunLike], pd.DataFrame]:
-    def extract(run: RunLike) -> pd.DataFrame:
-        won = first_deal_team_wins(run.games, run.deals, column)
-        return _obs(won.index.to_frame(index=False), won.to_numpy())
-    return extract
-
-
-def _score_diff(run: RunLike) -> pd.DataFrame:
-    return _obs(run.games, run.games["score_team_0"] - run.games["score_team_1"])
-
-
-def _deal_concealed(run: RunLike) -> pd.DataFrame:
-    any_conc = run.deals.groupby(DEAL_KEYS, sort=True)["concealed"].any().reset_index()
-    return _obs(any_conc, any_conc["concealed"])
-
-
-def _pony(run: RunLike) -> pd.DataFrame:
-    cols = pony_columns(run.deals)
-    if not cols:
-        raise StatsError("metric pony_pickup: the deals table has no pony_pickup_turn_seat_* columns")
-    long = pony_per_deal(run.deals)[KEYS + cols].melt(id_vars=KEYS, value_name="value")
-    long = long[long["value"] >= 0]
-    return _obs(long, long["value"])
-
-
-def _canastas(d: pd.DataFrame) -> pd.Series:
-    return d["canastas_natural"] + d["canastas_mixed"] + d["canastas_wild"]
-
-
-def _cut_expected(run: RunLike) -> float:
-    """The cut model's exact-cut (or exact-pick) probability under the run's ``cut_sigma``."""
-    return cut_exact_probability(float(rules_of(run).get("cut_sigma", "4") or 4))
-
-
-def _decided(part: str, net: bool) -> Callable[[RunLike], pd.DataFrame]:
-    """Per game with a single winner: did the points of score ``part`` decide it?
-
-    ``net=False`` (as the report's ``exact_cut_decided_game``): the winner's margin is below the points the winner
-    received. ``net=True``: the winner would not be alone in front without every team's points of ``part``, i.e.
-    its total minus its points is below some other team's total minus that team's points (with two teams:
-    the margin is below the winner's points minus the loser's).
-    """
-    def extract(run: RunLike) -> pd.DataFrame:
-        games = run.games
-        g = games[games["winner_team"] >= 0]
-        teams = n_teams(games)
-        pts = (run.deals.groupby([*KEYS, "team"])[part].sum().unstack("team")
-               .reindex(columns=range(teams)).fillna(0))
-        pts = g[KEYS].merge(pts.reset_index(), on=KEYS, how="left").fillna(0)
-        own_pts = pts[list(range(teams))].to_numpy(float)
-        rows = np.arange(len(g))
-        winner = g["winner_team"].to_numpy(int)
-        if not net:
-            return _obs(g, g["margin"].to_numpy(float) < own_pts[rows, winner])
-        totals = g[[f"score_team_{t}" for t in range(teams)]].to_numpy(float) - own_pts
-        others = totals.copy()
-        others[rows, winner] = -np.inf
-        return _obs(g, totals[rows, winner] < others.max(axis=1))
-    return extract
-
-
-def pony_seat_deals(run: RunLike) -> pd.DataFrame:
-    """One row per deal and seat: ``game_index``, ``rotation``, ``deal_index``, ``seat``, ``team``, ``strategy`` (the
-    seat's strategy in that game) and ``turn`` (the pony pickup turn, -1 never, NaN when not recorded)."""
-    cols = pony_columns(run.deals)
-    if not cols:
-        raise StatsError("pony metrics: the deals table has no pony_pickup_turn_seat_* columns")
-    long = pony_per_deal(run.deals)[DEAL_KEYS + cols].melt(id_vars=DEAL_KEYS, var_name="column", value_name="turn")
-    long["seat"] = long["column"].str.slice(len(PONY_PREFIX)).astype(int)
-    games = run.games
-    strat = games[KEYS + [f"strategy_seat_{s}" for s in range(n_seats(games))]].melt(
-        id_vars=KEYS, var_name="column", value_name="strategy")
-    strat["seat"] = strat["column"].str.slice(len("strategy_seat_")).astype(int)
-    long = long.merge(strat[[*KEYS, "seat", "strategy"]], on=[*KEYS, "seat"], how="left")
-    long["team"] = long["seat"] % max(n_teams(games), 1)
-    return (long.sort_values([*DEAL_KEYS, "seat"]).reset_index(drop=True)
-            [[*DEAL_KEYS, "seat", "team", "strategy", "turn"]])
-
-
-def _pony_seats(never: bool, who: str | None = None, metric_name: str = "") -> Callable[[RunLike], pd.DataFrame]:
-    """Seat-deal observations: the pickup turn (seat-deals with a pickup) or ``never`` (1 = not picked up), of
-    every seat or of the seats playing strategy ``who``."""
-    def extract(run: RunLike) -> pd.DataFrame:
-        d = pony_seat_deals(run)
-        d = d[d["turn"].notna()]
-        if who is not None:
-            present = run_strategies(run.games)
-            if who not in present:
-                raise StatsError(f"metric {metric_name}: strategy '{who}' is not in the run; "
-                                 f"its strategies: {', '.join(present) or 'none'}")
-            d = d[d["strategy"].astype(str) == who]
-        if never:
-            return _obs(d, d["turn"] < 0)
-        d = d[d["turn"] >= 0]
-        return _obs(d, d["turn"])
-    return extract
-
-
-def _pony_order(which: str) -> Callable[[RunLike], pd.DataFrame]:
-    """Team-deal observations of partner order: the turn of the team's ``first`` or ``second`` pony pickup, or the
-    ``gap`` between them (team-deals with at least one, or with two, pickups)."""
-    def extract(run: RunLike) -> pd.DataFrame:
-        d = pony_seat_deals(run)
-        d = d[d["turn"] >= 0].sort_values([*DEAL_KEYS, "team", "turn"])
-        d["order"] = d.groupby([*DEAL_KEYS, "team"]).cumcount()
-        first = d[d["order"] == 0].set_index([*DEAL_KEYS, "team"])["turn"]
-        if which == "first":
-            return _obs(first.reset_index(), first.to_numpy())
-        second = d[d["order"] == 1].set_index([*DEAL_KEYS, "team"])["turn"]
-        if which == "second":
-            return _obs(second.reset_index(), second.to_numpy())
-        gap = (second - first.reindex(second.index)).reset_index()
-        return _obs(gap, gap["turn"])
-    return extract
-
-
 METRICS: dict[str, Metric] = {m.name: m for m in [
-    Metric("win_team_0", "team 0 win rate", "share", "rate", "game", _win_team(0),
+    Metric("win_team_0", "team 0 win rate", "share", "rate", "game", win_team(0),
            description="games won by team 0 (seats 0, 2)"),
-    Metric("win_team_1", "team 1 win rate", "share", "rate", "game", _win_team(1),
+    Metric("win_team_1", "team 1 win rate", "share", "rate", "game", win_team(1),
            description="games won by team 1 (seats 1, 3)"),
     Metric("first_player_win", "first-player team win rate", "share", "rate", "game",
-           _first_deal("first_player_team"), description="the team that played first in deal 0 won the game"),
-    Metric("dealer_win", "dealer team win rate", "share", "rate", "game", _first_deal("dealer_team"),
+           first_deal_wins("first_player_team"), description="the team that played first in deal 0 won the game"),
+    Metric("dealer_win", "dealer team win rate", "share", "rate", "game", first_deal_wins("dealer_team"),
            description="the team that dealt deal 0 won the game"),
-    Metric("margin", "final margin", "points", "mean", "game", _games("margin"),
+    Metric("margin", "final margin", "points", "mean", "game", game_values("margin"),
            description="winner's final total minus the runner-up's"),
-    Metric("score_diff", "team 0 minus team 1 final score", "points", "mean", "game", _score_diff),
-    Metric("deals", "deals per game", "deals", "mean", "game", _games("deals")),
-    Metric("turns", "turns per game", "turns", "mean", "game", _games("turns")),
-    Metric("deal_turns", "turns per deal", "turns", "mean", "deal", _deals(lambda d: d["turns"])),
-    Metric("deal_score", "deal score per team", "points", "mean", "team-deal", _team_deals("score_total")),
+    Metric("score_diff", "team 0 minus team 1 final score", "points", "mean", "game", score_difference),
+    Metric("deals", "deals per game", "deals", "mean", "game", game_values("deals")),
+    Metric("turns", "turns per game", "turns", "mean", "game", game_values("turns")),
+    Metric("deal_turns", "turns per deal", "turns", "mean", "deal", deal_values("turns")),
+    Metric("deal_score", "deal score per team", "points", "mean", "team-deal", team_values("score_total")),
     Metric("going_out_score", "deal score of the team going out", "points", "mean", "team-deal",
-           _team_deals("score_total", lambda d: d["went_out"].astype(bool))),
+           team_values("score_total", lambda d: d["went_out"].astype(bool), ("went_out",))),
     Metric("went_out", "deals ended by going out", "share", "rate", "deal",
-           _deals(lambda d: d["end_reason"] == "went_out")),
-    Metric("concealed", "deals ended by going out concealed", "share", "rate", "deal", _deal_concealed),
-    Metric("stock_out", "deals ended on the stock", "share", "rate", "deal", _deals(lambda d: d["stock_out"])),
+           deal_values("end_reason", lambda v: v == "went_out")),
+    Metric("concealed", "deals ended by going out concealed", "share", "rate", "deal", any_in_deal("concealed")),
+    Metric("stock_out", "deals ended on the stock", "share", "rate", "deal", deal_values("stock_out")),
     Metric("canastas", "canastas per team and deal", "canastas", "mean", "team-deal",
-           lambda run: _obs(run.deals, _canastas(run.deals))),
+           team_values(("canastas_natural", "canastas_mixed", "canastas_wild"))),
     Metric("canastas_natural", "natural canastas per team and deal", "canastas", "mean", "team-deal",
-           _team_deals("canastas_natural")),
+           team_values("canastas_natural")),
     Metric("canastas_mixed", "mixed canastas per team and deal", "canastas", "mean", "team-deal",
-           _team_deals("canastas_mixed")),
+           team_values("canastas_mixed")),
     Metric("canastas_wild", "wild canastas per team and deal", "canastas", "mean", "team-deal",
-           _team_deals("canastas_wild")),
-    Metric("red_threes", "red threes per team and deal", "cards", "mean", "team-deal", _team_deals("red_threes")),
+           team_values("canastas_wild")),
+    Metric("red_threes", "red threes per team and deal", "cards", "mean", "team-deal", team_values("red_threes")),
     Metric("first_meld_turn", "turn of a team's first meld", "turn", "mean", "team-deal",
-           _team_deals("first_meld_turn", lambda d: d["first_meld_turn"] >= 0),
+           team_values("first_meld_turn", lambda d: d["first_meld_turn"] >= 0),
            description="team-deals in which the team melded"),
-    Metric("pile_takes", "pile takes per team and deal", "takes", "mean", "team-deal", _team_deals("pile_takes")),
+    Metric("pile_takes", "pile takes per team and deal", "takes", "mean", "team-deal", team_values("pile_takes")),
     Metric("pile_cards_taken", "cards taken from the pile per team and deal", "cards", "mean", "team-deal",
-           _team_deals("pile_cards_taken")),
+           team_values("pile_cards_taken")),
     Metric("pile_take_max", "largest pile taken", "cards", "mean", "team-deal",
-           _team_deals("pile_take_max", lambda d: d["pile_takes"] > 0),
+           team_values("pile_take_max", lambda d: d["pile_takes"] > 0, ("pile_takes",)),
            description="team-deals with at least one take"),
-    Metric("exact_cut", "exact cuts", "share", "rate", "deal", _deals(lambda d: d["cut_exact"], True),
-           interval="exact", expected=_cut_expected),
+    Metric("exact_cut", "exact cuts", "share", "rate", "deal", deal_values("cut_exact", twins=True),
+           interval="exact", expected=expected_exact_cut),
     Metric("exact_cut_decided_game", "games decided by the exact-cut points", "share", "rate", "game",
-           _decided("score_exact_cut", net=False),
+           points_decided("score_exact_cut", net=False),
            description="games with a winner whose margin is below the winner's exact-cut points (as the report)"),
     Metric("exact_cut_decided_net", "games decided by the net exact-cut points", "share", "rate", "game",
-           _decided("score_exact_cut", net=True),
+           points_decided("score_exact_cut", net=True),
            description="games with a winner that would not be alone in front without every team's exact-cut "
                        "points"),
     Metric("exact_cut_score", "exact-cut points per team and deal", "points", "mean", "team-deal",
-           _team_deals("score_exact_cut")),
-    Metric("pony_pickup", "pony pickup turn (when picked up)", "turn", "mean", "seat-deal", _pony,
+           team_values("score_exact_cut")),
+    Metric("pony_pickup", "pony pickup turn (when picked up)", "turn", "mean", "seat-deal", pony_pickups(),
            description="deals x seats in which the pony was picked up"),
-    Metric("pony_never", "ponies never picked up", "share", "rate", "seat-deal", _pony_seats(never=True),
+    Metric("pony_never", "ponies never picked up", "share", "rate", "seat-deal", pony_seat_values(never=True),
            description="deals x seats in which the seat never picked up its pony"),
     Metric("pony_pickup_first", "turn of a team's first pony pickup", "turn", "mean", "team-deal",
-           _pony_order("first"), description="team-deals in which a partner picked up the pony"),
+           pony_order_values("first"), description="team-deals in which a partner picked up the pony"),
     Metric("pony_pickup_second", "turn of a team's second pony pickup", "turn", "mean", "team-deal",
-           _pony_order("second"), description="team-deals in which both partners picked up the pony"),
+           pony_order_values("second"), description="team-deals in which both partners picked up the pony"),
     Metric("pony_pickup_gap", "turns between partners' pony pickups", "turns", "mean", "team-deal",
-           _pony_order("gap"), description="second minus first pickup turn, team-deals with two pickups"),
+           pony_order_values("gap"), description="second minus first pickup turn, team-deals with two pickups"),
     Metric("hidden_canastas", "hidden canastas per team and deal", "canastas", "mean", "team-deal",
-           _team_deals("hidden_canastas"), description="Spanish: complete canastas laid from the hand at once"),
+           team_values("hidden_canastas"), description="Spanish: complete canastas laid from the hand at once"),
     Metric("crossed_piles", "piles crossed by a wild discard per deal", "piles", "mean", "deal",
-           _deals(lambda d: d["crossed_piles"])),
+           deal_values("crossed_piles")),
     Metric("exact_pick", "exact picks of the initial pile", "share", "rate", "deal",
-           _deals(lambda d: d["pick_exact"], True), interval="exact", expected=_cut_expected),
+           deal_values("pick_exact", twins=True), interval="exact", expected=expected_exact_cut),
     Metric("exact_pick_score", "exact-pick points per team and deal", "points", "mean", "team-deal",
-           _team_deals("score_exact_pick")),
+           team_values("score_exact_pick")),
 ]}
 
 
@@ -297,7 +144,7 @@ def _strategy_win(name: str, metric_name: str) -> Callable[[RunLike], pd.DataFra
     def extract(run: RunLike) -> pd.DataFrame:
         g, team = strategy_sides(run.games, name, metric_name)
         w = g["winner_team"].to_numpy()
-        return twin_pairs(_obs(g, np.where(w == team, 1.0, np.where(w < 0, 0.5, 0.0))))
+        return twin_pairs(observation_frame(g, np.where(w == team, 1.0, np.where(w < 0, 0.5, 0.0))))
     return extract
 
 
@@ -308,7 +155,7 @@ def _strategy_score(name: str, metric_name: str) -> Callable[[RunLike], pd.DataF
         own = scores[np.arange(len(g)), team]
         others = scores.copy()
         others[np.arange(len(g)), team] = -np.inf
-        return twin_pairs(_obs(g, own - others.max(axis=1)))
+        return twin_pairs(observation_frame(g, own - others.max(axis=1)))
     return extract
 
 
@@ -342,7 +189,7 @@ def seat_strategy_metric(name: str) -> Metric:
     full = f"{kind}:{who}"
     base = METRICS[kind]
     return Metric(full, f"{base.label}, {who}", base.unit, base.kind, base.level,
-                  _pony_seats(never=kind == "pony_never", who=who, metric_name=full),
+                  pony_seat_values(never=kind == "pony_never", who=who, metric_name=full),
                   description=f"{base.description}, seats playing {who}")
 
 

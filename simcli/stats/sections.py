@@ -1,5 +1,7 @@
-"""The sections of ``simcli report``: game and deal summaries, per team-deal figures, the exact cut, pony pickups
-and the Spanish records, and :func:`run_report`, which joins them into one long table.
+"""The sections of ``simcli report``: game and deal summaries, per team-deal figures, the exact cut and the Spanish
+records (the pony pickups are :mod:`simcli.stats.ponies`'), and :func:`run_report`, which joins them into one long
+table. The deal sections read the deals table as a :class:`~simcli.stats.streams.DealSource`, a few columns at a
+time, and summarise per-game sums (:mod:`simcli.stats.sums`).
 """
 
 from __future__ import annotations
@@ -13,29 +15,26 @@ import pandas as pd
 from simcli.stats.confidence import CONFIDENCE
 from simcli.stats.estimators import Rate, StatsError, cut_exact_probability, describe, rate, rate_of
 from simcli.stats.metrics import STRATEGY_METRICS, Metric, metric
-from simcli.stats.summaries import observations, summarize
-from simcli.stats.tables import (
-    DEAL_KEYS,
-    KEYS,
-    PONY_PREFIX,
-    RunLike,
-    game_cluster,
-    integer_counts,
-    is_rotated,
-    n_teams,
-    one_per_deal,
-    pony_columns,
-    pony_per_deal,
-    rules_of,
-    team_groups,
-    twin_deals,
-    unit_clusters,
+from simcli.stats.ponies import pony_summary
+from simcli.stats.streams import (
+    DealSource,
+    Quantity,
+    Reduced,
+    as_source,
+    deal_source,
+    label_grouping,
+    reduce_deals,
+    reduce_in_passes,
+    team_sums,
 )
+from simcli.stats.summaries import observations, summarize
+from simcli.stats.sums import describe_sums, rate_of_sums
+from simcli.stats.tables import KEYS, RunLike, integer_counts, is_rotated, n_teams, rules_of, unit_clusters
 from simcli.stats.wins import win_rates
 
 __all__ = [
-    "game_summary", "deal_end_shares", "team_deal_summary", "exact_cut_summary", "exact_cut_decided", "bonus_decided",
-    "pony_summary", "pony_distribution", "spanish_summary", "REPORT_COLUMNS", "SECTION_TITLES", "metric_rows",
+    "game_summary", "deal_end_shares", "TEAM_DEAL_FIGURES", "report_groups", "team_deal_summary", "exact_cut_summary",
+    "exact_cut_decided", "bonus_decided", "spanish_summary", "REPORT_COLUMNS", "SECTION_TITLES", "metric_rows",
     "run_report"
 ]
 
@@ -72,65 +71,96 @@ def game_summary(games: pd.DataFrame) -> pd.DataFrame:
     return integer_counts(pd.DataFrame(rows))
 
 
-def deal_end_shares(deals: pd.DataFrame) -> pd.DataFrame:
+def _mean_sums(metric_name: str, group: str, red: Reduced, i: int | None, unit: str,
+               **extra: Any) -> dict[str, Any]:
+    """A mean row from per-game sums, clustered by game (as :func:`_mean_row` with the game clusters)."""
+    sums, counts, values = red.group(i)
+    return {"metric": metric_name, "group": group, "unit": unit, "k": None,
+            **describe_sums(sums, counts, red.game_index, values), **extra}
+
+
+def _rate_sums(metric_name: str, group: str, red: Reduced, i: int | None = None, clustered: bool | None = None,
+               **extra: Any) -> dict[str, Any]:
+    """A rate row from per-game sums of 0/1 outcomes: clustered by game when the observations include twins
+    (``clustered``: the decision of another reduction), else one trial an observation."""
+    sums, counts, values = red.group(i)
+    clustered = red.rotated if clustered is None else clustered
+    return _rate_row(metric_name, group, rate_of_sums(sums, counts, red.game_index if clustered else None, values),
+                     **extra)
+
+
+def deal_end_shares(deals: pd.DataFrame | DealSource) -> pd.DataFrame:
     """How deals end: shares of went_out, concealed (going out concealed) and stock_out, one obs per deal."""
-    per_deal = deals.groupby(DEAL_KEYS, sort=True).agg(
-        end_reason=("end_reason", "first"), concealed=("concealed", "any"), stock_out=("stock_out", "first"),
-        turns=("turns", "first")).reset_index()
-    units = unit_clusters(per_deal)
+    went_out, concealed, stock_out, turns = reduce_deals(as_source(deals), [
+        Quantity(("end_reason",), lambda d: d["end_reason"] == "went_out", per="deal"),
+        Quantity(("concealed",), lambda d: d["concealed"], per="any"),
+        Quantity(("stock_out",), lambda d: d["stock_out"], per="deal"),
+        Quantity(("turns",), lambda d: d["turns"], per="deal"),
+    ])
+    rotated = went_out.rotated  # a deal of a twin: the deals of one game index are one unit
     return integer_counts(pd.DataFrame([
-        _rate_row("went_out", "all deals", rate_of(per_deal["end_reason"] == "went_out", clusters=units)),
-        _rate_row("concealed", "all deals", rate_of(per_deal["concealed"], clusters=units)),
-        _rate_row("stock_out", "all deals", rate_of(per_deal["stock_out"], clusters=units)),
-        _mean_row("deal_turns", "all deals", per_deal["turns"], game_cluster(per_deal), "turns"),
+        _rate_sums("went_out", "all deals", went_out, clustered=rotated),
+        _rate_sums("concealed", "all deals", concealed, clustered=rotated),
+        _rate_sums("stock_out", "all deals", stock_out, clustered=rotated),
+        _mean_sums("deal_turns", "all deals", turns, None, "turns"),
     ]))
 
 
-def team_deal_summary(games: pd.DataFrame, deals: pd.DataFrame, by: str = "team") -> pd.DataFrame:
+def _canastas(d: pd.DataFrame) -> Any:
+    return d["canastas_natural"] + d["canastas_mixed"] + d["canastas_wild"]
+
+
+def _cards_per_take(d: pd.DataFrame) -> Any:
+    return d["pile_cards_taken"].to_numpy(float) / np.maximum(d["pile_takes"].to_numpy(float), 1)
+
+
+#: The team-deal figures of the report: (metric, unit, quantity).
+TEAM_DEAL_FIGURES: list[tuple[str, str, Quantity]] = [
+    ("deal_score", "points", Quantity(("score_total",), lambda d: d["score_total"])),
+    ("going_out_score", "points", Quantity(("score_total", "went_out"), lambda d: d["score_total"],
+                                           lambda d: d["went_out"].astype(bool))),
+    ("other_team_score", "points", Quantity(("score_total", "went_out"), lambda d: d["score_total"],
+                                            lambda d: ~d["went_out"].astype(bool))),
+    ("canastas", "canastas", Quantity(("canastas_natural", "canastas_mixed", "canastas_wild"), _canastas)),
+    ("canastas_natural", "canastas", Quantity(("canastas_natural",), lambda d: d["canastas_natural"])),
+    ("canastas_mixed", "canastas", Quantity(("canastas_mixed",), lambda d: d["canastas_mixed"])),
+    ("canastas_wild", "canastas", Quantity(("canastas_wild",), lambda d: d["canastas_wild"])),
+    ("red_threes", "cards", Quantity(("red_threes",), lambda d: d["red_threes"])),
+    ("first_meld_turn", "turn", Quantity(("first_meld_turn",), lambda d: d["first_meld_turn"],
+                                         lambda d: d["first_meld_turn"] >= 0)),
+    ("pile_takes", "takes", Quantity(("pile_takes",), lambda d: d["pile_takes"])),
+    ("pile_cards_taken", "cards", Quantity(("pile_cards_taken",), lambda d: d["pile_cards_taken"])),
+    ("pile_cards_per_take", "cards", Quantity(("pile_cards_taken", "pile_takes"), _cards_per_take,
+                                              lambda d: d["pile_takes"] > 0)),
+    ("pile_take_max", "cards", Quantity(("pile_take_max", "pile_takes"), lambda d: d["pile_take_max"],
+                                        lambda d: d["pile_takes"] > 0)),
+]
+
+
+def report_groups(red: Reduced) -> list[tuple[str, int | None]]:
+    """``all`` and the groups with a row, in label order, as (label, group); the last, unlabelled group of a
+    grouped reduction only counts in ``all``."""
+    present = [(label, i) for i, label in enumerate(red.labels[:-1]) if red.counts[:, i].any()]
+    return [("all", None), *sorted(present)]
+
+
+def team_deal_summary(games: pd.DataFrame, deals: pd.DataFrame | DealSource, by: str = "team") -> pd.DataFrame:
     """Per team-deal: deal scores, canastas by type, red threes, first meld turn, pile takes and sizes.
 
     Each metric is given over all team-deals and per group (team, or the team's strategies with
     ``by='strategy'``); intervals are cluster-robust by game.
     """
-    group = team_groups(games, deals, "strategy" if by == "strategy" else "team").to_numpy()
-    cluster = game_cluster(deals).to_numpy()
-    units = unit_clusters(deals)
-    col = {c: deals[c].to_numpy(float) for c in (
-        "score_total", "canastas_natural", "canastas_mixed", "canastas_wild", "red_threes", "first_meld_turn",
-        "pile_takes", "pile_cards_taken", "pile_take_max")}
-    col["canastas"] = col["canastas_natural"] + col["canastas_mixed"] + col["canastas_wild"]
-    took = col["pile_takes"] > 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        col["pile_cards_per_take"] = np.where(took, col["pile_cards_taken"] / np.maximum(col["pile_takes"], 1), np.nan)
-    went_out = deals["went_out"].to_numpy(bool)
-    melded = col["first_meld_turn"] >= 0
-    every = np.ones(len(deals), dtype=bool)
-    specs: list[tuple[str, str, str, np.ndarray]] = [
-        ("deal_score", "score_total", "points", every),
-        ("going_out_score", "score_total", "points", went_out),
-        ("other_team_score", "score_total", "points", ~went_out),
-        ("canastas", "canastas", "canastas", every),
-        ("canastas_natural", "canastas_natural", "canastas", every),
-        ("canastas_mixed", "canastas_mixed", "canastas", every),
-        ("canastas_wild", "canastas_wild", "canastas", every),
-        ("red_threes", "red_threes", "cards", every),
-        ("first_meld_turn", "first_meld_turn", "turn", melded),
-        ("pile_takes", "pile_takes", "takes", every),
-        ("pile_cards_taken", "pile_cards_taken", "cards", every),
-        ("pile_cards_per_take", "pile_cards_per_take", "cards", took),
-        ("pile_take_max", "pile_take_max", "cards", took),
-    ]
-    labels = pd.Series(group).dropna().unique()
-    groups: list[tuple[str, np.ndarray]] = [("all", every), *((str(g), group == g) for g in sorted(labels))]
+    source = as_source(deals)
+    grouping = label_grouping(games, source, "strategy" if by == "strategy" else "team")
+    never = Quantity(("first_meld_turn",), lambda d: d["first_meld_turn"] < 0)
+    reduced = reduce_in_passes(source, [q for _, _, q in TEAM_DEAL_FIGURES] + [never], grouping)
+    groups = report_groups(reduced[0])
+    rotated = reduced[0].rotated
     rows = []
-    for name, column, unit, where in specs:
-        for label, in_group in groups:
-            sel = where & in_group
-            rows.append(_mean_row(name, label, col[column][sel], cluster[sel], unit))
+    for (name, unit, _), red in zip(TEAM_DEAL_FIGURES, reduced, strict=False):
+        rows += [_mean_sums(name, label, red, i, unit) for label, i in groups]
         if name == "first_meld_turn":
-            rows += [_rate_row("never_melded", label, rate_of(~melded[in_group], clusters=None if units is None
-                                                               else cluster[in_group]))
-                     for label, in_group in groups]
+            rows += [_rate_sums("never_melded", label, reduced[-1], i, clustered=rotated) for label, i in groups]
     return integer_counts(pd.DataFrame(rows))
 
 
@@ -148,11 +178,14 @@ def exact_cut_summary(run: RunLike) -> pd.DataFrame:
     if int(float(rules.get("exact_cut_bonus", "0") or 0)) <= 0:
         return pd.DataFrame()
     sigma = float(rules.get("cut_sigma", "4") or 4)
-    deals = twin_deals(one_per_deal(run.deals))
-    freq = rate(int(deals["cut_exact"].astype(bool).sum()), len(deals), "exact")
+    source = deal_source(run)
+    (cuts,) = reduce_deals(source, [Quantity(("cut_exact",), lambda d: d["cut_exact"].astype(bool), per="deal",
+                                             twins=True)])
+    sums, counts, _ = cuts.group()
+    freq = rate(int(sums.sum()), int(counts.sum()), "exact")
     return integer_counts(pd.DataFrame([
         _rate_row("exact_cut", "all deals", freq, expected=cut_exact_probability(sigma)),
-        _rate_row("exact_cut_decided_game", "games with a winner", exact_cut_decided(run.games, run.deals)),
+        _rate_row("exact_cut_decided_game", "games with a winner", exact_cut_decided(run.games, source)),
         _rate_row("exact_cut_decided_net", "games with a winner", _decided_net(run)),
     ]))
 
@@ -163,58 +196,20 @@ def _decided_net(run: RunLike) -> Rate:
     return rate_of(obs["value"].astype(bool), clusters=unit_clusters(obs))
 
 
-def exact_cut_decided(games: pd.DataFrame, deals: pd.DataFrame) -> Rate:
+def exact_cut_decided(games: pd.DataFrame, deals: pd.DataFrame | DealSource) -> Rate:
     """Share of games (with a single winner) whose margin is below the winner's exact-cut points."""
     return bonus_decided(games, deals, "score_exact_cut")
 
 
-def bonus_decided(games: pd.DataFrame, deals: pd.DataFrame, part: str) -> Rate:
+def bonus_decided(games: pd.DataFrame, deals: pd.DataFrame | DealSource, part: str) -> Rate:
     """Share of games (with a single winner) whose margin is below the points of score ``part`` the winner got."""
     g = games[games["winner_team"] >= 0][[*KEYS, "winner_team", "margin"]]
-    pts = deals.groupby([*KEYS, "team"])[part].sum().rename("pts").reset_index()
-    m = g.merge(pts, left_on=[*KEYS, "winner_team"], right_on=[*KEYS, "team"], how="left")
+    teams = n_teams(games)
+    wide = team_sums(as_source(deals), part, teams)
+    pts = pd.concat([wide[KEYS].assign(team=t, pts=wide[t]) for t in range(teams)], ignore_index=True)
+    m = g.astype({k: np.int64 for k in KEYS}).merge(pts, left_on=[*KEYS, "winner_team"], right_on=[*KEYS, "team"],
+                                                      how="left")
     return rate_of(m["margin"] < m["pts"].fillna(0), clusters=unit_clusters(m))
-
-
-def pony_summary(deals: pd.DataFrame) -> pd.DataFrame:
-    """Pony pickup timing per seat and pooled: share never picked up (-1) and quartiles of the pickup turn.
-
-    One observation per deal and seat (see :func:`pony_per_deal`). Empty without pony columns.
-    """
-    cols = pony_columns(deals)
-    if not cols:
-        return pd.DataFrame()
-    d = pony_per_deal(deals)
-    rows = []
-    pooled_vals, pooled_clusters, pooled_never, pooled_units = [], [], [], []
-    for c in cols:
-        seat = f"seat {c[len(PONY_PREFIX):]}"
-        present = d[c].notna()
-        v = d.loc[present, c]
-        picked = v >= 0
-        rows.append(_rate_row("pony_never_picked_up", seat, rate_of(~picked, clusters=unit_clusters(d.loc[v.index]))))
-        rows.append(_mean_row("pony_pickup_turn", seat, v[picked], game_cluster(d.loc[v[picked].index]), "turn"))
-        pooled_vals.append(v[picked])
-        pooled_clusters.append(game_cluster(d.loc[v[picked].index]))
-        pooled_never.append(~picked)
-        pooled_units.append(game_cluster(d.loc[v.index]))
-    rotated = is_rotated(d)
-    rows.append(_rate_row("pony_never_picked_up", "all seats", rate_of(
-        pd.concat(pooled_never), clusters=pd.concat(pooled_units) if rotated else None)))
-    rows.append(_mean_row("pony_pickup_turn", "all seats", pd.concat(pooled_vals), pd.concat(pooled_clusters),
-                          "turn"))
-    return integer_counts(pd.DataFrame(rows))
-
-
-def pony_distribution(deals: pd.DataFrame) -> pd.DataFrame:
-    """Counts and shares of the pony pickup turn over deals x seats (-1 = never picked up)."""
-    cols = pony_columns(deals)
-    if not cols:
-        return pd.DataFrame(columns=["turn", "count", "share"])
-    v = pd.Series(pony_per_deal(deals)[cols].to_numpy().ravel()).dropna()
-    counts = v.value_counts().sort_index()
-    return pd.DataFrame({"turn": counts.index.astype(int), "count": counts.to_numpy(),
-                         "share": counts.to_numpy() / counts.sum()})
 
 
 def spanish_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
@@ -224,9 +219,9 @@ def spanish_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
     Empty for runs without these columns, or whose rules have none of hidden canastas, a premiado pile or a
     face-down initial pile (the other variants).
     """
-    games, deals = run.games, run.deals
+    games, source = run.games, deal_source(run)
     needed = ("hidden_canastas", "pile_premiado", "crossed_piles", "pick_exact", "black_three_canasta")
-    if any(c not in deals.columns for c in needed):
+    if any(c not in source.columns for c in needed):
         return pd.DataFrame()
     rules = rules_of(run)
     spanish_rules = (rules.get("hidden_canasta_bonus", "null") not in ("null", "")
@@ -234,66 +229,71 @@ def spanish_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
                      or int(float(rules.get("initial_pile_facedown", "0") or 0)) > 0)
     if not spanish_rules:
         return pd.DataFrame()
-    per_deal = one_per_deal(deals)
-    rows = [*_spanish_team_rows(games, deals, by), *_spanish_pile_rows(per_deal)]
-    if per_deal["pick_target"].any():
+    rows = [*_spanish_team_rows(games, source, by), *_spanish_pile_rows(source)]
+    went_out = ("end_reason",), lambda d: d["end_reason"] == "went_out"
+    picks, targets, quick, quake = reduce_deals(source, [
+        Quantity(("pick_exact",), lambda d: d["pick_exact"].astype(bool), per="deal", twins=True),
+        Quantity(("pick_target",), lambda d: d["pick_target"] != 0, per="deal"),
+        # one team per deal can go out: the share of deals ended by going out whose going-out team did it
+        Quantity(("quick_finish", *went_out[0]), lambda d: d["quick_finish"].astype(bool), went_out[1], per="any"),
+        Quantity(("terremoto", *went_out[0]), lambda d: d["terremoto"].astype(bool), went_out[1], per="any"),
+    ])
+    if targets.sums.any():
         sigma = float(rules.get("cut_sigma", "4") or 4)
-        picks = twin_deals(per_deal)
-        rows.append(_rate_row("exact_pick", "all deals", rate(int(picks["pick_exact"].astype(bool).sum()),
-                                                                len(picks), "exact"),
+        sums, counts, _ = picks.group()
+        rows.append(_rate_row("exact_pick", "all deals", rate(int(sums.sum()), int(counts.sum()), "exact"),
                               expected=cut_exact_probability(sigma)))
         rows.append(_rate_row("exact_pick_decided_game", "games with a winner",
-                              bonus_decided(games, deals, "score_exact_pick")))
-    out_deals = per_deal["end_reason"] == "went_out"
-    for flag in ("quick_finish", "terremoto"):
-        # one team per deal can go out: the share of deals ended by going out whose going-out team did it
-        hit = deals[deals[flag].astype(bool)].groupby(DEAL_KEYS).size().rename("hit")
-        ended = per_deal[out_deals].merge(hit.reset_index(), on=DEAL_KEYS, how="left")
-        rows.append(_rate_row(flag, "deals ended by going out", rate_of(ended["hit"].fillna(0) > 0,
-                                                                        clusters=unit_clusters(ended))))
+                              bonus_decided(games, source, "score_exact_pick")))
+    rows.append(_rate_sums("quick_finish", "deals ended by going out", quick))
+    rows.append(_rate_sums("terremoto", "deals ended by going out", quake))
     win3 = (games["black_three_canasta_win"].astype(bool) if "black_three_canasta_win" in games.columns
             else pd.Series(False, index=games.index))
     rows.append(_rate_row("black_three_canasta_win", "games", rate_of(win3, clusters=unit_clusters(games))))
     return integer_counts(pd.DataFrame(rows))
 
 
-def _spanish_team_rows(games: pd.DataFrame, deals: pd.DataFrame, by: str) -> list[dict[str, Any]]:
+def _spanish_team_rows(games: pd.DataFrame, source: DealSource, by: str) -> list[dict[str, Any]]:
     """Per team-deal, over all and per group: hidden canastas, the five-canasta bonus, black-three canastas."""
-    group = team_groups(games, deals, "strategy" if by == "strategy" else "team").to_numpy()
-    cluster = game_cluster(deals)
-    units = unit_clusters(deals)
-
-    def by_unit(sel: Any) -> Any:  # the units of the selected team-deal rows (None without twins)
-        return None if units is None else units.to_numpy()[sel]
-    every = np.ones(len(deals), dtype=bool)
-    groups = [("all", every), *((str(g), group == g) for g in sorted(pd.Series(group).dropna().unique()))]
+    grouping = label_grouping(games, source, "strategy" if by == "strategy" else "team")
+    hidden, bonus, black = reduce_deals(source, [
+        Quantity(("hidden_canastas",), lambda d: d["hidden_canastas"]),
+        Quantity(("score_canasta_count",), lambda d: d["score_canasta_count"] > 0),
+        Quantity(("black_three_canasta",), lambda d: d["black_three_canasta"].astype(bool)),
+    ], grouping)
+    rotated = hidden.rotated  # the units of the team-deal rows (a game index, with twins)
     rows: list[dict[str, Any]] = []
-    hidden = deals["hidden_canastas"].to_numpy(float)
-    count_bonus = deals["score_canasta_count"].to_numpy(float)
-    for label, sel in groups:
-        rows.append(_mean_row("hidden_canastas", label, hidden[sel], cluster[sel], "canastas"))
-        rows.append(_rate_row("five_canasta_bonus", label, rate_of(count_bonus[sel] > 0, clusters=by_unit(sel))))
-        rows.append(_rate_row("black_three_canasta", label, rate_of(deals["black_three_canasta"].to_numpy(bool)[sel],
-                                                                    clusters=by_unit(sel))))
+    for label, i in report_groups(hidden):
+        rows.append(_mean_sums("hidden_canastas", label, hidden, i, "canastas"))
+        rows.append(_rate_sums("five_canasta_bonus", label, bonus, i, clustered=rotated))
+        rows.append(_rate_sums("black_three_canasta", label, black, i, clustered=rotated))
     return rows
 
 
-def _spanish_pile_rows(per_deal: pd.DataFrame) -> list[dict[str, Any]]:
+def _spanish_pile_rows(source: DealSource) -> list[dict[str, Any]]:
     """Per deal: the premiado pile (how often, never taken, turns until taken) and the piles crossed by a wild."""
-    premiado = per_deal["pile_premiado"].astype(bool)
-    rows = [_rate_row("pile_premiado", "all deals", rate_of(premiado, clusters=unit_clusters(per_deal)))]
-    if premiado.any():
-        p = per_deal[premiado]
-        rows.append(_rate_row("premiado_never_taken", "premiado deals", rate_of(~p["premiado_taken"].astype(bool),
-                                                                               clusters=unit_clusters(p))))
-        taken = p[p["premiado_taken"].astype(bool)]
-        rows.append(_mean_row("premiado_turns", "premiado taken", taken["premiado_turns"], game_cluster(taken),
-                              "turns"))
-    rows.append(_mean_row("crossed_piles", "all deals", per_deal["crossed_piles"], game_cluster(per_deal), "piles"))
-    crossed = per_deal[per_deal["crossed_piles"] > 0]
-    if not crossed.empty:
-        rows.append(_mean_row("crossed_turns_per_pile", "deals with a crossed pile",
-                              crossed["crossed_turns"] / crossed["crossed_piles"], game_cluster(crossed), "turns"))
+    def premiado(d: pd.DataFrame) -> Any:
+        return d["pile_premiado"].astype(bool)
+
+    def taken(d: pd.DataFrame) -> Any:
+        return premiado(d) & d["premiado_taken"].astype(bool)
+    pile, never, turns, crossed, per_pile = reduce_deals(source, [
+        Quantity(("pile_premiado",), premiado, per="deal"),
+        Quantity(("pile_premiado", "premiado_taken"), lambda d: ~d["premiado_taken"].astype(bool), premiado,
+                 per="deal"),
+        Quantity(("pile_premiado", "premiado_taken", "premiado_turns"), lambda d: d["premiado_turns"], taken,
+                 per="deal"),
+        Quantity(("crossed_piles",), lambda d: d["crossed_piles"], per="deal"),
+        Quantity(("crossed_piles", "crossed_turns"), lambda d: d["crossed_turns"] / d["crossed_piles"],
+                 lambda d: d["crossed_piles"] > 0, per="deal"),
+    ])
+    rows = [_rate_sums("pile_premiado", "all deals", pile)]
+    if pile.sums.any():
+        rows.append(_rate_sums("premiado_never_taken", "premiado deals", never))
+        rows.append(_mean_sums("premiado_turns", "premiado taken", turns, None, "turns"))
+    rows.append(_mean_sums("crossed_piles", "all deals", crossed, None, "piles"))
+    if per_pile.counts.any():
+        rows.append(_mean_sums("crossed_turns_per_pile", "deals with a crossed pile", per_pile, None, "turns"))
     return rows
 
 
@@ -328,9 +328,10 @@ def run_report(run: RunLike, by: str = "team", metrics: Sequence[Metric] = ()) -
     a ``metrics`` section with those metrics (e.g. ``strategy_win:greedy``)."""
     if by not in ("team", "seat", "strategy"):
         raise StatsError(f"unknown grouping '{by}'; allowed: strategy, seat, team")
-    games, deals = run.games, run.deals
+    games = run.games
     if games.empty:
         raise StatsError("the run has no games")
+    deals = deal_source(run)  # read a few columns at a time, each section adding up what it needs per game
     parts = {
         "win_rates": win_rates(games, by),
         "games": game_summary(games),

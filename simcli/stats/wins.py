@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from simcli.stats.estimators import StatsError, rate_of
+from simcli.stats.streams import DealSource, deal_source, select_rows
 from simcli.stats.tables import KEYS, integer_counts, n_seats, n_teams, team_seats, unit_clusters
 
 __all__ = ["win_rates", "first_deal_team_wins"]
@@ -65,9 +66,14 @@ def win_rates(games: pd.DataFrame, by: str = "team") -> pd.DataFrame:
     return integer_counts(pd.DataFrame(rows))
 
 
-def first_deal_team_wins(games: pd.DataFrame, deals: pd.DataFrame, column: str) -> pd.Series:
-    """Per game, whether the team flagged by ``column`` (``first_player_team`` / ``dealer_team``) in deal 0 won."""
-    first = deals[(deals["deal_index"] == 0) & deals[column].astype(bool)][[*KEYS, "team"]]
+def first_deal_team_wins(games: pd.DataFrame, deals: pd.DataFrame | DealSource, column: str) -> pd.Series:
+    """Per game, whether the team flagged by ``column`` (``first_player_team`` / ``dealer_team``) in deal 0 won.
+
+    ``deals``: the deals table or a :class:`~simcli.stats.streams.DealSource` (only deal 0's rows are kept)."""
+    source = deals if isinstance(deals, DealSource) else deal_source(deals)
+    first = select_rows(source, ["team", column],
+                        lambda d: (d["deal_index"] == 0).to_numpy() & d[column].astype(bool).to_numpy())
+    first = first[[*KEYS, "team"]]
     merged = games[[*KEYS, "winner_team"]].merge(first, on=KEYS, how="inner")
     return pd.Series((merged["winner_team"] == merged["team"]).to_numpy(), index=pd.MultiIndex.from_frame(
         merged[KEYS]), name=column)
