@@ -51,12 +51,10 @@ class Engine:
         self.emit = emit
         self.ctx = ctx or GameContext()
         self.decisions = 0
-        r = st.rules
-        # Rule-derived "is this feature on" flags the feature modules test, computed once per deal.
-        self.hidden_canastas = r.hidden_canasta_bonus is not None
-        # Corte rápido and terremoto are Spanish: recorded (state, results, trace) only in the Spanish game or
-        # in a rule set that pays either bonus, so that no other variant shows the flags.
-        self.finish_bonuses = r.variant == "spanish" or bool(r.quick_finish_bonus or r.terremoto_bonus)
+        # Rule-derived "is this feature on" flags the feature modules test, computed once per rule set
+        # (simcli.engine.table_layout: hidden canastas; the Spanish finishing bonuses' flags).
+        self.hidden_canastas = st.layout.hidden_canastas
+        self.finish_bonuses = st.layout.finish_bonuses
 
     def error(self, cls: type[StrategyError], seat: int, template: str, detail: str) -> StrategyError:
         """An error of ``cls`` whose message (``template`` with ``{name}``, ``{seat}``, ``{ctx}`` and

@@ -44,7 +44,7 @@ from simcli.engine.state import DealState
 from simcli.engine.strategy_base import Strategy
 from simcli.engine.trace_json import describe_decision, meld_json
 from simcli.engine.view import PlayerView
-from simcli.primitives.cards import IS_WILD, RANK_NAMES, SEVEN
+from simcli.primitives.cards import RANK_NAMES
 from simcli.primitives.errors import EngineError, GameContext
 
 #: Names other modules and tests import from here (the engine's entry points).
@@ -68,22 +68,16 @@ class Deal(Engine):
     def __init__(self, st: DealState, strategies: Sequence[Strategy], emit: Emit | None = None,
                  ctx: GameContext | None = None):
         super().__init__(st, strategies, [PlayerView(st, s) for s in range(st.n_players)], emit, ctx)
-        r = st.rules
-        # Rule-derived constants, computed once per deal rather than once per turn.
-        permission = r.ask_partner_permission != "OFF" and r.team_size > 1
-        required = r.ask_partner_permission == "REQUIRED"
+        # Rule-derived constants, computed once per rule set (simcli.engine.table_layout), not per deal or turn.
+        layout = st.layout
+        permission, required = layout.permission, layout.permission_required
         # Only strategies that override the hook are asked (saves a call per turn for the rest).
         self._asks = [permission and (required or type(x).ask_to_go_out is not Strategy.ask_to_go_out)
                       for x in strategies]
-        # Whether turns need the start-of-turn step at all (Classic does not).
-        self._turn_start_hooks = bool(
-            r.go_out_not_same_turn_as_required_canasta or r.dealt_threes_laid == "FIRST_TURN" or r.pony_size
-            or r.wing_sizes or r.may_hold_one_three_before_opening)
-        self._discard_rules = bool(r.discard_restrictions or r.empty_pile_no_dead_card)
-        self._lifts = bool(r.empty_pile_no_dead_card)  # the only bar that can leave no discard (A-AM-4d)
-        self._discard_freezes = tuple(
-            (IS_WILD[c] and r.freeze_on_wild_discard) or (c == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD")
-            for c in range(len(RANK_NAMES)))
+        self._turn_start_hooks = layout.turn_start_hooks
+        self._discard_rules = layout.discard_rules
+        self._lifts = layout.lifts
+        self._discard_freezes = layout.discard_freezes
 
     # ----------------------------------------------------------------- play
     def play(self) -> DealResult:

@@ -131,19 +131,23 @@ def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealStat
                          f"{len(slots)} hidden positions")
     bonus = [r for r in range(NUM_RANKS) if st.is_bonus_three[r] and pool[r]]
     rest = [r for r in range(NUM_RANKS) if r not in bonus for _ in range(pool[r])]
-    order = rng.permutation(len(rest)).tolist()
+    # rng.shuffle of a list makes the same swaps, from the same draws, as rng.permutation(n) of its indices:
+    # ``rest`` shuffled is ``[rest[j] for j in rng.permutation(len(rest))]``, without an array to build and index.
+    rng.shuffle(rest)
     if bonus:  # the bonus threes first, uniformly over the positions that may hold them
         allowed = [k for k, i in enumerate(slots) if places[i][3]]
         threes = [r for r in bonus for _ in range(pool[r])]
         if len(threes) > len(allowed):
             raise ValueError(f"inconsistent information set for seat {seat}: nowhere to put the bonus threes")
         cards = [-1] * len(slots)
-        for r, k in zip(threes, rng.permutation(len(allowed))[:len(threes)].tolist(), strict=True):
+        spots = list(range(len(allowed)))
+        rng.shuffle(spots)  # rng.permutation(len(allowed)), as above
+        for r, k in zip(threes, spots[:len(threes)], strict=True):
             cards[allowed[k]] = r
-        it = iter(order)
-        cards = [rest[next(it)] if c < 0 else c for c in cards]
+        it = iter(rest)
+        cards = [next(it) if c < 0 else c for c in cards]
     else:
-        cards = [rest[j] for j in order]
+        cards = rest
 
     world = clone(st)
     world.deck = []  # the true shuffled pack is hidden

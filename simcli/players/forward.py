@@ -55,10 +55,17 @@ class Forced(Strategy):
         self.phase = phase
         self.decision = decision
         self.pending = True
+        #: The deal's seats (its ``strategies``) and this one's seat, when :func:`rollout` sets them: once the
+        #: forced decision is made, the policy takes the seat itself, so that the rest of the rollout calls it
+        #: directly (a compiled heuristic then runs without this interpreted wrapper in between).
+        self.seats: list[Any] | None = None
+        self.seat = -1
 
     def _take(self, phase: str) -> bool:
         if self.pending and phase == self.phase:
             self.pending = False
+            if self.seats is not None:
+                self.seats[self.seat] = self.policy
             return True
         return False
 
@@ -98,8 +105,10 @@ def rollout(world: DealState, phase: str, decision: Any, policies: Sequence[Stra
     """
     seat = world.current
     players = list(policies)
-    players[seat] = Forced(policies[seat], phase, decision)
-    return Deal(world, players).resume(phase, max_turns)
+    forced = players[seat] = Forced(policies[seat], phase, decision)
+    deal = Deal(world, players)
+    forced.seats, forced.seat = deal.strategies, seat  # it hands the seat to its policy once it has played
+    return deal.resume(phase, max_turns)
 
 
 def true_state(view: PlayerView) -> DealState:
