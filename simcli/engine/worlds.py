@@ -131,9 +131,7 @@ def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealStat
                          f"{len(slots)} hidden positions")
     bonus = [r for r in range(NUM_RANKS) if st.is_bonus_three[r] and pool[r]]
     rest = [r for r in range(NUM_RANKS) if r not in bonus for _ in range(pool[r])]
-    # rng.shuffle of a list makes the same swaps, from the same draws, as rng.permutation(n) of its indices:
-    # ``rest`` shuffled is ``[rest[j] for j in rng.permutation(len(rest))]``, without an array to build and index.
-    rng.shuffle(rest)
+    rng.shuffle(rest)  # = [rest[j] for j in rng.permutation(len(rest))]: the same swaps from the same draws
     if bonus:  # the bonus threes first, uniformly over the positions that may hold them
         allowed = [k for k, i in enumerate(slots) if places[i][3]]
         threes = [r for r in bonus for _ in range(pool[r])]
