@@ -28,10 +28,11 @@ def parse_metric(text: str) -> str | None:
 
 def pilot_discordance(folder: Path, who: str | None) -> dict[str, Any]:
     """The discordance of the twin games of a pilot run (one with --rotate-seats), with its provenance."""
-    from simcli.runs.results import load
+    from simcli.runs.results import scan
 
     try:
-        run = load(folder)
+        run = scan(folder)  # the games table is all a pilot's discordance needs
+        run.games  # noqa: B018 - read here, where a damaged table is the pilot's one-line error
     except (FileNotFoundError, OSError, ValueError) as exc:
         raise click.ClickException(f"cannot read pilot {folder}: {str(exc).splitlines()[0]}") from None
     manifest = run.manifest

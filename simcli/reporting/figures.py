@@ -172,7 +172,7 @@ def metric_samples(runs: Sequence[Run], m: stats.Metric, labels: Sequence[str]) 
     out = []
     for run, label in zip(runs, labels, strict=True):
         try:
-            v = stats.observations(run, m)["value"].to_numpy(float)
+            v = stats.observation_values(run, m)
         except stats.StatsError as exc:
             raise ReportError(f"{run.path}: {exc}") from None
         if len(v) == 0:

@@ -18,24 +18,34 @@ from simcli.stats.metrics import STRATEGY_METRICS, Metric, metric
 from simcli.stats.ponies import pony_summary
 from simcli.stats.streams import (
     DealSource,
+    Grouping,
     Quantity,
     Reduced,
     as_source,
     deal_source,
-    label_grouping,
     reduce_deals,
     reduce_in_passes,
+    team_grouping,
     team_sums,
 )
 from simcli.stats.summaries import observations, summarize
 from simcli.stats.sums import describe_sums, rate_of_sums
-from simcli.stats.tables import KEYS, RunLike, integer_counts, is_rotated, n_teams, rules_of, unit_clusters
+from simcli.stats.tables import (
+    KEYS,
+    RunLike,
+    integer_counts,
+    is_rotated,
+    n_teams,
+    rules_of,
+    team_strategy_label,
+    unit_clusters,
+)
 from simcli.stats.wins import win_rates
 
 __all__ = [
-    "game_summary", "deal_end_shares", "TEAM_DEAL_FIGURES", "report_groups", "team_deal_summary", "exact_cut_summary",
-    "exact_cut_decided", "bonus_decided", "spanish_summary", "REPORT_COLUMNS", "SECTION_TITLES", "metric_rows",
-    "run_report"
+    "game_summary", "label_grouping", "deal_end_shares", "TEAM_DEAL_FIGURES", "report_groups", "team_deal_summary",
+    "exact_cut_summary", "exact_cut_decided", "bonus_decided", "spanish_summary", "REPORT_COLUMNS", "SECTION_TITLES",
+    "metric_rows", "run_report"
 ]
 
 
@@ -69,6 +79,32 @@ def game_summary(games: pd.DataFrame) -> pd.DataFrame:
     rows.append(_rate_row("last_deal_stock_out", "all", rate_of(games["last_deal_end"] == "stock_out",
                                                                 clusters=units)))
     return integer_counts(pd.DataFrame(rows))
+
+
+def label_grouping(games: pd.DataFrame, source: DealSource, by: str) -> Grouping:
+    """Team-deal rows grouped as the report groups them: ``team N`` by their team, or with ``by='strategy'`` by
+    their team's strategies in that game (:func:`~simcli.stats.tables.team_strategy_label`; a row whose game is not
+    in ``games`` has no group)."""
+    teams = n_teams(games)
+    if by != "strategy":
+        return team_grouping(teams, [f"team {t}" for t in range(teams)])
+    per_team = [team_strategy_label(games, t) for t in range(teams)]
+    labels = sorted({str(x) for s in per_team for x in s.unique()})
+    code = {label: i for i, label in enumerate(labels)}
+    table = pd.DataFrame({"game_index": games["game_index"].to_numpy(np.int64),
+                          "rotation": games["rotation"].to_numpy(np.int64),
+                          **{str(t): s.map(code).to_numpy() for t, s in enumerate(per_team)}})
+    placed = source.units[KEYS].merge(table, on=KEYS, how="left")
+    lookup = np.column_stack([placed[str(t)].fillna(-1).to_numpy(np.int64) for t in range(teams)]) \
+        if teams else np.zeros((len(placed), 0), dtype=np.int64)
+
+    def codes(frame: pd.DataFrame, pos: np.ndarray) -> np.ndarray:
+        team = frame["team"].to_numpy(np.int64)
+        ok = (pos >= 0) & (team >= 0) & (team < teams)
+        out = np.full(len(team), -1, dtype=np.int64)
+        out[ok] = lookup[pos[ok], team[ok]]
+        return out
+    return Grouping(labels, codes)
 
 
 def _mean_sums(metric_name: str, group: str, red: Reduced, i: int | None, unit: str,

@@ -18,10 +18,11 @@ import numpy as np
 import pandas as pd
 
 from simcli.stats.sums import ValueCounts
-from simcli.stats.tables import DEAL_KEYS, KEYS, RunLike, n_teams, team_strategy_label
+from simcli.stats.tables import DEAL_KEYS, KEYS, RunLike
 
 __all__ = ["SLICE_ROWS", "PASS_BYTES", "DealSource", "deal_source", "as_source", "Quantity", "Grouping",
-           "team_grouping", "label_grouping", "Reduced", "reduce_deals", "reduce_in_passes", "team_sums", "select_rows"]
+           "team_grouping", "Reduced", "reduce_deals", "reduce_in_passes", "quantity_values",
+           "team_sums", "select_rows"]
 
 #: Bytes of per-game sums and counts one pass over the deals may hold: :func:`reduce_in_passes` adds up as many
 #: quantities at once as fit (all of a report's on a small run, one at a time on a run of millions of games, where
@@ -154,32 +155,6 @@ def team_grouping(teams: int, labels: Sequence[str] | None = None) -> Grouping:
         team = frame["team"].to_numpy(np.int64)
         return np.where((team >= 0) & (team < teams), team, -1)
     return Grouping([str(t) for t in range(teams)] if labels is None else list(labels), codes)
-
-
-def label_grouping(games: pd.DataFrame, source: DealSource, by: str) -> Grouping:
-    """Team-deal rows grouped as the report groups them: ``team N`` by their team, or with ``by='strategy'`` by
-    their team's strategies in that game (:func:`~simcli.stats.tables.team_strategy_label`; a row whose game is not
-    in ``games`` has no group)."""
-    teams = n_teams(games)
-    if by != "strategy":
-        return team_grouping(teams, [f"team {t}" for t in range(teams)])
-    per_team = [team_strategy_label(games, t) for t in range(teams)]
-    labels = sorted({str(x) for s in per_team for x in s.unique()})
-    code = {label: i for i, label in enumerate(labels)}
-    table = pd.DataFrame({"game_index": games["game_index"].to_numpy(np.int64),
-                          "rotation": games["rotation"].to_numpy(np.int64),
-                          **{str(t): s.map(code).to_numpy() for t, s in enumerate(per_team)}})
-    placed = source.units[KEYS].merge(table, on=KEYS, how="left")
-    lookup = np.column_stack([placed[str(t)].fillna(-1).to_numpy(np.int64) for t in range(teams)]) \
-        if teams else np.zeros((len(placed), 0), dtype=np.int64)
-
-    def codes(frame: pd.DataFrame, pos: np.ndarray) -> np.ndarray:
-        team = frame["team"].to_numpy(np.int64)
-        ok = (pos >= 0) & (team >= 0) & (team < teams)
-        out = np.full(len(team), -1, dtype=np.int64)
-        out[ok] = lookup[pos[ok], team[ok]]
-        return out
-    return Grouping(labels, codes)
 
 
 @dataclass
@@ -361,6 +336,22 @@ def reduce_in_passes(source: DealSource, quantities: Sequence[Quantity], groupin
     for i in range(0, len(quantities), step):
         out += reduce_deals(source, quantities[i:i + step], grouping)
     return out
+
+
+def quantity_values(source: DealSource, q: Quantity) -> np.ndarray:
+    """The observations of a ``row`` or ``deal`` quantity (not ``twins``) in the order of the deals table: the values
+    alone, eight bytes each, for a figure of their distribution."""
+    if q.per not in ("row", "deal") or q.twins:
+        raise ValueError(f"quantity_values: a {q.per} quantity{' of twins' if q.twins else ''} has no row order")
+    parts = []
+    for frame, pos in source.batches([*q.columns, *(["team"] if q.per == "deal" else [])]):
+        keep = pos >= 0
+        if q.where is not None:
+            keep &= np.asarray(q.where(frame), dtype=bool)
+        if q.per == "deal":
+            keep &= frame["team"].to_numpy() == 0
+        parts.append(np.asarray(q.value(frame), dtype=float)[keep])
+    return np.concatenate(parts) if parts else np.zeros(0)
 
 
 def team_sums(source: DealSource, column: str, teams: int) -> pd.DataFrame:

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from simcli.stats.confidence import CONFIDENCE
 from simcli.stats.estimators import StatsError, cluster_rate, describe, rate
 from simcli.stats.metrics import Metric
-from simcli.stats.streams import Reduced
+from simcli.stats.streams import Reduced, deal_source, quantity_values
 from simcli.stats.sums import describe_sums, rate_of_sums
 from simcli.stats.tables import KEYS, RunLike, game_cluster, is_rotated, unit_clusters
 
-__all__ = ["observations", "reduced", "summarize", "per_game", "per_unit"]
+__all__ = ["observations", "reduced", "observation_values", "summarize", "per_game", "per_unit"]
 
 
 def observations(run: RunLike, m: Metric) -> pd.DataFrame:
@@ -39,6 +40,19 @@ def reduced(run: RunLike, m: Metric) -> Reduced | None:
     except KeyError as exc:
         raise StatsError(f"metric {m.name}: the run has no column {exc}") from None
     return out
+
+
+def observation_values(run: RunLike, m: Metric) -> np.ndarray:
+    """The metric's observed values as floats, in the observations' order: a metric of a deals column streams
+    them, eight bytes a value however wide the deals table (a figure of millions of deals), the others come from
+    :func:`observations`."""
+    q = getattr(m.extract, "quantity", None)
+    if q is None or q.per not in ("row", "deal") or q.twins:
+        return observations(run, m)["value"].to_numpy(float)
+    try:
+        return quantity_values(deal_source(run), q)
+    except KeyError as exc:
+        raise StatsError(f"metric {m.name}: the run has no column {exc}") from None
 
 
 def summarize(run: RunLike, m: Metric, confidence: float = CONFIDENCE) -> dict[str, Any]:
