@@ -22,9 +22,9 @@ from simcli.engine.view import PlayerView
 from simcli.players.loading import Draw, Strategy
 from simcli.players.planning import (
     RANKS_BY_VALUE,
+    add_naturals,
     closes_melds,
     meld_of,
-    naturals_plan,
     opening_plan,
     opening_take,
     penalized_ranks,
@@ -72,12 +72,13 @@ def by_size(sizes: dict[int, int]) -> list[int]:
     -sizes[r])``, written as an insertion sort (a handful of ranks), which the compiled build runs without calling
     a key function per rank."""
     order: list[int] = []
-    for r in sizes:
-        size = sizes[r]
+    kept: list[int] = []  # the sizes of ``order``'s ranks: compared natively, no dictionary lookup per step
+    for r, size in sizes.items():
         i = len(order)
-        while i > 0 and sizes[order[i - 1]] < size:
+        while i > 0 and kept[i - 1] < size:
             i -= 1
         order.insert(i, r)
+        kept.insert(i, size)
     return order
 
 
@@ -139,12 +140,14 @@ class Greedy(Strategy):
         if self._several_melds:  # set by self._avoid(rules) above
             # Fill the meld of each rank up to the cap; under new_meld_after_closed_canasta the rest starts a new
             # meld once it is closed. A meld that costs a penalty unless completed is started only complete.
+            close_at = closes_melds(rules)  # naturals_plan's knobs, read once for every rank
+            most = rules.meld_max_size or 1 << 20
             for r in RANKS_BY_VALUE:
                 c = hand[r]
                 if c:
-                    for action in naturals_plan(rules, r, c, table[r], size if avoid and r in avoid else min_size):
-                        plan.append(action)
-                        used += action.naturals
+                    m = table[r]
+                    used += add_naturals(plan, r, c, 0 if m is None else m[0] + m[1] + m[2], most, close_at,
+                                         size if avoid and r in avoid else min_size)  # = naturals_plan(...)
         else:
             # One meld per rank (the common case, inlined: this loop runs for every rank in every hand).
             for r in RANKS_BY_VALUE:

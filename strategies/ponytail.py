@@ -21,7 +21,7 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from simcli.engine.melds import canasta_bonus, canasta_type, meld_value, requirement_met
+from simcli.engine.melds import canasta_bonus, canasta_kind, meld_value, requirement_met
 from simcli.engine.view import PlayerView
 from simcli.players.planning import closes_melds, meld_of, take_wilds
 from simcli.primitives.actions import Meld
@@ -40,6 +40,15 @@ def cards_in(plan: list[Meld]) -> int:
     total = 0
     for m in plan:
         total += m.naturals + m.twos + m.jokers
+    return total
+
+
+def meld_worth(rules: RuleSet, rank: int, naturals: int, twos: int, jokers: int) -> int:
+    """A meld's card value plus its canasta bonus, if it is one."""
+    total = meld_value(naturals, twos, jokers, rank)
+    kind = canasta_kind(rules, rank, naturals, twos, jokers)
+    if kind is not None:
+        total += canasta_bonus(rules, kind, (naturals, twos, jokers))
     return total
 
 
@@ -130,13 +139,11 @@ class Ponytail(Greedy):
     def _table_value(view: PlayerView, team: int) -> int:
         rules = view.rules
         total = 0
-        melds = [(rank, m) for rank, m in view.melds(team).items()]
-        melds += [(c[0], c[1:]) for c in view.closed_canastas(team)]  # closed canastas set aside (A-PT-18)
-        for rank, m in melds:
-            total += meld_value(m[0], m[1], m[2], rank)
-            kind = canasta_type(rules, rank, m)
-            if kind is not None:
-                total += canasta_bonus(rules, kind, m)
+        for rank, m in enumerate(view.meld_table(team)):  # view.melds(team), by rank, without the mapping
+            if m is not None:
+                total += meld_worth(rules, rank, m[0], m[1], m[2])
+        for c in view.closed_canastas(team):  # closed canastas set aside (A-PT-18)
+            total += meld_worth(rules, c[0], c[1], c[2], c[3])
         return total
 
     def _keep(self, view: PlayerView) -> frozenset[int]:

@@ -76,26 +76,41 @@ def meld_segments(st: DealState, team: int, melds: Sequence[Meld], top_card: int
     """
     slots = st.melds[team]
     close_at = st.layout.close_at
-    if close_at is None:
-        seen = 0
-        for m in melds:
-            bit = 1 << m[0]
-            if seen & bit:  # actions repeat a rank: sum them per rank (the top card's rank last if it is new)
-                per_rank = merge_melds(melds)
-                if top_card is not None:
-                    per_rank.setdefault(top_card, [0, 0, 0])[0] += 1
-                return [(rank, n, tw, jk, slots[rank], rank == top_card) for rank, (n, tw, jk) in per_rank.items()]
-            seen |= bit
-        # One action per rank (the common case): each is its own meld, the top card on its rank's or last.
-        out: list[Segment] = []
-        for m in melds:
-            rank = m[0]
-            top = rank == top_card
-            out.append((rank, m[1] + 1 if top else m[1], m[2], m[3], slots[rank], top))
-        if top_card is not None and not seen >> top_card & 1:
-            out.append((top_card, 1, 0, 0, slots[top_card], True))
-        return out
-    return _closing_segments(slots, close_at, melds, top_card)
+    seen = one_per_rank(slots, close_at, melds)
+    if seen < 0 or (close_at is not None and top_card is not None and (not melds or melds[0][0] != top_card)):
+        if close_at is not None:  # a meld closes within the decision, or the top card goes first on its own
+            return _closing_segments(slots, close_at, melds, top_card)
+        # Actions repeat a rank: sum them per rank (the top card's rank last if it is new).
+        per_rank = merge_melds(melds)
+        if top_card is not None:
+            per_rank.setdefault(top_card, [0, 0, 0])[0] += 1
+        return [(rank, n, tw, jk, slots[rank], rank == top_card) for rank, (n, tw, jk) in per_rank.items()]
+    # One action per rank (the common case): each is its own meld, the top card on its rank's or last.
+    out: list[Segment] = []
+    for m in melds:
+        rank = m[0]
+        top = rank == top_card
+        out.append((rank, m[1] + 1 if top else m[1], m[2], m[3], slots[rank], top))
+    if top_card is not None and not seen >> top_card & 1:
+        out.append((top_card, 1, 0, 0, slots[top_card], True))
+    return out
+
+
+def one_per_rank(slots: list[list[int] | None], close_at: int | None, melds: Sequence[Meld]) -> int:
+    """The bits of the ranks of ``melds`` when each action is a meld of its own (one action per rank, and under
+    new_meld_after_closed_canasta none onto a meld already ``close_at`` cards long, which would close), else -1."""
+    seen = 0
+    for m in melds:
+        rank = m[0]
+        bit = 1 << rank
+        if seen & bit:
+            return -1
+        seen |= bit
+        if close_at is not None and (rank >= FOUR or rank == WILD_MELD):
+            existing = slots[rank]
+            if existing is not None and existing[0] + existing[1] + existing[2] >= close_at:
+                return -1
+    return seen
 
 
 def _closing_segments(slots: list[list[int] | None], close_at: int, melds: Sequence[Meld],

@@ -15,6 +15,7 @@ from typing import Any
 from simcli.engine.core import Engine
 from simcli.engine.features import spanish_pile, threes, wings
 from simcli.engine.judge import meld_segments, merge_melds
+from simcli.engine.meld_legality import one_per_rank
 from simcli.engine.melds import requirement_met
 from simcli.engine.state import DealState
 from simcli.engine.trace_json import meld_json
@@ -119,16 +120,13 @@ def apply_melds(eng: Engine, seat: int, melds: Sequence[Meld]) -> None:
 def meld_groups(st: DealState, team: int, melds: Sequence[Meld]) -> Sequence[tuple[int, int, int, int]]:
     """The melds a decision's actions build, as ``(rank, naturals, twos, jokers)`` in the order they are laid: one
     per rank (actions on one rank merged), or under new_meld_after_closed_canasta the segments of
-    :func:`~simcli.engine.judge.meld_segments`. Actions on distinct ranks (the common case) are their own groups."""
+    :func:`~simcli.engine.judge.meld_segments`. Actions on distinct ranks that close no meld (the common case) are
+    their own groups (:func:`~simcli.engine.meld_legality.one_per_rank`)."""
+    if one_per_rank(st.melds[team], st.layout.close_at, melds) >= 0:
+        return melds
     if st.layout.close_at is not None:
         return [(seg[0], seg[1], seg[2], seg[3]) for seg in meld_segments(st, team, melds)]
-    seen = 0
-    for m in melds:
-        bit = 1 << m[0]
-        if seen & bit:
-            return [(rank, n, tw, jk) for rank, (n, tw, jk) in merge_melds(melds).items()]
-        seen |= bit
-    return melds
+    return [(rank, n, tw, jk) for rank, (n, tw, jk) in merge_melds(melds).items()]
 
 
 def add_to_meld(eng: Engine, seat: int, rank: int, n: int, tw: int, jk: int, hidden: bool = False) -> None:

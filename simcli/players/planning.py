@@ -154,14 +154,21 @@ def naturals_plan(rules: RuleSet, rank: int, count: int, meld: Sequence[int] | N
     start new melds of the rank, each of ``min_new`` cards or more and at most ``meld_max_size``. Cards that fit
     nowhere stay in the hand. The engine still checks the plan.
     """
-    cap = rules.meld_max_size or 1 << 20
-    if min_new is None:
-        min_new = rules.meld_min_size
-    close_at = closes_melds(rules)
     out: list[Meld] = []
-    size = 0 if meld is None else meld[0] + meld[1] + meld[2]
+    add_naturals(out, rank, count, 0 if meld is None else meld[0] + meld[1] + meld[2],
+                 rules.meld_max_size or 1 << 20, closes_melds(rules),
+                 rules.meld_min_size if min_new is None else min_new)
+    return out
+
+
+def add_naturals(out: list[Meld], rank: int, count: int, size: int, cap: int, close_at: int | None,
+                 min_new: int) -> int:
+    """:func:`naturals_plan`'s melds appended to ``out``, from the team's meld of ``size`` cards, the size cap
+    ``cap``, :func:`closes_melds`' ``close_at`` and ``min_new``; returns the naturals they lay. A strategy that
+    plans every rank reads the knobs once and calls this (greedy)."""
     if close_at is not None and size >= close_at:
         size = 0  # a closed canasta takes nothing more: the cards start a new meld
+    used = 0
     while count > 0:
         room = cap - size
         n = min(count, room)
@@ -169,10 +176,11 @@ def naturals_plan(rules: RuleSet, rank: int, count: int, meld: Sequence[int] | N
             break
         out.append(meld_of(rank, n))
         count -= n
+        used += n
         if close_at is None or size + n < close_at:
             break
         size = 0  # that meld is closed: the next cards start a new one
-    return out
+    return used
 
 
 def melds_value(melds: Sequence[Meld]) -> int:
