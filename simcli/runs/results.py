@@ -167,10 +167,14 @@ class StoredRun(Run):
         bounds = np.clip(offsets[first:last + 2], start, stop)
         row_game = np.repeat(np.arange(first, last + 1), np.diff(bounds))
         within = np.arange(start, stop) - offsets[row_game]
-        games = self.games
-        return {"game_index": games["game_index"].to_numpy()[row_game],
-                "rotation": games["rotation"].to_numpy()[row_game],
-                "deal_index": within // teams, "team": within % teams}
+        index, rotation = self._game_keys
+        return {"game_index": index[row_game], "rotation": rotation[row_game], "deal_index": within // teams,
+                "team": within % teams}
+
+    @cached_property
+    def _game_keys(self) -> tuple[np.ndarray, np.ndarray]:
+        """The games' ``game_index`` and ``rotation`` as arrays, in table order."""
+        return self.games["game_index"].to_numpy(np.int64), self.games["rotation"].to_numpy(np.int64)
 
     def deal_batches(self, columns: Sequence[str]) -> Iterator[pd.DataFrame]:
         """The deals table's ``columns`` in batches of rows (file order), with compact types.

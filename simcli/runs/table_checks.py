@@ -28,7 +28,7 @@ from simcli.runs.run_files import (
 __all__ = ["check_tables"]
 
 #: Deals rows read at a time.
-BATCH_ROWS = 1 << 18
+BATCH_ROWS = 1 << 16
 
 
 def _columns(path: Path, fmt: str) -> list[str]:
@@ -161,18 +161,28 @@ def _check_content(usable: dict[str, Path], fmt: str, games: range, rotations: t
     both = np.intersect1d(codes.get("games", empty), codes.get("errors", empty))
     if len(both):
         bad("games", f"game {_text(both)} is also in the errors table")
-    expected = (np.arange(games.start, games.stop, dtype=np.int64)[:, None] * 2
-                + np.asarray(rotations, dtype=np.int64)[None, :]).ravel()
-    lost = np.setdiff1d(expected, np.concatenate([codes.get("games", empty), codes.get("errors", empty)]))
+    # every game of the range, in each rotation: a flag each (not a set of keys), marked by both tables
+    width = max(rotations) + 1 if rotations else 1
+    seen = np.zeros(len(games) * width, dtype=bool)
+    for table in (played, failed):
+        if table:
+            gi, rot = table["game_index"], table["rotation"]
+            inside = (gi >= games.start) & (gi < games.stop) & (rot >= 0) & (rot < width)
+            seen[(gi[inside] - games.start) * width + rot[inside]] = True
+    wanted = np.zeros(width, dtype=bool)
+    wanted[list(rotations)] = True
+    lost = np.flatnonzero(~seen & np.tile(wanted, len(games)))
     if len(lost):
-        bad("games", f"lacks game {_text(lost)} (in neither the games nor the errors table)")
+        bad("games", f"lacks game {_text((lost // width + games.start) * 2 + lost % width)} (in neither the games "
+                     f"nor the errors table)")
+    del seen
     if "games" not in usable:
         if "deals" in usable and _rows(usable["deals"], fmt, ["game_index"]):
             bad("deals", f"holds deals although {label} recorded no games")
         return problems, 0
-    seeds = np.unique(played["seed"])
-    if len(seeds[seeds != seed]):
-        bad("games", f"holds games of seed {int(seeds[seeds != seed][0])}, the run's seed is {seed}")
+    other = played["seed"][played["seed"] != seed]
+    if len(other):
+        bad("games", f"holds games of seed {int(other.min())}, the run's seed is {seed}")
     _, once = np.unique(codes["games"], return_index=True)  # a game listed twice counts once
     hands = int(played["deals"][once].sum())
     want_hands = recorded.get("games", {}).get("hands")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from simcli.runs.run_files import CHUNK_DIR
 
@@ -58,13 +58,21 @@ def table_columns(run_dir: Path, name: str) -> list[str]:
 
 def table_rows(run_dir: Path, name: str) -> int:
     """The rows of table ``name``, from the Parquet footers (a CSV table is counted by reading one column)."""
-    import pyarrow.parquet as pq
 
     files, fmt = table_files(run_dir, name)
     if fmt == "csv":
         columns = table_columns(run_dir, name)[:1]
         return sum(b.num_rows for b in arrow_batches(run_dir, name, columns))
-    return sum(pq.ParquetFile(p).metadata.num_rows for p in files)
+    return sum(_parquet(p).metadata.num_rows for p in files)
+
+
+def _parquet(path: Path) -> Any:
+    """A Parquet file, opened for reading (its footer is read again each time: holding the footer of a run of
+    millions of games, thousands of row groups of 78 columns with their statistics, would cost more memory than
+    reading it costs time)."""
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(path)
 
 
 def arrow_batches(run_dir: Path, name: str, columns: Sequence[str],
@@ -74,7 +82,6 @@ def arrow_batches(run_dir: Path, name: str, columns: Sequence[str],
     A column the table lacks raises ``KeyError`` naming it (as a pandas table would).
     """
     import pyarrow.csv as pacsv
-    import pyarrow.parquet as pq
 
     files, fmt = table_files(run_dir, name)
     wanted = list(dict.fromkeys(columns))
@@ -88,17 +95,16 @@ def arrow_batches(run_dir: Path, name: str, columns: Sequence[str],
                                 read_options=pacsv.ReadOptions(block_size=1 << 22)) as reader:
                 yield from reader
             continue
-        parquet = pq.ParquetFile(path)
+        parquet = _parquet(path)
         missing = [c for c in wanted if c not in parquet.schema_arrow.names]
         if missing:
             raise KeyError(missing[0])
         yield from parquet.iter_batches(batch_size=batch_rows, columns=wanted)
 
 
-def compact(data: pa.RecordBatch | pa.Table) -> pd.DataFrame:
-    """An Arrow batch or table as a pandas DataFrame with compact types: 64-bit integers as ``int32`` when every
-    value fits, strings as categoricals. Integers with missing values become ``float64`` with NaN (as pandas reads
-    them); the values are unchanged, only their storage is smaller."""
+def _narrow(data: pa.RecordBatch | pa.Table) -> pa.Table:
+    """The columns of ``data`` with 64-bit integers as 32-bit where every value fits and strings dictionary-encoded
+    (the same values, in less memory)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -108,23 +114,32 @@ def compact(data: pa.RecordBatch | pa.Table) -> pd.DataFrame:
             low, high = pc.min_max(column).values()
             if low.is_valid and -(2 ** 31) <= low.as_py() and high.as_py() < 2 ** 31:
                 column = column.cast(pa.int32())
+        elif pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            column = pc.dictionary_encode(column)
         arrays.append(column)
-    table = pa.table(arrays, names=data.schema.names) if isinstance(data, pa.RecordBatch) \
-        else pa.Table.from_arrays(arrays, names=data.schema.names)
-    return table.to_pandas(strings_to_categorical=True)
+    return pa.Table.from_arrays(arrays, names=data.schema.names)
+
+
+def compact(data: pa.RecordBatch | pa.Table) -> pd.DataFrame:
+    """An Arrow batch or table as a pandas DataFrame with compact types: 64-bit integers as ``int32`` when every
+    value fits, strings as categoricals. Integers with missing values become ``float64`` with NaN (as pandas reads
+    them); the values are unchanged, only their storage is smaller."""
+    return _narrow(data).to_pandas(strings_to_categorical=True)
 
 
 def read_frame(run_dir: Path, name: str, columns: Sequence[str] | None = None) -> pd.DataFrame:
-    """Table ``name`` (or only ``columns`` of it) as one compact DataFrame (:func:`compact`); empty without rows."""
+    """Table ``name`` (or only ``columns`` of it) as one compact DataFrame (:func:`compact`); empty without rows.
+
+    Each batch is narrowed as it is read, so the table is never held with its 64-bit columns."""
     import pandas as pd
     import pyarrow as pa
 
     wanted = table_columns(run_dir, name) if columns is None else list(columns)
-    batches = list(arrow_batches(run_dir, name, wanted))
-    if not batches:
+    parts = [_narrow(b) for b in arrow_batches(run_dir, name, wanted)]
+    if not parts:
         return pd.DataFrame(columns=wanted)
-    # Chunk files of one run agree on their types, except a column that is all null in one chunk (Arrow's null
-    # type): the permissive concatenation promotes it to the other chunks' type.
-    table = pa.concat_tables([pa.Table.from_batches([b]) for b in batches], promote_options="permissive")
-    del batches
-    return compact(table)
+    # Batches can differ in type (a column all null in one chunk file, integers narrowed in one batch and not in
+    # another): the permissive concatenation promotes them to a common type.
+    table = pa.concat_tables(parts, promote_options="permissive")
+    del parts
+    return table.to_pandas(strings_to_categorical=True, self_destruct=True)

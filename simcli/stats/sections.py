@@ -174,9 +174,10 @@ TEAM_DEAL_FIGURES: list[tuple[str, str, Quantity]] = [
 
 
 def report_groups(red: Reduced) -> list[tuple[str, int | None]]:
-    """``all`` and the groups with a row, in label order, as (label, group); the last, unlabelled group of a
-    grouped reduction only counts in ``all``."""
-    present = [(label, i) for i, label in enumerate(red.labels[:-1]) if red.counts[:, i].any()]
+    """``all`` and the groups with a row, in label order, as (label, group); rows without a group (the last,
+    unlabelled group of a reduction that has them) only count in ``all``."""
+    labelled = red.labels[:-1] if red.ungrouped else red.labels
+    present = [(label, i) for i, label in enumerate(labelled) if red.counts[:, i].any()]
     return [("all", None), *sorted(present)]
 
 
@@ -188,15 +189,25 @@ def team_deal_summary(games: pd.DataFrame, deals: pd.DataFrame | DealSource, by:
     """
     source = as_source(deals)
     grouping = label_grouping(games, source, "strategy" if by == "strategy" else "team")
-    never = Quantity(("first_meld_turn",), lambda d: d["first_meld_turn"] < 0)
-    reduced = reduce_in_passes(source, [q for _, _, q in TEAM_DEAL_FIGURES] + [never], grouping)
-    groups = report_groups(reduced[0])
-    rotated = reduced[0].rotated
-    rows = []
-    for (name, unit, _), red in zip(TEAM_DEAL_FIGURES, reduced, strict=False):
-        rows += [_mean_sums(name, label, red, i, unit) for label, i in groups]
-        if name == "first_meld_turn":
-            rows += [_rate_sums("never_melded", label, reduced[-1], i, clustered=rotated) for label, i in groups]
+    figures: list[tuple[str, str, Quantity]] = []
+    for figure in TEAM_DEAL_FIGURES:
+        figures.append(figure)
+        if figure[0] == "first_meld_turn":  # the rate of never melding, after the turn of the first meld
+            figures.append(("never_melded", "share", Quantity(("first_meld_turn",),
+                                                              lambda d: d["first_meld_turn"] < 0)))
+    rows: list[dict[str, Any]] = []
+    groups: list[tuple[str, int | None]] = []
+    rotated = False
+    # Each figure's per-game sums are summarised as its pass ends and let go: a run of millions of games holds
+    # the sums of a pass, not of every figure.
+    for (name, unit, _), red in zip(figures, reduce_in_passes(source, [q for _, _, q in figures], grouping),
+                                    strict=True):
+        if not groups:
+            groups, rotated = report_groups(red), red.rotated
+        if name == "never_melded":
+            rows += [_rate_sums(name, label, red, i, clustered=rotated) for label, i in groups]
+        else:
+            rows += [_mean_sums(name, label, red, i, unit) for label, i in groups]
     return integer_counts(pd.DataFrame(rows))
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcli.stats.sums import ValueCounts
+from simcli.stats.sums import ValueCounter, ValueCounts
 from simcli.stats.tables import DEAL_KEYS, KEYS, RunLike
 
 __all__ = ["SLICE_ROWS", "PASS_BYTES", "DealSource", "deal_source", "as_source", "Quantity", "Grouping",
@@ -27,7 +27,7 @@ __all__ = ["SLICE_ROWS", "PASS_BYTES", "DealSource", "deal_source", "as_source",
 #: Bytes of per-game sums and counts one pass over the deals may hold: :func:`reduce_in_passes` adds up as many
 #: quantities at once as fit (all of a report's on a small run, one at a time on a run of millions of games, where
 #: reading a column again costs less than holding twelve bytes a game and group for each).
-PASS_BYTES = 32 << 20
+PASS_BYTES = 64 << 20
 
 #: Rows of a slice of an in-memory deals table (the batches of a stored run are its reader's).
 SLICE_ROWS = 1 << 17
@@ -168,6 +168,8 @@ class Reduced:
     counts: np.ndarray
     values: list[ValueCounts]
     labels: list[str] = field(default_factory=lambda: ["all"])
+    #: the last group holds rows that have none (they count only in the total of every group)
+    ungrouped: bool = False
 
     @property
     def rotated(self) -> bool:
@@ -187,42 +189,6 @@ class Reduced:
         index = pd.MultiIndex.from_arrays([self.game_index[seen], self.rotation[seen]], names=KEYS)
         out = pd.Series(sums[seen] / counts[seen], index=index, name="value")
         return out if out.index.is_monotonic_increasing else out.sort_index()
-
-
-class _Counter:
-    """Value counts of a quantity per group, gathered batch by batch (integers in a modest range by one bincount
-    over group and value, anything else by np.unique)."""
-
-    def __init__(self, groups: int) -> None:
-        self.groups = groups
-        self.parts: list[list[ValueCounts]] = [[] for _ in range(groups)]
-
-    def add(self, y: np.ndarray, code: np.ndarray) -> None:
-        if not len(y):
-            return
-        low, high = float(y.min()), float(y.max())
-        as_int = y.astype(np.int64)
-        if high - low < 1 << 16 and np.array_equal(as_int, y):
-            span = int(high - low) + 1
-            counts = np.bincount(code * span + (as_int - int(low)), minlength=self.groups * span)
-            for g, row in enumerate(counts.reshape(self.groups, span)):
-                nz = np.flatnonzero(row)
-                if len(nz):
-                    self.parts[g].append(ValueCounts(nz.astype(float) + low, row[nz].astype(np.int64)))
-        else:
-            for g in range(self.groups):
-                uniq, counts = np.unique(y[code == g], return_counts=True)
-                if len(uniq):
-                    self.parts[g].append(ValueCounts(uniq, counts.astype(np.int64)))
-        for g, parts in enumerate(self.parts):
-            if len(parts) > 64:
-                self.parts[g] = [self.total(g)]
-
-    def total(self, g: int) -> ValueCounts:
-        parts = self.parts[g]
-        if not parts:
-            return ValueCounts(np.zeros(0), np.zeros(0, dtype=np.int64))
-        return parts[0].merge(*parts[1:]) if len(parts) > 1 else parts[0]
 
 
 def _add(acc: np.ndarray, idx: np.ndarray, weights: np.ndarray | None) -> None:
@@ -253,9 +219,13 @@ class _Target:
             self.rotation = units["rotation"].to_numpy(np.int64)
         self.groups = groups
         size = len(self.game_index) * groups
-        self.sums = np.zeros(size)
-        self.counts = np.zeros(size, dtype=np.int32)  # observations of a game: a few hundred at most
-        self.counter = _Counter(groups)
+        # Sums of whole numbers stay int32 (exact) while they fit, counts always (a game has a few hundred
+        # observations at most): eight bytes a game and group. Rows without a group are rare (a deal of a game the
+        # games table lacks): kept aside, and a column of their own only when there are any.
+        self.sums: np.ndarray = np.zeros(size, dtype=np.int32)
+        self.counts = np.zeros(size, dtype=np.int32)
+        self.loose: list[tuple[np.ndarray, np.ndarray]] = []
+        self.counter = ValueCounter(groups + 1)
         if q.per == "any":
             self.hit = np.zeros(int(source.deal_starts[-1]), dtype=bool)
             self.seen = np.zeros(int(source.deal_starts[-1]), dtype=bool)
@@ -281,15 +251,35 @@ class _Target:
             keep &= (rot == 0) | (deal >= self.r0_deals[np.minimum(gi, len(self.r0_deals) - 1)])
             target = np.searchsorted(self.game_index, gi)
         y = np.asarray(q.value(frame), dtype=float)[keep]
+        target = target[keep]
         if grouping is None:
             code = np.zeros(len(y), dtype=np.int64)
-        else:  # the last group holds the rows without one: they count in every group's total
+        else:  # rows without a group count in the total of every group
             code = grouping.codes(frame, pos)[keep]
-            code = np.where((code >= 0) & (code < self.groups - 1), code, self.groups - 1)
-        idx = target[keep] * self.groups + code
-        _add(self.sums, idx, y)
-        _add(self.counts, idx, None)
+            code = np.where((code >= 0) & (code < self.groups), code, self.groups)
+            loose = code == self.groups
+            if loose.any():
+                self.loose.append((target[loose], y[loose]))
         self.counter.add(y, code)
+        grouped = code < self.groups
+        idx = target[grouped] * self.groups + code[grouped]
+        self._add_sums(idx, y[grouped])
+        _add(self.counts, idx, None)
+
+    def _add_sums(self, idx: np.ndarray, y: np.ndarray) -> None:
+        """Add ``y`` into the sums, as int32 while every sum is a whole number that fits, else as float64."""
+        if not len(idx):
+            return
+        low = int(idx.min())
+        part = np.bincount(idx - low, weights=y)
+        window = slice(low, low + len(part))
+        if self.sums.dtype == np.int32:
+            total = self.sums[window] + part
+            if np.array_equal(y, np.floor(y)) and float(np.abs(total).max()) < 2 ** 31 - 1:
+                self.sums[window] = total
+                return
+            self.sums = self.sums.astype(float)
+        self.sums[window] += part
 
     def result(self, source: DealSource, labels: list[str]) -> Reduced:
         if self.q.per == "any":
@@ -305,8 +295,17 @@ class _Target:
             return Reduced(self.game_index, self.rotation, sums[:, None], counts[:, None],
                            [ValueCounts(values.values[nz], values.counts[nz])], labels)
         shape = (len(self.game_index), self.groups)
-        return Reduced(self.game_index, self.rotation, self.sums.reshape(shape), self.counts.reshape(shape),
-                       [self.counter.total(g) for g in range(self.groups)], labels)
+        sums, counts = self.sums.reshape(shape), self.counts.reshape(shape)
+        counted = [self.counter.total(g) for g in range(self.groups)]
+        if not self.loose:
+            return Reduced(self.game_index, self.rotation, sums, counts, counted, labels)
+        where = np.concatenate([t for t, _ in self.loose])
+        y = np.concatenate([v for _, v in self.loose])
+        n = len(self.game_index)
+        return Reduced(self.game_index, self.rotation,
+                       np.column_stack([sums, np.bincount(where, weights=y, minlength=n)]),
+                       np.column_stack([counts, np.bincount(where, minlength=n)]),
+                       [*counted, self.counter.total(self.groups)], [*labels, ""], ungrouped=True)
 
 
 def reduce_deals(source: DealSource, quantities: Sequence[Quantity], grouping: Grouping | None = None
@@ -319,7 +318,7 @@ def reduce_deals(source: DealSource, quantities: Sequence[Quantity], grouping: G
                     *(["deal_index"] if q.per == "any" or q.twins else [])]
     if grouping is not None:
         columns += list(grouping.columns)
-    labels = ["all"] if grouping is None else [*grouping.labels, ""]
+    labels = ["all"] if grouping is None else list(grouping.labels)
     targets = [_Target(q, source, 1 if grouping is None or q.per != "row" else len(labels)) for q in quantities]
     for frame, pos in source.batches(columns):
         for t in targets:
@@ -328,14 +327,13 @@ def reduce_deals(source: DealSource, quantities: Sequence[Quantity], grouping: G
 
 
 def reduce_in_passes(source: DealSource, quantities: Sequence[Quantity], grouping: Grouping | None = None
-                     ) -> list[Reduced]:
-    """:func:`reduce_deals` over as many quantities at a time as :data:`PASS_BYTES` holds (at least one)."""
-    groups = 1 if grouping is None else len(grouping.labels) + 1
-    step = max(1, PASS_BYTES // max(1, 12 * groups * source.n_units))
-    out: list[Reduced] = []
+                     ) -> Iterator[Reduced]:
+    """:func:`reduce_deals` over as many quantities at a time as :data:`PASS_BYTES` holds (at least one), yielding
+    each quantity's reduction in order as its pass ends (a caller that lets each go holds one pass's sums)."""
+    groups = 1 if grouping is None else len(grouping.labels)
+    step = max(1, PASS_BYTES // max(1, 8 * groups * source.n_units))
     for i in range(0, len(quantities), step):
-        out += reduce_deals(source, quantities[i:i + step], grouping)
-    return out
+        yield from reduce_deals(source, quantities[i:i + step], grouping)
 
 
 def quantity_values(source: DealSource, q: Quantity) -> np.ndarray:

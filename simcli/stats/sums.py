@@ -22,7 +22,8 @@ from scipy import stats as st
 from simcli.stats.confidence import CONFIDENCE
 from simcli.stats.estimators import QUANTILES, Mean, Rate, StatsError, cluster_share, rate
 
-__all__ = ["ValueCounts", "value_counts", "cluster_sums", "mean_of_sums", "describe_sums", "rate_of_sums"]
+__all__ = ["ValueCounts", "ValueCounter", "value_counts", "cluster_sums", "mean_of_sums", "describe_sums",
+           "rate_of_sums"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,44 @@ class ValueCounts:
             return {"min": math.nan, **{k: math.nan for k in qs}, "max": math.nan}
         return {"min": float(self.values[0]), **{k: self.quantile(q) for k, q in qs.items()},
                 "max": float(self.values[-1])}
+
+
+class ValueCounter:
+    """Value counts of a quantity per group, gathered batch by batch (integers in a modest range by one bincount
+    over group and value, anything else by np.unique)."""
+
+    def __init__(self, groups: int) -> None:
+        self.groups = groups
+        self.parts: list[list[ValueCounts]] = [[] for _ in range(groups)]
+
+    def add(self, y: np.ndarray, code: np.ndarray) -> None:
+        """Count the values ``y``, each in its group ``code`` (0 to groups - 1)."""
+        if not len(y):
+            return
+        low, high = float(y.min()), float(y.max())
+        as_int = y.astype(np.int64)
+        if high - low < 1 << 16 and np.array_equal(as_int, y):
+            span = int(high - low) + 1
+            counts = np.bincount(code * span + (as_int - int(low)), minlength=self.groups * span)
+            for g, row in enumerate(counts.reshape(self.groups, span)):
+                nz = np.flatnonzero(row)
+                if len(nz):
+                    self.parts[g].append(ValueCounts(nz.astype(float) + low, row[nz].astype(np.int64)))
+        else:
+            for g in range(self.groups):
+                uniq, counts = np.unique(y[code == g], return_counts=True)
+                if len(uniq):
+                    self.parts[g].append(ValueCounts(uniq, counts.astype(np.int64)))
+        for g, parts in enumerate(self.parts):
+            if len(parts) > 64:
+                self.parts[g] = [self.total(g)]
+
+    def total(self, g: int) -> ValueCounts:
+        """The value counts of group ``g`` so far."""
+        parts = self.parts[g]
+        if not parts:
+            return ValueCounts(np.zeros(0), np.zeros(0, dtype=np.int64))
+        return parts[0].merge(*parts[1:]) if len(parts) > 1 else parts[0]
 
 
 def value_counts(values: Any) -> ValueCounts:
