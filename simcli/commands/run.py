@@ -215,6 +215,6 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         f" on {jobs} {backend.kind} job(s): {hands_per_s}"
         + (f", {outcome.errors} failed game(s) in errors.{fmt}" if outcome.errors else "")
         + f".\nResults: {', '.join(str(f) for f in files)} (schemas in docs/results-format.md).\n"
-        f"Report on them with: {prog()} report {out}   (or in Python: simcli.runs.results.load('{out}'))"
+        f"Report on them with: {prog()} report {out}   (or in Python: simcli.results.load('{out}'))"
     )
 
