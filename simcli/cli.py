@@ -69,6 +69,14 @@ def _register_viewer() -> None:
     main.add_command(replay.replay)
 
 
+def _register_training() -> None:
+    # The learnt player's data and model (issue 31).
+    from simcli.commands import train
+
+    main.add_command(train.train)
+
+
 _register()
 _register_duplicate()
 _register_viewer()
+_register_training()

@@ -38,6 +38,7 @@ BUILTIN_STRATEGIES = {
     "mc": "strategies.mc:MonteCarlo",
     "oracle": "strategies.mc:Oracle",
     "ismcts": "strategies.ismcts:Ismcts",
+    "net": "strategies.net:Net",
 }
 ENTRY_POINT_GROUP = "simcli.strategies"
 

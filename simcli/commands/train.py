@@ -1,0 +1,106 @@
+"""``simcli train data`` and ``simcli train fit``: the learnt player's data from the search, and its model."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from simcli.commands.common import (
+    SEED,
+    BackendChoice,
+    backend_options,
+    build_rules,
+    cli_errors,
+    rule_option,
+    variant_option,
+)
+
+
+@click.group()
+def train() -> None:
+    """Train the learnt player (``net``): data from the search, then a model (docs/strategies.md, "net")."""
+
+
+@train.command()
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@variant_option
+@rule_option
+@click.option("--search", default="mc", show_default=True, help="the search player whose decisions are recorded")
+@click.option("--strategies", default=None, help="comma-separated seat strategies (default: the search player in "
+              "the even seats, the variant's heuristic in the odd ones)")
+@click.option("--seed", type=SEED, default=31, show_default=True, help="master seed of the games")
+@click.option("-n", "--games", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
+@click.option("--chunk", type=click.IntRange(min=1), default=10, show_default=True, help="games a chunk (file)")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="worker processes")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+@backend_options
+def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strategies: str | None, seed: int,
+         games: int, chunk: int, jobs: int, quiet: bool, backend: BackendChoice) -> None:
+    """Play seeded games of the search player and record, at each searched decision, what it saw and each
+    candidate's search value (Parquet chunks in FOLDER; run again on FOLDER to resume)."""
+    from tqdm import tqdm
+
+    from simcli.players.specs import split_strategy_list
+    from simcli.training.data import DataError, DataSpec, check_data, default_strategies, generate
+
+    ruleset = build_rules(variant, rules)
+    seats = tuple(split_strategy_list(strategies)) if strategies else default_strategies(ruleset, search)
+    if len(seats) != ruleset.num_players:
+        raise click.ClickException(f"{len(seats)} strategies for {ruleset.num_players} seats")
+    spec = DataSpec(variant, tuple(sorted((k, v) for k, (_, v) in _overrides(ruleset).items())), seats, seed,
+                    games, chunk)
+    bar = tqdm(total=games, unit="game", disable=quiet, file=sys.stderr)
+    try:
+        summary = generate(folder, spec, jobs=jobs, backend=backend.open(jobs), command=["simcli", "train", "data",
+                           *sys.argv[3:]], progress=bar.update)
+    except DataError as exc:
+        raise click.ClickException(str(exc)) from None
+    except Exception as exc:
+        raise cli_errors(exc) from None
+    finally:
+        bar.close()
+    problems = check_data(folder)
+    if problems:
+        raise click.ClickException(f"{folder}: " + "; ".join(problems))
+    click.echo(f"{folder}: {summary['games']} games, {summary['rows']:,} candidate rows, "
+               f"{summary['cpu_seconds']:,} CPU s")
+
+
+def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:
+    from simcli.rules.presets import diff
+
+    return diff(ruleset)  # type: ignore[arg-type]
+
+
+@train.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--hidden", type=click.IntRange(min=0), default=64, show_default=True,
+              help="hidden units of the network (0: ridge regression, a linear model)")
+@click.option("--epochs", type=click.IntRange(min=1), default=30, show_default=True, help="passes over the data")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="seed of the weights and the shuffles")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+def fit(folder: Path, model: Path, hidden: int, epochs: int, seed: int, quiet: bool) -> None:
+    """Fit a model to the data in FOLDER and write it to MODEL (.npz); print its held-out figures."""
+    from tqdm import tqdm
+
+    from simcli.training.data import DataError
+    from simcli.training.fit import FitError, FitSettings
+    from simcli.training.fit import fit as fit_model
+
+    bar = tqdm(total=epochs, unit="epoch", disable=quiet, file=sys.stderr)
+    try:
+        meta = fit_model(folder, model, FitSettings(hidden=hidden, epochs=epochs, seed=seed),
+                         command=["simcli", "train", "fit", *sys.argv[3:]], progress=bar.update)
+    except (DataError, FitError) as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        bar.close()
+    held = meta["held_out"]
+    click.echo(f"{model}: {meta['games']} games; held out {held['decisions']:,} decisions: picks the search's "
+               f"choice {held['top1_search']:.1%} (the heuristic's choice: {held['top1_heuristic_baseline']:.1%}), "
+               f"value error {held['rmse']:.1f} points (predicting 0: {held['rmse_zero_baseline']:.1f}), "
+               f"gain over the heuristic's choice {held['gain_over_heuristic']:+.2f} points a decision (the search's "
+               f"own pick: {held['search_gain_over_heuristic']:+.2f}); margin {meta['margin']:g}")

@@ -1,0 +1,296 @@
+"""Training data from the search (``simcli train data``): seeded games in which a search player's every weighed
+decision is written down, each candidate with the search's value for it.
+
+A data folder holds ``data.json`` (the settings, the command, the rule set and its digest, the feature version) and
+one Parquet file per chunk of consecutive games, ``chunk-00012.parquet``, with a done-marker ``done-00012.json``
+(its rows, games, CPU seconds and SHA-256) written after it, both atomically (:func:`simcli.runs.storage.
+atomic_write_bytes`). Running the command again on the folder plays only the chunks without a marker (the folder
+resumes); :func:`check_data` reads every chunk against its marker. Chunks are played on the run backends (local
+processes or Dask, :mod:`simcli.runs.backends`); chunk ``k`` is the same games whoever plays it, since game ``i``
+depends on the seed and ``i`` alone (:mod:`simcli.primitives.seeding`).
+
+A row is one candidate of one searched decision: the game, seat, deal, turn and kind, the candidate's index (0: the
+heuristic's own choice), whether the search chose it, the worlds it was played in, its mean deal margin and that
+mean's standard error, and its features (:func:`strategies.net_features.decision_features`, from the seat's
+``PlayerView`` alone). The search is read from outside: a :class:`Recorder` seat hands every call to the search
+player unchanged and reads its ``last_search`` record after each decision, so the games are the search player's own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import io
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcli import __version__
+from simcli.engine.game import play_seated_game
+from simcli.engine.strategy_base import Draw, Strategy
+from simcli.engine.view import PlayerView
+from simcli.players.loading import load_strategy
+from simcli.players.seating import make_strategies
+from simcli.primitives.actions import Meld
+from simcli.rules.presets import load_rules
+from simcli.rules.ruleset import RuleSet
+from simcli.runs.backends import Backend, use_backend
+from simcli.runs.storage import atomic_write_bytes
+
+#: The data folder's settings file.
+SETTINGS = "data.json"
+
+#: The best heuristic of each variant: the search's rollout policy and its opponents in the data games.
+HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
+
+
+class DataError(ValueError):
+    """A data folder that cannot be used: other settings than asked, a damaged chunk, no rows."""
+
+
+@dataclass(frozen=True)
+class DataSpec:
+    """What a data folder holds: the rule set (variant and ``--rule`` overrides), the seat strategies, the seed, the
+    games and the chunk size. Picklable, so the backends can hand it to their workers."""
+
+    variant: str
+    rules: tuple[tuple[str, str], ...]
+    strategies: tuple[str, ...]
+    seed: int
+    games: int
+    chunk: int
+
+    def ruleset(self) -> RuleSet:
+        """The rule set the games are played under."""
+        return load_rules(self.variant, dict(self.rules))
+
+    @property
+    def chunks(self) -> int:
+        """Chunks of consecutive games."""
+        return -(-self.games // self.chunk)
+
+
+def net_module() -> Any:
+    """The built-in ``net`` strategy's module (``strategies.net`` in a checkout, ``simcli.strategies.net`` when
+    installed: simcli.players.loading finds it), which has the features and the model format."""
+    return importlib.import_module(load_strategy("net").__module__)
+
+
+def default_strategies(rules: RuleSet, search: str = "mc") -> tuple[str, ...]:
+    """The search player in the even seats, the variant's heuristic in the odd ones."""
+    heuristic = HEURISTIC.get(rules.variant, "greedy")
+    return tuple(search if s % 2 == 0 else heuristic for s in range(rules.num_players))
+
+
+class Recorder(Strategy):
+    """A seat that plays ``inner``'s decisions unchanged and, after each searched one, keeps its rows.
+
+    It reads the inner search player's ``last_search`` (a ``Weighed`` record, strategies/mc.py) once the decision
+    is made and before the engine applies it, so the view still shows what the seat saw when it decided.
+    """
+
+    def __init__(self, inner: Strategy, keep: Callable[[PlayerView, str, Any], None]) -> None:
+        super().__init__(inner.rng)
+        self.inner = inner
+        self.name = inner.name
+        self.keep = keep
+
+    def _asked(self, kind: str, ask: Callable[[PlayerView], Any], view: PlayerView) -> Any:
+        before = getattr(self.inner, "last_search", None)
+        decision = ask(view)
+        weighed = getattr(self.inner, "last_search", None)
+        if weighed is not before and weighed is not None and weighed.searched:
+            self.keep(view, kind, weighed)
+        return decision
+
+    def choose_draw(self, view: PlayerView) -> Draw:
+        """The inner strategy's draw."""
+        return self._asked("draw", self.inner.choose_draw, view)
+
+    def choose_melds(self, view: PlayerView) -> Sequence[Meld]:
+        """The inner strategy's melds."""
+        return self._asked("melds", self.inner.choose_melds, view)
+
+    def choose_discard(self, view: PlayerView) -> int | None:
+        """The inner strategy's discard."""
+        return self._asked("discard", self.inner.choose_discard, view)
+
+    def hold_three(self, view: PlayerView, rank: int) -> bool:
+        """The inner strategy's answer."""
+        return self.inner.hold_three(view, rank)
+
+    def ask_to_go_out(self, view: PlayerView) -> bool:
+        """The inner strategy's answer."""
+        return self.inner.ask_to_go_out(view)
+
+    def answer_go_out(self, view: PlayerView) -> bool:
+        """The inner strategy's answer."""
+        return self.inner.answer_go_out(view)
+
+
+@dataclass
+class ChunkRows:
+    """One chunk's rows as columns (``x``: one feature row per candidate), with its games and CPU seconds."""
+
+    index: int
+    columns: dict[str, list[Any]]
+    x: list[np.ndarray]
+    games: int
+    cpu: float
+
+
+COLUMNS = ("game", "seat", "deal", "turn", "kind", "decision", "candidate", "chosen", "worlds", "mean", "se")
+
+
+def play_chunk(spec: DataSpec, index: int) -> ChunkRows:
+    """Play chunk ``index``'s games and return the rows of every searched decision in them."""
+    start = time.process_time()
+    rules = spec.ruleset()
+    features = net_module().decision_features
+    cols: dict[str, list[Any]] = {c: [] for c in COLUMNS}
+    xs: list[np.ndarray] = []
+    games = range(index * spec.chunk, min((index + 1) * spec.chunk, spec.games))
+    decision = 0
+    for g in games:
+        def keep(view: PlayerView, kind: str, weighed: Any, g: int = g) -> None:
+            nonlocal decision
+            x = features(view, kind, weighed.candidates)
+            for i in range(len(weighed.candidates)):
+                if weighed.means[i] is None:
+                    continue  # a challenger the search never played (racing): no value to learn from
+                for c, v in zip(COLUMNS, (g, view.seat, view.deal_index, view.turn, kind, decision, i,
+                                          i == weighed.chosen, weighed.worlds[i], weighed.means[i],
+                                          weighed.errors[i]), strict=True):
+                    cols[c].append(v)
+                xs.append(x[i])
+            decision += 1
+
+        players = make_strategies(spec.strategies, spec.seed, g)
+        seated = [Recorder(p, keep) if hasattr(p, "last_search") else p for p in players]
+        play_seated_game(rules, seated, spec.strategies, spec.seed, g)
+    return ChunkRows(index, cols, xs, len(games), time.process_time() - start)
+
+
+def _chunk_bytes(rows: ChunkRows) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    width = rows.x[0].size if rows.x else 0
+    flat = np.asarray(np.concatenate(rows.x) if rows.x else np.zeros(0), dtype=np.float32)
+    arrays = {c: pa.array(v) for c, v in rows.columns.items()}
+    arrays["x"] = pa.FixedSizeListArray.from_arrays(pa.array(flat), width) if width else pa.array([], pa.null())
+    buf = io.BytesIO()
+    pq.write_table(pa.table(arrays), buf)
+    return buf.getvalue()
+
+
+def write_chunk(folder: Path, rows: ChunkRows) -> None:
+    """Write a chunk's Parquet file, then its done-marker (rows, games, CPU seconds, SHA-256 of the file)."""
+    data = _chunk_bytes(rows)
+    atomic_write_bytes(folder / f"chunk-{rows.index:05d}.parquet", data)
+    marker = {"rows": len(rows.x), "games": rows.games, "cpu_seconds": round(rows.cpu, 3),
+              "sha256": hashlib.sha256(data).hexdigest()}
+    atomic_write_bytes(folder / f"done-{rows.index:05d}.json", json.dumps(marker).encode())
+
+
+def settings(spec: DataSpec, command: Sequence[str]) -> dict[str, Any]:
+    """The data folder's ``data.json``: the spec, the rule set and its digest, the feature version, the command."""
+    rules = spec.ruleset()
+    net = net_module()
+    return {"spec": asdict(spec), "variant": rules.variant, "rules": rules.formatted(),
+            "rules_digest": net.rules_digest(rules), "feature_version": net.FEATURE_VERSION, "command": list(command),
+            "simcli_version": __version__}
+
+
+def _open_folder(folder: Path, spec: DataSpec, command: Sequence[str]) -> None:
+    path = folder / SETTINGS
+    if path.exists():
+        old = json.loads(path.read_text())
+        version = net_module().FEATURE_VERSION
+        if old.get("spec") != json.loads(json.dumps(asdict(spec))) or old.get("feature_version") != version:
+            raise DataError(f"{folder} holds data of other settings ({old.get('spec')}, feature version "
+                            f"{old.get('feature_version')}): use another folder or the same settings")
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, (json.dumps(settings(spec, command), indent=2) + "\n").encode())
+
+
+def done(folder: Path) -> dict[int, dict[str, Any]]:
+    """The done-markers of a data folder by chunk index."""
+    return {int(p.stem.split("-")[1]): json.loads(p.read_text()) for p in sorted(folder.glob("done-*.json"))}
+
+
+def generate(folder: str | Path, spec: DataSpec, *, jobs: int = 1, backend: str | Backend = "local",
+             command: Sequence[str] = (), progress: Callable[[int], None] | None = None,
+             limit: int | None = None) -> dict[str, Any]:
+    """Play the chunks of ``spec`` that ``folder`` lacks and write them; return a summary of the whole folder.
+
+    ``progress`` is told the games of each chunk as it is written (a progress bar in the command); ``limit`` plays
+    at most that many chunks in this call (the rest on a later one: the folder resumes).
+    """
+    out = Path(folder)
+    _open_folder(out, spec, command)
+    have = done(out)
+    todo = [k for k in range(spec.chunks) if k not in have][:limit]
+    if progress is not None:
+        progress(sum(m["games"] for m in have.values()))
+    with use_backend(backend, jobs) as pool:
+        for rows in pool.results(play_chunk, spec, todo):
+            write_chunk(out, rows)
+            if progress is not None:
+                progress(rows.games)
+    return summary(out)
+
+
+def summary(folder: str | Path) -> dict[str, Any]:
+    """A data folder's games, chunks, rows and CPU seconds so far."""
+    marks = done(Path(folder))
+    return {"chunks": len(marks), "games": sum(m["games"] for m in marks.values()),
+            "rows": sum(m["rows"] for m in marks.values()),
+            "cpu_seconds": round(sum(m["cpu_seconds"] for m in marks.values()), 1)}
+
+
+def check_data(folder: str | Path) -> list[str]:
+    """What is wrong with a data folder (empty: nothing): its settings, each chunk against its marker."""
+    out = Path(folder)
+    if not (out / SETTINGS).exists():
+        return [f"{out}: no {SETTINGS} (not a data folder)"]
+    problems = []
+    for k, marker in done(out).items():
+        path = out / f"chunk-{k:05d}.parquet"
+        if not path.exists():
+            problems.append(f"{path.name}: missing (its done-marker says {marker['rows']} rows)")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != marker.get("sha256"):
+            problems.append(f"{path.name}: its SHA-256 differs from its done-marker's (damaged)")
+    return problems
+
+
+def read_data(folder: str | Path) -> tuple[dict[str, Any], Any, np.ndarray]:
+    """A checked data folder's settings, its rows (a pandas frame without the features) and the feature matrix."""
+    import pyarrow.parquet as pq
+
+    out = Path(folder)
+    problems = check_data(out)
+    if problems:
+        raise DataError(f"{out}: " + "; ".join(problems))
+    meta = json.loads((out / SETTINGS).read_text())
+    frames, xs = [], []
+    for k in sorted(done(out)):
+        table = pq.read_table(out / f"chunk-{k:05d}.parquet")
+        if table.num_rows == 0:
+            continue
+        x = table.column("x").combine_chunks()
+        xs.append(np.asarray(x.flatten().to_numpy(), dtype=np.float32).reshape(table.num_rows, -1))
+        frame = table.drop(["x"]).to_pandas()
+        frame["decision"] = frame["decision"] + 1_000_000 * k  # decisions are numbered within a chunk
+        frames.append(frame)
+    if not frames:
+        raise DataError(f"{out}: no searched decisions recorded yet")
+    import pandas as pd
+
+    return meta, pd.concat(frames, ignore_index=True), np.concatenate(xs)

@@ -1,0 +1,187 @@
+"""Fitting the learnt player's model (``simcli train fit``): scikit-learn at training time, numpy weights after.
+
+The target of a row is its candidate's search value relative to its decision: the candidate's mean deal margin minus
+the mean of its decision's candidates' means (all played in the same worlds, so the differences are the search's
+own comparison), in points. A small multi-layer perceptron (scikit-learn's ``MLPRegressor``, ReLU, Adam; or
+``hidden=0``: ridge regression, a linear baseline) learns it from the rows' features (strategies/net_features.py),
+standardized by the training rows' means and deviations.
+
+Games are split by their index, never a decision across two sets: games ``i % 10 == 9`` are held out (the figures
+reported), ``i % 10 == 8`` validate (the ``margin`` the player uses is chosen there), the rest train. Same data,
+same seed: the same weights (``random_state`` is the seed; the epochs are run one by one with ``partial_fit`` so a
+progress bar can follow them, which shuffles from the same seeded stream).
+
+Held-out figures, per searched decision: how often the model's pick is the search's choice (and how often the
+heuristic's choice, the first candidate, is: the baseline), the root mean square error of its relative values
+against the search's (and of predicting 0), and the search's value of the model's pick over the heuristic's choice
+(points a decision, by the held-out search values), beside the search's own pick's (which is biased upward: it was
+chosen on those same values).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcli import __version__
+from simcli.runs.storage import atomic_write_bytes
+from simcli.training.data import read_data, summary
+
+#: The one-line hint for ``simcli train fit`` without scikit-learn.
+TRAIN_HINT = "simcli train fit needs the train extra: pip install -e '.[train]'"
+
+#: The margins (points) tried on the validation games; the best is written into the model.
+MARGINS = (0.0, 5.0, 10.0, 20.0, 40.0, 80.0)
+
+
+class FitError(RuntimeError):
+    """Training that cannot run: scikit-learn missing, too few games to hold any out."""
+
+
+@dataclass(frozen=True)
+class FitSettings:
+    """The model's size and the optimizer's settings."""
+
+    hidden: int = 64
+    epochs: int = 30
+    seed: int = 1
+    alpha: float = 1e-4
+    batch: int = 256
+
+
+def relative_targets(frame: Any) -> np.ndarray:
+    """Each row's mean minus the mean of its decision's means (points)."""
+    means = frame.groupby("decision", sort=False)["mean"].transform("mean")
+    return np.asarray(frame["mean"] - means, dtype=np.float64)
+
+
+def _starts(decisions: np.ndarray) -> np.ndarray:
+    """The first row of each decision (rows of a decision are consecutive)."""
+    return np.flatnonzero(np.r_[True, decisions[1:] != decisions[:-1]])
+
+
+def picks(values: np.ndarray, decisions: np.ndarray, margin: float) -> np.ndarray:
+    """The row each decision picks: its best-valued row if it is more than ``margin`` above its first row's value,
+    else its first row (the heuristic's choice)."""
+    starts = _starts(decisions)
+    out = starts.copy()
+    for k, s in enumerate(starts):
+        e = starts[k + 1] if k + 1 < len(starts) else len(values)
+        best = s + int(np.argmax(values[s:e]))
+        if values[best] - values[s] > margin:
+            out[k] = best
+    return out
+
+
+def figures(values: np.ndarray, target: np.ndarray, decisions: np.ndarray, chosen: np.ndarray,
+            margin: float) -> dict[str, float]:
+    """The held-out figures of values ``values`` against the search's relative values ``target`` (points)."""
+    starts = _starts(decisions)
+    pick = picks(values, decisions, margin)
+    searched = np.flatnonzero(chosen)  # one chosen row per decision, in the decisions' order
+    return {"decisions": int(len(starts)), "rows": int(len(values)),
+            "top1_search": round(float(np.mean(pick == searched)), 4),
+            "top1_heuristic_baseline": round(float(np.mean(starts == searched)), 4),
+            "rmse": round(float(np.sqrt(np.mean((values - target) ** 2))), 2),
+            "rmse_zero_baseline": round(float(np.sqrt(np.mean(target ** 2))), 2),
+            "gain_over_heuristic": round(float(np.mean(target[pick] - target[starts])), 3),
+            "search_gain_over_heuristic": round(float(np.mean(target[searched] - target[starts])), 3)}
+
+
+def _regressor(settings: FitSettings) -> Any:
+    try:
+        from sklearn.linear_model import Ridge
+        from sklearn.neural_network import MLPRegressor
+    except ImportError:
+        raise FitError(TRAIN_HINT) from None
+    if settings.hidden <= 0:
+        return Ridge(alpha=1.0)
+    return MLPRegressor(hidden_layer_sizes=(settings.hidden,), alpha=settings.alpha, batch_size=settings.batch,
+                        learning_rate_init=1e-3, random_state=settings.seed, shuffle=True)
+
+
+def train(x: np.ndarray, y: np.ndarray, settings: FitSettings,
+          progress: Callable[[int], None] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Fit the model to standardized ``x`` and scaled ``y``; its layers as (weights, biases), float32."""
+    model = _regressor(settings)
+    if settings.hidden <= 0:
+        model.fit(x, y)
+        if progress is not None:
+            progress(settings.epochs)
+        return [(model.coef_.reshape(-1, 1).astype(np.float32), np.atleast_1d(model.intercept_).astype(np.float32))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # partial_fit's epochs never "converge": the count is the setting
+        for _ in range(settings.epochs):
+            model.partial_fit(x, y)
+            if progress is not None:
+                progress(1)
+    return [(w.astype(np.float32), b.astype(np.float32)) for w, b in zip(model.coefs_, model.intercepts_, strict=True)]
+
+
+def forward(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarray:
+    """The network's output for standardized rows ``x`` (ReLU between layers), as the player computes it."""
+    h = x.astype(np.float64)
+    for i, (w, b) in enumerate(layers):
+        h = h @ w.astype(np.float64) + b.astype(np.float64)
+        if i < len(layers) - 1:
+            h = np.maximum(h, 0.0)
+    return h[:, 0]
+
+
+def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: list[str] | None = None,
+        progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Fit a model to the data folder ``data`` and write it to ``out`` (``.npz``); return its metadata."""
+    meta, frame, x = read_data(data)
+    target = relative_targets(frame)
+    games = np.asarray(frame["game"])
+    held, valid = games % 10 == 9, games % 10 == 8
+    fit_rows = ~(held | valid)
+    if not held.any() or not valid.any() or not fit_rows.any():
+        raise FitError(f"{data}: too few games to hold any out (games i % 10 == 9 are held out, 8 validate): "
+                       f"{len(np.unique(games))} games")
+    x_mean = x[fit_rows].mean(axis=0)
+    x_scale = x[fit_rows].std(axis=0)
+    x_scale[x_scale < 1e-6] = 1.0
+    y_scale = float(np.std(target[fit_rows])) or 1.0
+    xs = (x - x_mean) / x_scale
+    layers = train(xs[fit_rows], target[fit_rows] / y_scale, settings, progress)
+    values = forward(layers, xs) * y_scale
+    decisions = np.asarray(frame["decision"])
+    chosen = np.asarray(frame["chosen"], dtype=bool)
+
+    def figures_of(rows: np.ndarray, margin: float) -> dict[str, float]:
+        return figures(values[rows], target[rows], decisions[rows], chosen[rows], margin)
+
+    margin = max(MARGINS, key=lambda m: (figures_of(valid, m)["gain_over_heuristic"], -m))
+    model_meta = {
+        "variant": meta["variant"], "rules": meta["rules"], "rules_digest": meta["rules_digest"],
+        "feature_version": meta["feature_version"], "data_command": " ".join(meta["command"]),
+        "fit_command": " ".join(command or []), "seed": settings.seed, "hidden": settings.hidden,
+        "epochs": settings.epochs, "data": summary(data), "data_seed": meta["spec"]["seed"],
+        "games": int(len(np.unique(games))), "margin": margin, "held_out": figures_of(held, margin),
+        "held_out_margin_0": figures_of(held, 0.0), "validation": figures_of(valid, margin),
+        "simcli_version": __version__,
+    }
+    save_model(out, layers, x_mean, x_scale, y_scale, model_meta)
+    return model_meta
+
+
+def save_model(out: str | Path, layers: list[tuple[np.ndarray, np.ndarray]], x_mean: np.ndarray,
+               x_scale: np.ndarray, y_scale: float, meta: dict[str, Any]) -> None:
+    """Write a model file (the format of strategies/net.py: ``W0``, ``b0``, ..., the scaling and ``meta``)."""
+    arrays: dict[str, Any] = {"x_mean": x_mean.astype(np.float32), "x_scale": x_scale.astype(np.float32),
+                              "y_scale": np.float64(y_scale), "meta": np.array(json.dumps(meta))}
+    for i, (w, b) in enumerate(layers):
+        arrays[f"W{i}"], arrays[f"b{i}"] = w.astype(np.float32), b.astype(np.float32)
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, buf.getvalue())

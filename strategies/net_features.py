@@ -1,0 +1,155 @@
+"""Features of a decision for the learnt player (``net``) and its training data: what a seat sees, and each candidate.
+
+Everything comes from the :class:`~simcli.engine.view.PlayerView` alone (the no-leak twins in tests/test_no_leak.py
+deal the hidden cards again and require the same features), so a model trained on them can never read a card its
+player has not seen. A decision's rows share the *state* part (the hand's count vector, every team's melds, the
+pile's top, size and freeze, the stock, the hand sizes, scores and the variant's flags) and differ in the
+*candidate* part: the after-state a candidate leads to as far as the seat can tell (the hand and its team's melds
+after the cards it lays, the cards a take of the pile gains, the rank a discard gives away and whether another team
+could use it), and whether the candidate is the heuristic's own choice (the search's first candidate).
+
+Values are scaled to about 0..1 by fixed divisors (no fitted scaling here: the model file keeps its own). Changing
+what a row holds changes :data:`FEATURE_VERSION`, which every model file records: a model of another version is
+refused at load time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from simcli.engine.view import PlayerView
+from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
+from simcli.primitives.cards import JOKER, NUM_RANKS, TWO
+
+#: The layout of a row; a model file records it and is refused under another.
+FEATURE_VERSION = 1
+
+#: The decisions the search weighs, in the order of the one-hot kind columns.
+KINDS = ("draw", "melds", "discard")
+
+#: A meld of this many cards or more is a canasta (every preset's canasta size).
+CANASTA = 7
+
+
+def _table_totals(view: PlayerView, team: int) -> list[int]:
+    """Cards in each rank's meld of ``team`` (0 without one)."""
+    return [0 if m is None else m[0] + m[1] + m[2] for m in view.meld_table(team)]
+
+
+def state_features(view: PlayerView) -> np.ndarray:
+    """The decision's state part: what the seat sees before it decides (one row, shared by every candidate)."""
+    team, seat, n = view.team, view.seat, view.n_players
+    others = [t for t in range(view.n_teams) if t != team]
+    own = _table_totals(view, team)
+    opp = [sum(c) for c in zip(*(_table_totals(view, t) for t in others), strict=True)] if others else [0] * NUM_RANKS
+    top = [0.0] * (NUM_RANKS + 1)
+    top[NUM_RANKS if view.pile_top is None else view.pile_top] = 1.0
+    sizes = [view.hand_sizes[(seat + k) % n] / 15 if k < n else 0.0 for k in range(1, 4)]
+    canastas = [sum(view.canastas(t).values()) for t in range(view.n_teams)]
+    clean = [view.clean_canastas(t) for t in range(view.n_teams)]
+    hidden = [view.hidden_canastas(t) for t in range(view.n_teams)]
+    best_other = max(others, key=lambda t: view.scores[t]) if others else team
+    permission = view.partner_permission
+    row: list[float] = [h / 4 for h in view.hand]
+    row += [view.hand_size / 20]
+    row += [c / 8 for c in own] + [c / 8 for c in opp]
+    row += [canastas[team] / 3, max((canastas[t] for t in others), default=0) / 3,
+            clean[team] / 3, max((clean[t] for t in others), default=0) / 3,
+            hidden[team] / 2, max((hidden[t] for t in others), default=0) / 2]
+    row += [float(view.has_opened), float(any(view.opened[t] for t in others)), view.minimum / 120]
+    row += top + [view.pile_size / 30, float(view.pile_frozen), view.stock_size / 100] + sizes
+    row += [view.scores[team] / 5000, view.scores[best_other] / 5000,
+            (view.scores[team] - view.scores[best_other]) / 2000]
+    row += [view.red_threes[team] / 4, max((view.red_threes[t] for t in others), default=0) / 4,
+            view.black_threes[team] / 4, max((view.black_threes[t] for t in others), default=0) / 4]
+    row += [view.turn / 60, view.deal_index / 10, float(view.must_take_pile), float(view.drew_from_stock),
+            float(view.may_ask), float(permission is True), float(permission is False), float(view.pile_premiado),
+            float(view.pile_crossed), float(view.first_take_done), float(view.no_discard_this_turn),
+            float(view.pony_picked[seat]), view.wings_left / 4, len(view.closed_canastas(team)) / 3]
+    return np.asarray(row, dtype=np.float64)
+
+
+def _lay(hand: list[int], table: list[int], meld: Meld) -> tuple[int, int]:
+    """Take ``meld``'s cards from ``hand`` onto ``table`` (counts clamped at 0); the cards and wild cards laid."""
+    nat = meld.naturals
+    hand[meld.rank] = max(hand[meld.rank] - nat, 0)
+    hand[TWO] = max(hand[TWO] - meld.twos, 0)
+    hand[JOKER] = max(hand[JOKER] - meld.jokers, 0)
+    laid = nat + meld.twos + meld.jokers
+    table[meld.rank] += laid
+    return laid, meld.twos + meld.jokers
+
+
+def candidate_features(view: PlayerView, kind: str, candidate: Any, first: bool, own: Sequence[int],
+                       opp: Sequence[int]) -> list[float]:
+    """One candidate's part of its row: its kind, whether it is the heuristic's choice, and its after-state."""
+    hand = list(view.hand)
+    table = list(own)
+    before = [c >= CANASTA for c in own]
+    laid = wild = new = gained = 0
+    stock = take = special = 0.0
+    discard = [0.0] * (NUM_RANKS + 1)
+    feeds = mine = is_wild = 0.0
+    if kind == "draw":
+        if candidate is DRAW_STOCK:
+            stock = 1.0
+        elif isinstance(candidate, TakePile):
+            take = 1.0
+            gained = view.pile_size
+            top = candidate.meld.rank
+            hand[top] += 1  # the top card is melded with the cards from the hand
+            for m in (candidate.meld, *candidate.extra):
+                new += int(table[m.rank] == 0)
+                a, w = _lay(hand, table, m)
+                laid, wild = laid + a, wild + w
+            hand[top] = max(hand[top] - 1, 0)
+            table[top] += 1
+    elif kind == "melds":
+        plan = list(candidate or ())
+        if plan and isinstance(plan[0], SpecialHand):
+            special = 1.0
+            laid = sum(hand)
+            hand = [0] * NUM_RANKS
+        else:
+            for m in plan:
+                new += int(table[m.rank] == 0)
+                a, w = _lay(hand, table, m)
+                laid, wild = laid + a, wild + w
+    else:
+        rank = candidate
+        discard[NUM_RANKS if rank is None else rank] = 1.0
+        if rank is not None:
+            hand[rank] = max(hand[rank] - 1, 0)
+            feeds, mine, is_wild = float(opp[rank] > 0), float(own[rank] > 0), float(rank in (JOKER, TWO))
+    left = sum(hand) + (gained - 1 if take else 0)
+    closed = sum(1 for c, b in zip(table, before, strict=True) if c >= CANASTA and not b)
+    row = [float(kind == k) for k in KINDS] + [float(first)]
+    row += [h / 4 for h in hand] + [c / 8 for c in table]
+    row += [laid / 15, wild / 4, new / 4, closed / 2, left / 20, float(left <= 0), stock, take, max(gained - 1, 0) / 30,
+            special, feeds, mine, is_wild]
+    return row + discard
+
+
+def decision_features(view: PlayerView, kind: str, candidates: Sequence[Any]) -> np.ndarray:
+    """The rows of one decision, one per candidate (the first is the heuristic's choice), state part first."""
+    state = state_features(view)
+    team = view.team
+    own = _table_totals(view, team)
+    others = [t for t in range(view.n_teams) if t != team]
+    opp = [sum(c) for c in zip(*(_table_totals(view, t) for t in others), strict=True)] if others else [0] * NUM_RANKS
+    rows = [candidate_features(view, kind, c, i == 0, own, opp) for i, c in enumerate(candidates)]
+    cand = np.asarray(rows, dtype=np.float64)
+    return np.hstack([np.broadcast_to(state, (len(rows), state.size)), cand])
+
+
+#: Columns of a row (the state part and the candidate part).
+def n_features() -> int:
+    """The length of a row (state part plus candidate part)."""
+    return STATE_COLUMNS + CANDIDATE_COLUMNS
+
+
+STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14
+CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16

@@ -1,0 +1,24 @@
+"""Model files for the learnt player's tests (issue 31): a model of random weights for any rule set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from simcli.rules.presets import load_rules
+from simcli.training.fit import save_model
+from strategies.net import FEATURE_VERSION, rules_digest
+from strategies.net_features import CANDIDATE_COLUMNS, STATE_COLUMNS
+
+
+def random_model(path: Path, variant: str = "classic", seed: int = 0, **rules: object) -> Path:
+    """A model of random weights for ``variant`` (with ``rules`` overridden): it picks candidates arbitrarily."""
+    rng = np.random.default_rng(seed)
+    width = STATE_COLUMNS + CANDIDATE_COLUMNS
+    ruleset = load_rules(variant, dict(rules))
+    meta = {"variant": variant, "rules": ruleset.formatted(), "rules_digest": rules_digest(ruleset),
+            "feature_version": FEATURE_VERSION, "margin": 0.0}
+    layers = [(rng.normal(size=(width, 8)), rng.normal(size=8)), (rng.normal(size=(8, 1)), np.zeros(1))]
+    save_model(path, layers, np.zeros(width), np.ones(width), 50.0, meta)
+    return path

@@ -1,0 +1,219 @@
+"""The learnt player (issue 31): data from the search, the fit, the model file and ``net`` at the table.
+
+The whole pipeline runs on a tiny data set (ten Classic games of a two-world ``mc``) in seconds: data (resumed and
+checked), fit (the same weights from the same seed), the model's metadata and figures, games of ``net`` (the same on
+one and two jobs), and the refusals: missing, damaged and other-version files, other rules (and ``any_rules``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from net_models import random_model
+
+from simcli.cli import main
+from simcli.players.seating import play_game
+from simcli.rules.presets import load_rules
+from simcli.training.data import check_data, read_data
+from simcli.training.fit import FitSettings, figures, fit, picks
+from strategies.net import FEATURE_VERSION, Model, ModelError, Net, load_model, rules_digest
+from strategies.net_features import CANDIDATE_COLUMNS, STATE_COLUMNS, decision_features
+
+TINY = ["--strategies", "mc:samples=2,greedy,mc:samples=2,greedy", "-n", "10", "--chunk", "5", "--seed", "3", "-q"]
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A tiny data folder and the model fitted to it."""
+    root = tmp_path_factory.mktemp("net")
+    data = root / "data"
+    result = CliRunner().invoke(main, ["train", "data", str(data), *TINY])
+    assert result.exit_code == 0, result.output
+    model = root / "model.npz"
+    result = CliRunner().invoke(main, ["train", "fit", str(data), str(model), "--epochs", "3", "-q", "--hidden", "16"])
+    assert result.exit_code == 0, result.output
+    assert "held out" in result.output and "picks the search's choice" in result.output
+    return data, model
+
+
+def test_data_rows_hold_every_searched_candidate(tiny: tuple[Path, Path]) -> None:
+    data, _ = tiny
+    assert check_data(data) == []
+    meta, frame, x = read_data(data)
+    assert meta["variant"] == "classic" and meta["feature_version"] == FEATURE_VERSION
+    assert x.shape == (len(frame), STATE_COLUMNS + CANDIDATE_COLUMNS)
+    assert set(frame["game"]) == set(range(10))
+    per = frame.groupby("decision")
+    assert (per["chosen"].sum() == 1).all()  # one chosen candidate a decision
+    assert (per["candidate"].min() == 0).all() and (per.size() >= 2).all()
+    assert set(frame["kind"]) == {"draw", "melds", "discard"}
+    assert set(frame["seat"]) == {0, 2}  # the search player's seats only
+    assert frame["mean"].notna().all() and (frame["worlds"] == 2).all()
+
+
+def test_data_resumes_and_refuses_other_settings(tiny: tuple[Path, Path], tmp_path: Path) -> None:
+    data, _ = tiny
+    before = {p.name: p.stat().st_mtime_ns for p in data.glob("chunk-*.parquet")}
+    result = CliRunner().invoke(main, ["train", "data", str(data), *TINY])
+    assert result.exit_code == 0, result.output
+    assert {p.name: p.stat().st_mtime_ns for p in data.glob("chunk-*.parquet")} == before  # nothing played again
+    result = CliRunner().invoke(main, ["train", "data", str(data), *TINY[:-3], "--seed", "4", "-q"])
+    assert result.exit_code == 1 and "other settings" in result.output
+    # A folder missing a chunk plays only that chunk again, the same rows.
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for p in data.iterdir():
+        if p.name not in ("chunk-00001.parquet", "done-00001.json"):
+            copy.joinpath(p.name).write_bytes(p.read_bytes())
+    result = CliRunner().invoke(main, ["train", "data", str(copy), *TINY])
+    assert result.exit_code == 0, result.output
+    assert copy.joinpath("chunk-00001.parquet").read_bytes() == data.joinpath("chunk-00001.parquet").read_bytes()
+
+
+def test_a_damaged_chunk_is_found(tiny: tuple[Path, Path], tmp_path: Path) -> None:
+    data, _ = tiny
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for p in data.iterdir():
+        copy.joinpath(p.name).write_bytes(p.read_bytes())
+    chunk = copy / "chunk-00000.parquet"
+    chunk.write_bytes(chunk.read_bytes()[:-10] + b"0123456789")
+    assert check_data(copy) == ["chunk-00000.parquet: its SHA-256 differs from its done-marker's (damaged)"]
+    result = CliRunner().invoke(main, ["train", "fit", str(copy), str(tmp_path / "m.npz"), "-q"])
+    assert result.exit_code == 1 and "damaged" in result.output
+
+
+def test_the_same_seed_fits_the_same_weights(tiny: tuple[Path, Path], tmp_path: Path) -> None:
+    data, model = tiny
+    settings = FitSettings(hidden=16, epochs=3, seed=1)
+    fit(data, tmp_path / "again.npz", settings)
+    fit(data, tmp_path / "other.npz", FitSettings(hidden=16, epochs=3, seed=2))
+    with np.load(model) as a, np.load(tmp_path / "again.npz") as b, np.load(tmp_path / "other.npz") as c:
+        assert sorted(a.files) == sorted(b.files)
+        for k in a.files:
+            if k != "meta":
+                assert np.array_equal(a[k], b[k]), k
+        assert not np.array_equal(a["W0"], c["W0"])
+    meta = load_model(model).meta
+    assert meta["games"] == 10 and meta["variant"] == "classic" and meta["rules_digest"] == rules_digest(
+        load_rules("classic"))
+    assert meta["data_command"].startswith("simcli train data") and meta["seed"] == 1
+    assert set(meta["held_out"]) >= {"top1_search", "rmse", "gain_over_heuristic", "decisions"}
+    assert model.stat().st_size < 1 << 20
+
+
+def test_the_ridge_baseline_fits(tiny: tuple[Path, Path], tmp_path: Path) -> None:
+    data, _ = tiny
+    meta = fit(data, tmp_path / "ridge.npz", FitSettings(hidden=0))
+    assert len(load_model(tmp_path / "ridge.npz").layers) == 1 and meta["hidden"] == 0
+
+
+def test_figures_and_picks() -> None:
+    decisions = np.array([0, 0, 0, 1, 1])
+    values = np.array([0.0, 5.0, 1.0, 3.0, 0.0])
+    assert list(picks(values, decisions, 0.0)) == [1, 3]
+    assert list(picks(values, decisions, 10.0)) == [0, 3]  # not clear of the heuristic's choice by 10
+    target = np.array([-10.0, 20.0, -10.0, 1.0, -1.0])
+    chosen = np.array([False, True, False, True, False])
+    f = figures(values, target, decisions, chosen, 0.0)
+    assert f["top1_search"] == 1.0 and f["top1_heuristic_baseline"] == 0.5
+    assert f["gain_over_heuristic"] == 15.0 and f["search_gain_over_heuristic"] == 15.0
+
+
+def test_net_plays_the_same_games_on_one_and_two_jobs(tiny: tuple[Path, Path], tmp_path: Path) -> None:
+    _, model = tiny
+    tables = []
+    for jobs in (1, 2):
+        out = tmp_path / f"run{jobs}"
+        result = CliRunner().invoke(main, ["run", "-n", "4", "--seed", "9", "--chunk-size", "1", "--jobs", str(jobs),
+                                           "--strategies", f"net:model={model},greedy", "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        tables.append(pd.read_parquet(out / "deals.parquet"))
+    pd.testing.assert_frame_equal(tables[0], tables[1])
+
+
+def test_net_scores_every_candidate_in_one_batch_and_decides(tmp_path: Path) -> None:
+    path = random_model(tmp_path / "r.npz", max_hands=1)
+    calls: list[int] = []
+    model = load_model(path)
+    values = model.values
+
+    def counted(x: np.ndarray) -> np.ndarray:
+        calls.append(len(x))
+        return values(x)
+
+    model.values = counted  # type: ignore[method-assign]
+    try:
+        rules = load_rules("classic", {"max_hands": 1})
+        players = [Net(np.random.default_rng(s), model=str(path)) for s in range(4)]
+        play_game(rules, ["net"] * 4, 1, strategies=players)
+    finally:
+        del model.values
+    assert calls and max(calls) >= 3  # decisions of several candidates, each in one call
+
+
+def test_net_is_numpy_only_at_play_time(tmp_path: Path) -> None:
+    path = random_model(tmp_path / "r.npz", max_hands=1)
+    code = ("import sys; from simcli.players.seating import play_game; from simcli.rules.presets import load_rules;"
+            f"play_game(load_rules('classic', {{'max_hands': 1}}), ['net:model={path}', 'greedy'] * 2, 1);"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'torch')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_bad_model_files_are_one_line_errors(tmp_path: Path) -> None:
+    missing = tmp_path / "none.npz"
+    damaged = tmp_path / "bad.npz"
+    damaged.write_bytes(b"not a zip file")
+    empty = tmp_path / "empty.npz"
+    np.savez(empty, nothing=np.zeros(1))
+    old = random_model(tmp_path / "old.npz")
+    with np.load(old) as z:
+        arrays = dict(z)
+    meta = json.loads(str(arrays["meta"]))
+    meta["feature_version"] = FEATURE_VERSION + 1
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "future.npz", **arrays)
+    cases = {missing: "not found", damaged: "damaged", empty: "damaged", tmp_path / "future.npz": "feature version"}
+    for path, words in cases.items():
+        with pytest.raises(ModelError, match=words) as err:
+            Model(path)
+        assert "\n" not in str(err.value)
+        result = CliRunner().invoke(main, ["run", "-n", "1", "--strategies", f"net:model={path},greedy",
+                                           "--out", str(tmp_path / f"run-{path.stem}")])
+        assert result.exit_code != 0 and words in result.output, result.output
+        assert len(result.output.strip().splitlines()) <= 2, result.output
+
+
+def test_other_rules_are_refused_unless_asked(tmp_path: Path) -> None:
+    path = random_model(tmp_path / "m.npz", going_out_bonus=300, max_hands=1)
+    rules = load_rules("classic", {"max_hands": 1})
+    with pytest.raises(Exception, match="going_out_bonus 300 -> 100") as err:
+        play_game(rules, [f"net:model={path}", "greedy"] * 2, 1)
+    text = str(err.value)
+    assert "simcli train data" in text and "net:any_rules=true" in text and "\n" not in text
+    play_game(rules, [f"net:model={path},any_rules=true", "greedy"] * 2, 1)
+    other = random_model(tmp_path / "p.npz", variant="ponytail", max_hands=1)
+    with pytest.raises(Exception, match="variant ponytail -> classic"):
+        play_game(rules, [f"net:model={other}", "greedy"] * 2, 1)
+
+
+def test_features_have_the_declared_width() -> None:
+    rules = load_rules("classic", {"max_hands": 1})
+    seen: list[np.ndarray] = []
+
+    class Probe(Net):
+        def _pick(self, view, kind, candidates):  # type: ignore[no-untyped-def]
+            seen.append(decision_features(view, kind, candidates))
+            return candidates[0]
+
+    play_game(rules, ["greedy"] * 4, 2, strategies=[Probe(np.random.default_rng(s), margin=0) for s in range(4)])
+    assert seen and all(x.shape[1] == STATE_COLUMNS + CANDIDATE_COLUMNS for x in seen)
+    assert all(np.isfinite(x).all() for x in seen)
