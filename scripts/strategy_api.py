@@ -82,8 +82,11 @@ def _section(title: str, cls: type, intro: str) -> list[str]:
     out = [f"## {title}", "", intro, ""]
     if props:
         out += ["### Attributes (read-only properties)", "", "| attribute | type | meaning |", "|---|---|---|"]
-        out += [f"| `{n}` | `{t}` | {' '.join(d.split())} |" for n, t, d in props]
+        # A docstring of several paragraphs (a list, say) has its first in the table and the whole below it.
+        out += [f"| `{n}` | `{t}` | {' '.join(d.split(chr(10) * 2)[0].split())}"
+                f"{' (more below)' if chr(10) * 2 in d else ''} |" for n, t, d in props]
         out.append("")
+        out += [line for n, t, d in props if "\n\n" in d for line in (f"#### `{n}`", "", d, "")]
     if constants:
         out += ["### Constants", "", "| constant | value | meaning |", "|---|---|---|"]
         out += [f"| `{n}` | `{v}` | {d} |" for n, v, d in constants]

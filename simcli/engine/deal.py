@@ -221,6 +221,7 @@ class Deal(Engine):
             drawn: list[int] | None = [] if emit else None  # the cards drawn, for the event only
             hand = st.hands[seat]
             sizes = st.hand_sizes
+            before = sizes[seat]
             for _ in range(r.draw_count):
                 if not stock:
                     break
@@ -237,6 +238,9 @@ class Deal(Engine):
                 if replacement is not None and drawn is not None:
                     drawn.append(replacement)
             st.drew_from_stock = True
+            pile = st.pile  # the public record: how many cards went into the hand (not which), the pile passed by
+            st.history.append(("draw", seat, st.turn, sizes[seat] - before, pile[-1] if pile else -1, len(pile),
+                               st.pile_frozen))
             if emit and drawn is not None:
                 emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn], "stock_left": len(stock)})
         else:
@@ -250,8 +254,7 @@ class Deal(Engine):
     def _ask_partner(self, seat: int) -> None:
         """Asking partner "may I go out?" (an agent hook with no scoring effect; the answer binds)."""
         st = self.st
-        if not self.flag(seat, "ask_to_go_out", self.call(seat, self.strategies[seat].ask_to_go_out,
-                                                             self.views[seat])):
+        if not self.flag(seat, "ask_to_go_out", self.call(seat, self.strategies[seat].ask_to_go_out, self.views[seat])):
             return
         err = ask_error(st, seat)
         if err:
@@ -260,6 +263,7 @@ class Deal(Engine):
         st.asked = True
         st.permission = self.flag(partner, "answer_go_out", self.call(
             partner, self.strategies[partner].answer_go_out, self.views[partner]))
+        st.history.append(("ask", seat, st.turn, st.permission))
         if self.emit:
             self.emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
 
@@ -284,6 +288,7 @@ class Deal(Engine):
                     raise self.fail(seat, err)
             if has and isinstance(melds[0], SPECIAL_HAND):
                 special.lay_special_hand(self, seat, melds)
+                st.history.append(("special", seat, st.turn, melds[0].kind))
                 if emit:
                     emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
                                       "value": {"special_hand": melds[0].kind}})
@@ -297,6 +302,7 @@ class Deal(Engine):
                 if err:
                     raise self.fail(seat, f"melds {[str(m) for m in melds]}: {err}")
                 melding.apply_melds(self, seat, melds)
+                st.history.append(("melds", seat, st.turn, melds))  # a tuple of Meld (immutable)
             if emit:
                 emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
                                   "value": [meld_json(m) for m in melds] if has else []})
@@ -357,6 +363,7 @@ class Deal(Engine):
         if known[card]:  # DealState.forget, inlined: this runs on every discard
             known[card] = known[card] - 1
         st.pile.append(card)
+        st.history.append(("discard", seat, st.turn, card))
         if self._discard_freezes[card]:
             st.pile_frozen = True
             spanish_pile.on_freezing_discard(st, card)

@@ -7,7 +7,7 @@ Everything here is plain lists of ints so that a turn costs microseconds.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from simcli.engine.meld_book import MeldBook
 from simcli.engine.melds import ACES, MIXED, NATURAL, SEVENS, WILD, initial_meld_minimum
@@ -41,7 +41,7 @@ class DealState(MeldBook):
         "wing_taken", "wing_log", "special_hand", "is_bonus_three", "clean_canastas", "first_clean_turn",
         "hidden", "pile_premiado", "premiado_end_turn", "castigado_since", "castigado_log", "pick_count",
         "pick_target", "exact_pick", "exact_pick_team", "black_three_canasta_team", "quick_finish", "terremoto",
-        "closed", "hidden_open", "wings_void", "known", "turn_had_melded",
+        "closed", "hidden_open", "wings_void", "known", "turn_had_melded", "history",
     )
 
     def __init__(self, rules: RuleSet | None, deal_index: int, dealer: int, team_scores: list[int]):
@@ -115,6 +115,10 @@ class DealState(MeldBook):
         # and that have not left it since, and whether the current player had melded before this turn.
         self.known: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
         self.turn_had_melded = False
+        #: The table's public record of the deal, in order: one small immutable tuple per thing every player saw
+        #: happen (``(kind, seat, turn, ...)``; :attr:`simcli.engine.view.PlayerView.history` documents the kinds).
+        #: Appended by the engine, never changed; nothing hidden goes in (a stock draw is a count of cards).
+        self.history: list[tuple[Any, ...]] = []
         self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
         self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
 
@@ -271,6 +275,7 @@ class DealState(MeldBook):
         new.wings_void = [x[:] for x in self.wings_void]
         new.known = [x[:] for x in self.known]
         new.turn_had_melded = self.turn_had_melded
+        new.history = self.history[:]  # its tuples are immutable: a shallow copy is independent
         return new
 
     # ------------------------------------------------------------------ helpers

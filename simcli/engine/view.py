@@ -281,6 +281,34 @@ class PlayerView:
         """Whether each seat has picked up its pony (Ponytail; all true without ponies)."""
         return tuple(self._st.pony_picked)
 
+    @property
+    def history(self) -> tuple[tuple[Any, ...], ...]:
+        """What every player saw happen this deal, in order (the same for every seat): one tuple per event,
+        ``(kind, seat, turn, ...)``, ``turn`` 0 before the first turn.
+
+        The kinds and what follows ``turn``:
+
+        * ``("draw", seat, turn, cards, top, pile_size, frozen)``: ``cards`` cards went into the hand from the
+          stock (a count: which ones is hidden; a bonus three drawn is its own ``"three"`` entry, before this one),
+          while the pile showed ``top`` (a rank; -1: empty) on ``pile_size`` cards, ``frozen`` its frozen flag.
+        * ``("take", seat, turn, top, pile_size, meld, extra, cards)``: took the pile of ``pile_size`` cards, its
+          top melded with ``meld`` (a ``Meld`` of cards from the hand) and ``extra`` (a tuple of ``Meld``) laid with
+          it; ``cards``: the ranks that went into the hand face up, bottom first (not the face-down cards of a
+          Spanish initial pile, nor red threes, which are laid: ``"three"`` entries).
+        * ``("melds", seat, turn, melds)``: a meld decision laid from the hand (a tuple of ``Meld``; none is no
+          entry); ``("special", seat, turn, kind)``: a special hand laid (Americana).
+        * ``("discard", seat, turn, rank)``; ``("ask", seat, turn, answer)``: ``seat`` asked "may I go out?" and
+          its partner answered ``answer``.
+        * ``("three", seat, turn, rank, source)``: a bonus three laid (``source``: ``dealt``, ``stock``,
+          ``replacement``, ``pile``, ``pony``, ``wing`` or ``held``); ``("pony", seat, turn, cards)``: a pony
+          picked up (Ponytail) and ``("wing", seat, turn, cards)``: a wing taken (Americana), counts only.
+        * ``("out", seat, turn)``: went out; ``("stock_out", seat, turn)``: the deal ended for want of stock.
+
+        Nothing hidden is in it (tests/test_history.py plays deals again with a drawn card swapped for one left in
+        the stock: the history stays the same). A sampled world carries it, and a rollout adds to it.
+        """
+        return tuple(self._st.history)
+
     def sample_world(self, rng: Any) -> DealState:
         """A full deal state consistent with everything this player has seen and nothing it has not.
 
