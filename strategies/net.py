@@ -40,7 +40,9 @@ from simcli.primitives.actions import Meld
 from simcli.rules.ruleset import RuleSet
 
 from .mc import MonteCarlo
-from .net_features import FEATURE_VERSION, decision_features
+from .net_features import CANDIDATE_COLUMNS, FEATURE_VERSION, STATE_COLUMNS, decision_features, decision_parts
+
+__all__ = ["FEATURE_VERSION", "MODELS", "Model", "ModelError", "Net", "decision_features", "load_model", "rules_digest"]
 
 #: Where the shipped models are: ``<variant>.npz``.
 MODELS = Path(__file__).resolve().parent / "models"
@@ -95,8 +97,16 @@ class Model:
         if meta.get("feature_version") != FEATURE_VERSION:
             raise ModelError(f"model file {path} has feature version {meta.get('feature_version')}, this simcli "
                              f"{FEATURE_VERSION}: train it again (simcli train data, simcli train fit)")
-        if self.layers[0][0].shape[0] != self.x_mean.size:
+        if self.layers[0][0].shape[0] != self.x_mean.size or self.x_mean.size != STATE_COLUMNS + CANDIDATE_COLUMNS:
             raise ModelError(f"model file {path} is damaged or not a net model (its shapes disagree)")
+        # The scaling folded into the first layer, split into its state rows and its candidate rows: at play time
+        # the state part goes through the first layer once a decision, each candidate's part once.
+        w0, b0 = self.layers[0]
+        folded = w0 / self.x_scale[:, None]
+        self._w_state = np.ascontiguousarray(folded[:STATE_COLUMNS])
+        self._w_candidate = np.ascontiguousarray(folded[STATE_COLUMNS:])
+        self._b0 = b0 - (self.x_mean / self.x_scale) @ w0
+        self._rest = self.layers[1:]
 
     def values(self, x: np.ndarray) -> np.ndarray:
         """The model's value (points, relative to the decision's mean) of each row of ``x``, in one batch."""
@@ -106,6 +116,16 @@ class Model:
             h = h @ w + b
             if i < last:
                 np.maximum(h, 0.0, out=h)
+        return h[:, 0] * self.y_scale
+
+    def values_of_parts(self, state: list[float], parts: list[list[float]]) -> np.ndarray:
+        """:meth:`values` of the rows ``state + part`` for each candidate's ``part`` (the same up to rounding), with the
+        state through the first layer once."""
+        h = np.array(parts) @ self._w_candidate
+        h += np.array(state) @ self._w_state + self._b0
+        for w, b in self._rest:
+            np.maximum(h, 0.0, out=h)
+            h = h @ w + b
         return h[:, 0] * self.y_scale
 
     def refusal(self, rules: RuleSet) -> str | None:
@@ -168,7 +188,7 @@ class Net(Strategy):
         model = self._model_for(view)
         if len(candidates) == 1 or view.special_hand_laid:
             return candidates[0]
-        values = model.values(decision_features(view, kind, candidates))
+        values = model.values_of_parts(*decision_parts(view, kind, candidates))
         best = int(np.argmax(values))
         margin = self.margin if self.margin >= 0 else float(model.meta.get("margin", 0.0))
         if best and values[best] - values[0] > margin:

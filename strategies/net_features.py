@@ -36,40 +36,70 @@ CANASTA = 7
 
 def _table_totals(view: PlayerView, team: int) -> list[int]:
     """Cards in each rank's meld of ``team`` (0 without one)."""
-    return [0 if m is None else m[0] + m[1] + m[2] for m in view.meld_table(team)]
+    out = [0] * NUM_RANKS
+    for r, m in enumerate(view.meld_table(team)):
+        if m is not None:
+            out[r] = m[0] + m[1] + m[2]
+    return out
 
 
-def state_features(view: PlayerView) -> np.ndarray:
+def _tables(view: PlayerView) -> tuple[list[int], list[int], list[int]]:
+    """The own team's meld totals by rank, the other teams' summed, and the other teams."""
+    team = view.team
+    own = _table_totals(view, team)
+    opp = [0] * NUM_RANKS
+    others = [t for t in range(view.n_teams) if t != team]
+    for t in others:
+        for r, c in enumerate(_table_totals(view, t)):
+            opp[r] += c
+    return own, opp, others
+
+
+def _best(values: Sequence[int], others: list[int]) -> int:
+    """The largest value of the other teams (0 without any)."""
+    best = 0
+    for t in others:
+        if values[t] > best:
+            best = values[t]
+    return best
+
+
+def state_features(view: PlayerView, tables: tuple[list[int], list[int], list[int]] | None = None) -> list[float]:
     """The decision's state part: what the seat sees before it decides (one row, shared by every candidate)."""
     team, seat, n = view.team, view.seat, view.n_players
-    others = [t for t in range(view.n_teams) if t != team]
-    own = _table_totals(view, team)
-    opp = [sum(c) for c in zip(*(_table_totals(view, t) for t in others), strict=True)] if others else [0] * NUM_RANKS
-    top = [0.0] * (NUM_RANKS + 1)
-    top[NUM_RANKS if view.pile_top is None else view.pile_top] = 1.0
-    sizes = [view.hand_sizes[(seat + k) % n] / 15 if k < n else 0.0 for k in range(1, 4)]
-    canastas = [sum(view.canastas(t).values()) for t in range(view.n_teams)]
-    clean = [view.clean_canastas(t) for t in range(view.n_teams)]
-    hidden = [view.hidden_canastas(t) for t in range(view.n_teams)]
-    best_other = max(others, key=lambda t: view.scores[t]) if others else team
+    own, opp, others = _tables(view) if tables is None else tables
+    n_teams = view.n_teams
+    canastas = [sum(view.canastas(t).values()) for t in range(n_teams)]
+    clean = [view.clean_canastas(t) for t in range(n_teams)]
+    hidden = [view.hidden_canastas(t) for t in range(n_teams)]
+    scores = view.scores
+    best_other = team
+    for t in others:  # the first other team with the highest score
+        if best_other == team or scores[t] > scores[best_other]:
+            best_other = t
     permission = view.partner_permission
+    hand_sizes = view.hand_sizes
+    red, black, opened = view.red_threes, view.black_threes, view.opened
     row: list[float] = [h / 4 for h in view.hand]
-    row += [view.hand_size / 20]
-    row += [c / 8 for c in own] + [c / 8 for c in opp]
-    row += [canastas[team] / 3, max((canastas[t] for t in others), default=0) / 3,
-            clean[team] / 3, max((clean[t] for t in others), default=0) / 3,
-            hidden[team] / 2, max((hidden[t] for t in others), default=0) / 2]
-    row += [float(view.has_opened), float(any(view.opened[t] for t in others)), view.minimum / 120]
-    row += top + [view.pile_size / 30, float(view.pile_frozen), view.stock_size / 100] + sizes
-    row += [view.scores[team] / 5000, view.scores[best_other] / 5000,
-            (view.scores[team] - view.scores[best_other]) / 2000]
-    row += [view.red_threes[team] / 4, max((view.red_threes[t] for t in others), default=0) / 4,
-            view.black_threes[team] / 4, max((view.black_threes[t] for t in others), default=0) / 4]
+    row.append(view.hand_size / 20)
+    row += [c / 8 for c in own]
+    row += [c / 8 for c in opp]
+    row += [canastas[team] / 3, _best(canastas, others) / 3, clean[team] / 3, _best(clean, others) / 3,
+            hidden[team] / 2, _best(hidden, others) / 2]
+    row += [float(view.has_opened), float(any(opened[t] for t in others)), view.minimum / 120]
+    top = view.pile_top
+    at = len(row) + (NUM_RANKS if top is None else top)
+    row += [0.0] * (NUM_RANKS + 1)
+    row[at] = 1.0
+    row += [view.pile_size / 30, float(view.pile_frozen), view.stock_size / 100]
+    row += [hand_sizes[(seat + k) % n] / 15 if k < n else 0.0 for k in range(1, 4)]
+    row += [scores[team] / 5000, scores[best_other] / 5000, (scores[team] - scores[best_other]) / 2000]
+    row += [red[team] / 4, _best(red, others) / 4, black[team] / 4, _best(black, others) / 4]
     row += [view.turn / 60, view.deal_index / 10, float(view.must_take_pile), float(view.drew_from_stock),
             float(view.may_ask), float(permission is True), float(permission is False), float(view.pile_premiado),
             float(view.pile_crossed), float(view.first_take_done), float(view.no_discard_this_turn),
             float(view.pony_picked[seat]), view.wings_left / 4, len(view.closed_canastas(team)) / 3]
-    return np.asarray(row, dtype=np.float64)
+    return row
 
 
 def _lay(hand: list[int], table: list[int], meld: Meld) -> tuple[int, int]:
@@ -88,10 +118,9 @@ def candidate_features(view: PlayerView, kind: str, candidate: Any, first: bool,
     """One candidate's part of its row: its kind, whether it is the heuristic's choice, and its after-state."""
     hand = list(view.hand)
     table = list(own)
-    before = [c >= CANASTA for c in own]
     laid = wild = new = gained = 0
     stock = take = special = 0.0
-    discard = [0.0] * (NUM_RANKS + 1)
+    discard_at = -1
     feeds = mine = is_wild = 0.0
     if kind == "draw":
         if candidate is DRAW_STOCK:
@@ -120,36 +149,40 @@ def candidate_features(view: PlayerView, kind: str, candidate: Any, first: bool,
                 laid, wild = laid + a, wild + w
     else:
         rank = candidate
-        discard[NUM_RANKS if rank is None else rank] = 1.0
+        discard_at = NUM_RANKS if rank is None else rank
         if rank is not None:
             hand[rank] = max(hand[rank] - 1, 0)
             feeds, mine, is_wild = float(opp[rank] > 0), float(own[rank] > 0), float(rank in (JOKER, TWO))
     left = sum(hand) + (gained - 1 if take else 0)
-    closed = sum(1 for c, b in zip(table, before, strict=True) if c >= CANASTA and not b)
-    row = [float(kind == k) for k in KINDS] + [float(first)]
-    row += [h / 4 for h in hand] + [c / 8 for c in table]
+    closed = 0
+    for r in range(NUM_RANKS):
+        if table[r] >= CANASTA and own[r] < CANASTA:
+            closed += 1
+    row = [float(kind == "draw"), float(kind == "melds"), float(kind == "discard"), float(first)]
+    row += [h / 4 for h in hand]
+    row += [c / 8 for c in table]
     row += [laid / 15, wild / 4, new / 4, closed / 2, left / 20, float(left <= 0), stock, take, max(gained - 1, 0) / 30,
             special, feeds, mine, is_wild]
-    return row + discard
+    tail = [0.0] * (NUM_RANKS + 1)
+    if discard_at >= 0:
+        tail[discard_at] = 1.0
+    return row + tail
+
+
+def decision_parts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> tuple[list[float], list[list[float]]]:
+    """A decision's state part (once) and each candidate's part (the first is the heuristic's choice)."""
+    tables = _tables(view)
+    own, opp, _ = tables
+    return state_features(view, tables), [candidate_features(view, kind, c, i == 0, own, opp)
+                                          for i, c in enumerate(candidates)]
 
 
 def decision_features(view: PlayerView, kind: str, candidates: Sequence[Any]) -> np.ndarray:
     """The rows of one decision, one per candidate (the first is the heuristic's choice), state part first."""
-    state = state_features(view)
-    team = view.team
-    own = _table_totals(view, team)
-    others = [t for t in range(view.n_teams) if t != team]
-    opp = [sum(c) for c in zip(*(_table_totals(view, t) for t in others), strict=True)] if others else [0] * NUM_RANKS
-    rows = [candidate_features(view, kind, c, i == 0, own, opp) for i, c in enumerate(candidates)]
-    cand = np.asarray(rows, dtype=np.float64)
-    return np.hstack([np.broadcast_to(state, (len(rows), state.size)), cand])
+    state, parts = decision_parts(view, kind, candidates)
+    return np.array([state + part for part in parts], dtype=np.float64)
 
 
-#: Columns of a row (the state part and the candidate part).
-def n_features() -> int:
-    """The length of a row (state part plus candidate part)."""
-    return STATE_COLUMNS + CANDIDATE_COLUMNS
-
-
+#: Columns of a row's state part and of its candidate part.
 STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14
 CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16

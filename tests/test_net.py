@@ -143,19 +143,23 @@ def test_net_scores_every_candidate_in_one_batch_and_decides(tmp_path: Path) -> 
     path = random_model(tmp_path / "r.npz", max_hands=1)
     calls: list[int] = []
     model = load_model(path)
-    values = model.values
+    batch = model.values_of_parts
 
-    def counted(x: np.ndarray) -> np.ndarray:
-        calls.append(len(x))
-        return values(x)
+    def counted(state: list[float], parts: list[list[float]]) -> np.ndarray:
+        calls.append(len(parts))
+        out = batch(state, parts)
+        # The play-time pass (the state through the first layer once) is the pass over whole rows.
+        full = model.values(np.array([state + p for p in parts]))
+        assert np.allclose(out, full, rtol=1e-9, atol=1e-9)
+        return out
 
-    model.values = counted  # type: ignore[method-assign]
+    model.values_of_parts = counted  # type: ignore[method-assign]
     try:
         rules = load_rules("classic", {"max_hands": 1})
         players = [Net(np.random.default_rng(s), model=str(path)) for s in range(4)]
         play_game(rules, ["net"] * 4, 1, strategies=players)
     finally:
-        del model.values
+        del model.values_of_parts
     assert calls and max(calls) >= 3  # decisions of several candidates, each in one call
 
 
