@@ -3,11 +3,11 @@
 At every decision of the probed seat, each twin of the true state (tests/leak_twins.py: one card of each hidden
 place swapped with another hidden card, the stock reshuffled, every hidden card dealt anew) must give the very
 same sampled world for the same random stream, the same answer to everything the view offers (every property,
-every method, every legality check over candidate moves), the same decision of each heuristic and the same
-``mc`` and ``ismcts`` decision with the same per-candidate sums (``ismcts``: root visits, sums and availability
-counts). The test's power is shown three ways: a change to a card the player sees always changes the view,
-``oracle`` and a cheating ``ismcts`` (both read the true state) tell twins apart, and a sampler that forgets one
-kind of hidden place (it copies that place's true cards) is caught by that place's twins.
+every method, every legality check over candidate moves, the table's history), the same decision of each heuristic
+and the same ``mc`` (also with ``infer``) and ``ismcts`` decision with the same per-candidate sums (``ismcts``: root
+visits, sums and availability counts). The test's power is shown three ways: a change to a card the player sees
+always changes the view, ``oracle`` and a cheating ``ismcts`` (both read the true state) tell twins apart, and a
+sampler that forgets one kind of hidden place (it copies that place's true cards) is caught by that place's twins.
 """
 
 from __future__ import annotations
@@ -129,6 +129,8 @@ class Probe(Strategy):
         chosen = [decide(h, st, seat, phase, seed) for h in self.heuristics] if full else []
         searched = self.mc_every and self.checked % self.mc_every == 0 and full
         mc = decide(Recording, st, seat, phase, seed, samples=2) if searched else None
+        # With inference (strategies/inference.py): the worlds weighed by the history, resampled.
+        inferring = decide(Recording, st, seat, phase, seed, samples=2, infer=20.0) if searched else None
         oracle = decide(RecordingOracle, st, seat, phase, seed) if searched else None
         tree = decide(RecordingIsmcts, st, seat, phase, seed, iterations=6) if searched else None
         cheat = decide(CheatingIsmcts, st, seat, phase, seed, iterations=6) if searched else None
@@ -147,6 +149,8 @@ class Probe(Strategy):
             if searched:
                 if decide(Recording, twin, seat, phase, seed, samples=2) != mc:
                     self._differ(name, "mc")
+                if decide(Recording, twin, seat, phase, seed, samples=2, infer=20.0) != inferring:
+                    self._differ(name, "mc:infer")
                 if decide(RecordingIsmcts, twin, seat, phase, seed, iterations=6) != tree:
                     self._differ(name, "ismcts")
                 if name == "all" and decide(RecordingOracle, twin, seat, phase, seed) != oracle:

@@ -1,0 +1,140 @@
+"""Inference in the sampler (``mc:infer=T``, strategies/inference.py): what it reads from the history, and what it
+weighs.
+
+The observations are checked against the true hands of heuristic players recorded as they decided: a discard's
+hand then is the hand now plus the card, and greedy's discard is the soft model's most likely one; a pile passed by
+was passed by a player holding no natural pair of its top (greedy takes whenever it can), and the hand now bounds
+the count it held then. The weights favour the true cards over uniform worlds; resampling keeps the counts; ``mc``
+without ``infer`` is today's ``mc`` (the golden playthroughs hold its games), and with it plays legal, seeded games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from simcli.engine.view import PlayerView
+from simcli.players.loading import Strategy, load_strategy, strategy_options
+from simcli.players.seating import play_game
+from simcli.primitives.seeding import seat_rng
+from simcli.rules.presets import load_rules
+from strategies.greedy import Greedy
+from strategies.inference import (
+    SeenDiscard,
+    SeenPass,
+    _held_pair,
+    effective_size,
+    log_likelihood,
+    observations,
+    resampled,
+)
+from strategies.mc import BEST_HEURISTIC, MonteCarlo
+
+
+class Watched(Greedy):
+    """Greedy that keeps its hand at each of its draws (turn -> hand)."""
+
+    def __init__(self, rng: np.random.Generator, hands: dict[tuple[int, int, int], tuple[int, ...]]):
+        super().__init__(rng)
+        self.hands = hands
+
+    def choose_draw(self, view: PlayerView) -> Any:
+        self.hands[(view.deal_index, view.seat, view.turn)] = view.hand
+        return super().choose_draw(view)
+
+
+class Observer(Greedy):
+    """Greedy in seat 0 that, at each discard decision, checks the observations against the true state."""
+
+    def __init__(self, rng: np.random.Generator, hands: dict[tuple[int, int, int], tuple[int, ...]]):
+        super().__init__(rng)
+        self.hands = hands
+        self.discards = self.modes = self.passes = self.bounded = 0
+        self.true_logs: list[float] = []
+        self.uniform_logs: list[float] = []
+
+    def choose_discard(self, view: PlayerView) -> int | None:
+        truth = view._st  # a test reads the true state: the hands the observations are about
+        seen = observations(view)
+        for obs in seen:
+            hand = truth.hands[obs.seat]
+            if isinstance(obs, SeenDiscard):
+                self.discards += 1
+                then = list(hand)
+                then[obs.card] += 1
+                scores = {r: obs.base[r] + 10 * then[r] for r in range(4, 15) if then[r]}
+                self.modes += scores[obs.card] == min(scores.values())
+            else:
+                assert isinstance(obs, SeenPass)
+                held_then = self.hands[(view.deal_index, obs.seat, obs.turn)][obs.top]
+                self.passes += 1
+                upper = hand[obs.top] + obs.out[obs.top] - obs.taken[obs.top]
+                self.bounded += held_then < 2 and held_then <= upper <= held_then + obs.unseen
+        if seen:
+            rng = np.random.default_rng(view.turn)
+            self.true_logs.append(log_likelihood(truth, seen, 20.0))
+            worlds = [view.sample_world(rng) for _ in range(20)]
+            self.uniform_logs.append(float(np.mean([log_likelihood(w, seen, 20.0) for w in worlds])))
+        return super().choose_discard(view)
+
+
+def test_observations_match_the_true_hands_of_greedy_players() -> None:
+    rules = load_rules("classic")
+    hands: dict[tuple[int, int, int], tuple[int, ...]] = {}
+    observer = Observer(np.random.default_rng(0), hands)
+    table: list[Strategy] = [observer] + [Watched(np.random.default_rng(s), hands) for s in (1, 2, 3)]
+    play_game(rules, ["greedy"] * 4, 13, strategies=table)
+    assert observer.discards > 50 and observer.passes > 10
+    assert observer.modes >= 0.9 * observer.discards  # greedy's discard is the model's likeliest
+    # No pair held when passing, and the count then bounded; a pass the rules forced (a pair that would empty the
+    # hand of a team that may not go out) is not modelled, and rare.
+    assert observer.bounded >= 0.97 * observer.passes
+    # The true cards are likelier than uniform worlds under the model they were played by.
+    assert np.mean(observer.true_logs) > np.mean(observer.uniform_logs) + 0.5
+
+
+def test_held_pair_is_the_hypergeometric_probability() -> None:
+    assert _held_pair(1, 10, 1) == 0.0
+    assert _held_pair(4, 10, 1) == 1.0  # one arrival cannot take two of four away
+    assert _held_pair(2, 10, 0) == 1.0
+    assert _held_pair(2, 10, 1) == pytest.approx(8 / 10)  # the arrival was one of the other 8
+    assert _held_pair(3, 10, 2) == pytest.approx(1 - 3 / 45)  # both arrivals of the rank: C(3,2) of C(10,2)
+
+
+def test_resampling_follows_the_weights() -> None:
+    rng = np.random.default_rng(1)
+    worlds: list[Any] = list(range(4))
+    picked = resampled(worlds, [0.0, 0.0, float(np.log(2.0)), -50.0], 8, rng)
+    assert len(picked) == 8 and picked == sorted(picked)
+    assert [picked.count(w) for w in worlds] == [2, 2, 4, 0]
+    assert effective_size([0.0] * 5) == pytest.approx(5.0)
+    assert effective_size([0.0, -100.0]) == pytest.approx(1.0)
+
+
+def test_infer_is_an_option_refused_when_bad() -> None:
+    options = dict(strategy_options("mc:infer=20,pool=3"))
+    assert options == {"infer": 20.0, "pool": 3}
+    with pytest.raises(ValueError, match="infer"):
+        MonteCarlo(np.random.default_rng(0), infer=-1)
+    with pytest.raises(ValueError, match="pool"):
+        MonteCarlo(np.random.default_rng(0), infer=5, pool=0)
+    default = MonteCarlo(np.random.default_rng(0))
+    assert default.infer == 0.0  # off: the sampler is today's (the mc playthroughs hold its games)
+
+
+@pytest.mark.parametrize("variant", ["classic", "ponytail"])
+def test_mc_with_inference_plays_legal_seeded_games(variant: str) -> None:
+    rules = load_rules(variant, {"max_hands": 1})
+    heuristic = load_strategy(BEST_HEURISTIC[variant])
+
+    def table() -> list[Strategy]:
+        return [MonteCarlo(seat_rng(3, 0, s), samples=2, discards=3, melds=2, infer=20.0) if s % 2 == 0
+                else heuristic(seat_rng(3, 0, s)) for s in range(4)]
+
+    first = table()
+    a = play_game(rules, ["mc", "h", "mc", "h"], 3, strategies=first)
+    b = play_game(rules, ["mc", "h", "mc", "h"], 3, strategies=table())
+    assert (a.totals, a.decisions) == (b.totals, b.decisions)
+    assert sum(p.searches for p in first if isinstance(p, MonteCarlo)) > 0
