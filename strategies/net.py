@@ -94,6 +94,9 @@ class Model:
             raise ModelError(f"model file {path} is damaged or not a net model (no layers)")
         self.meta: dict[str, Any] = meta
         self.path = path
+        #: The margin the fit chose on its validation games (points).
+        self.margin = float(meta.get("margin", 0.0))
+        self._refusals: dict[int, tuple[RuleSet, str | None]] = {}
         if meta.get("feature_version") != FEATURE_VERSION:
             raise ModelError(f"model file {path} has feature version {meta.get('feature_version')}, this simcli "
                              f"{FEATURE_VERSION}: train it again (simcli train data, simcli train fit)")
@@ -129,7 +132,14 @@ class Model:
         return h[:, 0] * self.y_scale
 
     def refusal(self, rules: RuleSet) -> str | None:
-        """Why this model should not play under ``rules`` (its knobs differ), or ``None``."""
+        """Why this model should not play under ``rules`` (its knobs differ), or ``None`` (kept per rule set: a
+        match builds a player for every game)."""
+        kept = self._refusals.get(id(rules))
+        if kept is None or kept[0] is not rules:
+            kept = self._refusals[id(rules)] = (rules, self._refusal(rules))  # the rule set kept: its id stays its
+        return kept[1]
+
+    def _refusal(self, rules: RuleSet) -> str | None:
         if self.meta.get("rules_digest") == rules_digest(rules):
             return None
         theirs: dict[str, str] = self.meta.get("rules", {})
@@ -188,9 +198,12 @@ class Net(Strategy):
         model = self._model_for(view)
         if len(candidates) == 1 or view.special_hand_laid:
             return candidates[0]
-        values = model.values_of_parts(*decision_parts(view, kind, candidates))
-        best = int(np.argmax(values))
-        margin = self.margin if self.margin >= 0 else float(model.meta.get("margin", 0.0))
+        values: list[float] = model.values_of_parts(*decision_parts(view, kind, candidates)).tolist()
+        best = 0  # the first best, as numpy's argmax (a list is quicker than numpy for a handful)
+        for i in range(1, len(values)):
+            if values[i] > values[best]:
+                best = i
+        margin = self.margin if self.margin >= 0 else model.margin
         if best and values[best] - values[0] > margin:
             return candidates[best]
         return candidates[0]

@@ -59,6 +59,11 @@ def test_installed_wheel_from_another_directory(tmp_path: Path) -> None:
     installed = sorted(p.name for p in site.iterdir())
     assert "strategies" not in installed
     assert (site / "simcli" / "strategies" / "greedy.py").is_file()
+    # The learnt player's models ship in the wheel (package data), each beside its README of commands.
+    models = site / "simcli" / "strategies" / "models"
+    assert {p.name for p in models.glob("*.npz")} == {f"{v}.npz" for v in ("classic", "ponytail", "americana",
+                                                                                "spanish")}
+    assert (models / "README.md").is_file()
     record = next(site.glob("simcli-*.dist-info")) / "RECORD"
     assert not [line for line in record.read_text().splitlines() if line.startswith("strategies/")]
 
@@ -83,6 +88,7 @@ def test_installed_wheel_from_another_directory(tmp_path: Path) -> None:
     seats = "bots/careful.py,mybots:Careful," + str(work / "bots" / "careful.py") + ",ponytail"
     out = run("play", "--variant", "ponytail", "--strategies", seats, "--rule", "max_hands=1")
     assert "0:bots/careful.py(team 0), 1:mybots:Careful(team 1)" in out
+    assert "0:net(team 0)" in run("play", "--variant", "spanish", "--strategies", "net,spanish")  # its shipped model
     summary = run("run", "-n", "4", "-j", "2", "-q", "--strategies", "bots/careful.py,greedy,mybots:Careful,greedy",
                   "--rule", "max_hands=1", "--out", "r", "--json")
     assert '"games": 4' in summary
