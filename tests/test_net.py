@@ -221,3 +221,14 @@ def test_features_have_the_declared_width() -> None:
     play_game(rules, ["greedy"] * 4, 2, strategies=[Probe(np.random.default_rng(s), margin=0) for s in range(4)])
     assert seen and all(x.shape[1] == STATE_COLUMNS + CANDIDATE_COLUMNS for x in seen)
     assert all(np.isfinite(x).all() for x in seen)
+
+
+def test_data_is_the_same_on_dask(tmp_path: Path) -> None:
+    small = ["--strategies", "mc:samples=1,greedy,mc:samples=1,greedy", "-n", "4", "--chunk", "2", "-q",
+             "--rule", "max_hands=1"]
+    for name, extra in (("local", []), ("dask", ["--backend", "dask", "--jobs", "2"])):
+        result = CliRunner().invoke(main, ["train", "data", str(tmp_path / name), *small, *extra])
+        assert result.exit_code == 0, result.output
+    for k in (0, 1):
+        chunk = f"chunk-{k:05d}.parquet"
+        assert (tmp_path / "local" / chunk).read_bytes() == (tmp_path / "dask" / chunk).read_bytes()

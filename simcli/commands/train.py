@@ -80,9 +80,11 @@ def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:
 @click.option("--hidden", type=click.IntRange(min=0), default=64, show_default=True,
               help="hidden units of the network (0: ridge regression, a linear model)")
 @click.option("--epochs", type=click.IntRange(min=1), default=30, show_default=True, help="passes over the data")
+@click.option("--alpha", type=click.FloatRange(min=0), default=1e-4, show_default=True,
+              help="L2 penalty of the network's weights")
 @click.option("--seed", type=SEED, default=1, show_default=True, help="seed of the weights and the shuffles")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
-def fit(folder: Path, model: Path, hidden: int, epochs: int, seed: int, quiet: bool) -> None:
+def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed: int, quiet: bool) -> None:
     """Fit a model to the data in FOLDER and write it to MODEL (.npz); print its held-out figures."""
     from tqdm import tqdm
 
@@ -92,7 +94,7 @@ def fit(folder: Path, model: Path, hidden: int, epochs: int, seed: int, quiet: b
 
     bar = tqdm(total=epochs, unit="epoch", disable=quiet, file=sys.stderr)
     try:
-        meta = fit_model(folder, model, FitSettings(hidden=hidden, epochs=epochs, seed=seed),
+        meta = fit_model(folder, model, FitSettings(hidden=hidden, epochs=epochs, seed=seed, alpha=alpha),
                          command=["simcli", "train", "fit", *sys.argv[3:]], progress=bar.update)
     except (DataError, FitError) as exc:
         raise click.ClickException(str(exc)) from None

@@ -164,7 +164,7 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
         "variant": meta["variant"], "rules": meta["rules"], "rules_digest": meta["rules_digest"],
         "feature_version": meta["feature_version"], "data_command": " ".join(meta["command"]),
         "fit_command": " ".join(command or []), "seed": settings.seed, "hidden": settings.hidden,
-        "epochs": settings.epochs, "data": summary(data), "data_seed": meta["spec"]["seed"],
+        "epochs": settings.epochs, "alpha": settings.alpha, "data": summary(data), "data_seed": meta["spec"]["seed"],
         "games": int(len(np.unique(games))), "margin": margin, "held_out": figures_of(held, margin),
         "held_out_margin_0": figures_of(held, 0.0), "validation": figures_of(valid, margin),
         "simcli_version": __version__,
