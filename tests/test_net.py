@@ -232,3 +232,13 @@ def test_data_is_the_same_on_dask(tmp_path: Path) -> None:
     for k in (0, 1):
         chunk = f"chunk-{k:05d}.parquet"
         assert (tmp_path / "local" / chunk).read_bytes() == (tmp_path / "dask" / chunk).read_bytes()
+
+
+def test_eval_measures_a_model_on_a_data_folder(tiny: tuple[Path, Path]) -> None:
+    data, model = tiny
+    result = CliRunner().invoke(main, ["train", "eval", str(model), str(data)])
+    assert result.exit_code == 0, result.output
+    figures = dict(item.split("=") for item in result.output.split())
+    assert float(figures["top1_search"]) == load_model(model).meta["held_out"]["top1_search"]
+    result = CliRunner().invoke(main, ["train", "eval", str(model), str(data), "--all-games", "--margin", "1e9"])
+    assert "gain_over_heuristic=0.0 " in result.output  # an unreachable margin keeps every heuristic choice

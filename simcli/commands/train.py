@@ -106,3 +106,22 @@ def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed:
                f"value error {held['rmse']:.1f} points (predicting 0: {held['rmse_zero_baseline']:.1f}), "
                f"gain over the heuristic's choice {held['gain_over_heuristic']:+.2f} points a decision (the search's "
                f"own pick: {held['search_gain_over_heuristic']:+.2f}); margin {meta['margin']:g}")
+
+
+@train.command("eval")
+@click.argument("model", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--margin", type=float, default=None, help="points (default: the model's own)")
+@click.option("--all-games", is_flag=True, help="every game of FOLDER, not only its held-out ones (i % 10 == 9)")
+def evaluate(model: Path, folder: Path, margin: float | None, all_games: bool) -> None:
+    """The figures of MODEL on the search values of the data in FOLDER (e.g. a model taught by the oracle measured
+    on mc's values)."""
+    from simcli.training.data import DataError
+    from simcli.training.fit import evaluate as evaluate_model
+
+    try:
+        figures = evaluate_model(model, folder, margin=margin, games="all" if all_games else "held")
+    except (DataError, ValueError) as exc:
+        raise click.ClickException(str(exc).splitlines()[0]) from None
+    click.echo(" ".join(f"{k}={v}" for k, v in figures.items()))
+

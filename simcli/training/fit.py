@@ -185,3 +185,20 @@ def save_model(out: str | Path, layers: list[tuple[np.ndarray, np.ndarray]], x_m
     path = Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(path, buf.getvalue())
+
+
+def evaluate(model: str | Path, data: str | Path, *, margin: float | None = None,
+             games: str = "held") -> dict[str, float]:
+    """The figures of a model file on a data folder's held-out games (``games="held"``: ``i % 10 == 9``; ``"all"``:
+    every game), against that folder's search values: a model taught by one search measured on another's values.
+    ``margin``: the model's own unless given."""
+    from simcli.training.data import net_module
+
+    loaded = net_module().load_model(model)
+    _, frame, x = read_data(data)
+    rows = np.asarray(frame["game"]) % 10 == 9 if games == "held" else np.ones(len(frame), dtype=bool)
+    values = loaded.values(x[rows].astype(np.float64))
+    chosen = np.asarray(frame["chosen"], dtype=bool)[rows]
+    return figures(values, relative_targets(frame)[rows], np.asarray(frame["decision"])[rows], chosen,
+                   loaded.margin if margin is None else margin)
+
