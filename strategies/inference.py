@@ -3,7 +3,7 @@
 ``mc`` deals the cards it has not seen uniformly among the hidden places. With inference it samples ``pool`` times
 as many worlds, weighs each by the likelihood of what the other players were seen to do (``PlayerView.history``)
 had they held that world's cards and played a soft version of the variant's heuristic, and importance-resamples
-the search's worlds from them (Rebstock et al. 2019, policy-based inference).
+the search's worlds from them, distinct ones (Rebstock et al. 2019, policy-based inference).
 
 The opponent model is greedy's own rules made soft (every variant's heuristic rates discards as greedy does,
 :func:`strategies.greedy.keep_score`, and takes the pile whenever it legally can):
@@ -168,22 +168,20 @@ def log_likelihood(world: DealState, seen: list[SeenDiscard | SeenPass], tempera
 
 
 def resampled(worlds: list[DealState], logs: list[float], n: int, rng: np.random.Generator) -> list[DealState]:
-    """``n`` of ``worlds`` drawn in proportion to ``exp(logs)`` (systematic resampling: one uniform draw), in the
-    pool's order."""
+    """``n`` distinct worlds of ``worlds`` drawn in proportion to ``exp(logs)`` without replacement (the
+    Efraimidis-Spirakis keys ``log(u) / w``, one uniform draw a world), in the pool's order.
+
+    Without replacement, not with: ``mc`` takes the spread of its paired gains over its worlds for their
+    standard error, and a world drawn twice would count as two independent ones, making a noisy lead look
+    sure (the winner's curse its confidence gate is there to stop). The price: a world far heavier than the
+    others is played once, not in proportion to its weight.
+    """
     top = max(logs)
-    weights = [math.exp(x - top) for x in logs]
-    step = sum(weights) / n
-    u = float(rng.random()) * step
-    out: list[DealState] = []
-    acc = 0.0
-    for world, w in zip(worlds, weights, strict=True):
-        acc += w
-        while u < acc and len(out) < n:
-            out.append(world)
-            u += step
-    while len(out) < n:  # rounding: the last world makes up the count
-        out.append(worlds[-1])
-    return out
+    u = rng.random(len(worlds))
+    keys = [math.log(float(x)) / math.exp(v - top) if v - top > -700 else -math.inf
+            for x, v in zip(u, logs, strict=True)]
+    best = sorted(range(len(worlds)), key=lambda i: -keys[i])[:n]
+    return [worlds[i] for i in sorted(best)]
 
 
 def effective_size(logs: list[float]) -> float:

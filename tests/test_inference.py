@@ -4,8 +4,9 @@ weighs.
 The observations are checked against the true hands of heuristic players recorded as they decided: a discard's
 hand then is the hand now plus the card, and greedy's discard is the soft model's most likely one; a pile passed by
 was passed by a player holding no natural pair of its top (greedy takes whenever it can), and the hand now bounds
-the count it held then. The weights favour the true cards over uniform worlds; resampling keeps the counts; ``mc``
-without ``infer`` is today's ``mc`` (the golden playthroughs hold its games), and with it plays legal, seeded games.
+the count it held then. The weights favour the true cards over uniform worlds; resampling draws distinct worlds by
+weight; ``mc`` without ``infer`` is today's ``mc`` (the golden playthroughs hold its games), and with it plays legal,
+seeded games.
 """
 
 from __future__ import annotations
@@ -103,12 +104,19 @@ def test_held_pair_is_the_hypergeometric_probability() -> None:
     assert _held_pair(3, 10, 2) == pytest.approx(1 - 3 / 45)  # both arrivals of the rank: C(3,2) of C(10,2)
 
 
-def test_resampling_follows_the_weights() -> None:
+def test_resampling_draws_distinct_worlds_by_weight() -> None:
     rng = np.random.default_rng(1)
     worlds: list[Any] = list(range(4))
-    picked = resampled(worlds, [0.0, 0.0, float(np.log(2.0)), -50.0], 8, rng)
-    assert len(picked) == 8 and picked == sorted(picked)
-    assert [picked.count(w) for w in worlds] == [2, 2, 4, 0]
+    logs = [0.0, 0.0, float(np.log(4.0)), -800.0]
+    counts = [0] * 4
+    for _ in range(2000):
+        picked = resampled(worlds, logs, 2, rng)
+        assert len(set(picked)) == 2 and picked == sorted(picked)  # distinct, in the pool's order
+        for w in picked:
+            counts[w] += 1
+    assert counts[3] == 0  # a world of no weight is never drawn
+    assert counts[2] > 1700 and abs(counts[0] - counts[1]) < 200  # the heavy one nearly always, the others alike
+    assert resampled(worlds, [0.0] * 4, 4, rng) == worlds
     assert effective_size([0.0] * 5) == pytest.approx(5.0)
     assert effective_size([0.0, -100.0]) == pytest.approx(1.0)
 
