@@ -79,7 +79,7 @@ def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--hidden", type=click.IntRange(min=0), default=64, show_default=True,
               help="hidden units of the network (0: ridge regression, a linear model)")
-@click.option("--epochs", type=click.IntRange(min=1), default=30, show_default=True, help="passes over the data")
+@click.option("--epochs", type=click.IntRange(min=1), default=20, show_default=True, help="passes over the data")
 @click.option("--alpha", type=click.FloatRange(min=0), default=1e-4, show_default=True,
               help="L2 penalty of the network's weights")
 @click.option("--seed", type=SEED, default=1, show_default=True, help="seed of the weights and the shuffles")

@@ -50,7 +50,7 @@ class FitSettings:
     """The model's size and the optimizer's settings."""
 
     hidden: int = 64
-    epochs: int = 30
+    epochs: int = 20
     seed: int = 1
     alpha: float = 1e-4
     batch: int = 256
