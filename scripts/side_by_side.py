@@ -55,8 +55,9 @@ def mc_seconds(variant: str, games: int, pythonpath: str) -> float:
 
 def lean_hands_per_s(script: str) -> float:
     """Hands/s of one run of the lean reference loop (``python SCRIPT HANDS``)."""
-    out = subprocess.run([sys.executable, script, str(LEAN_HANDS)], capture_output=True, text=True, check=True,
-                         cwd=str(Path(script).resolve().parent))
+    path = Path(script).resolve()  # absolute: the loop runs in its own folder (it imports its module from there)
+    out = subprocess.run([sys.executable, str(path), str(LEAN_HANDS)], capture_output=True, text=True, check=True,
+                         cwd=str(path.parent))
     found = re.search(r"= ([\d,]+) hands/s", out.stdout)
     if found is None:
         raise SystemExit(f"unexpected output of the lean loop: {out.stdout!r}")

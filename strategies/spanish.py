@@ -17,6 +17,8 @@ Over :class:`~strategies.greedy.Greedy` it:
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from simcli.engine.view import PlayerView
@@ -27,13 +29,15 @@ from simcli.primitives.cards import BLACK_THREE, JOKER, NATURAL_RANKS, TWO
 from .greedy import Greedy, cheapest
 
 #: Naturals of one unmelded rank worth keeping in the hand for a hidden canasta ...
-HOLD_AT = 4
+HOLD_AT: Final = 4
 #: ... while the stock still has this many cards.
-HOLD_STOCK = 20
+HOLD_STOCK: Final = 20
 #: Switches for ablation studies of the priorities above (all on in play).
 USE_HIDDEN = True
 USE_HOLD = True
 USE_CLOSED = True
+#: No ranks held (one shared empty set).
+_NO_RANKS: Final[frozenset[int]] = frozenset()
 
 
 # User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
@@ -80,12 +84,18 @@ class Spanish(Greedy):
 
     def _held_ranks(self, view: PlayerView) -> frozenset[int]:
         """Unmelded ranks kept in the hand to grow into a hidden canasta."""
-        if view.rules.hidden_canasta_bonus is None or view.stock_size < HOLD_STOCK or not USE_HOLD:
-            return frozenset()
+        rules = view.rules
+        if rules.hidden_canasta_bonus is None or view.stock_size < HOLD_STOCK or not USE_HOLD:
+            return _NO_RANKS
         hand = view.hand
         table = view.meld_table()
-        return frozenset(r for r in NATURAL_RANKS if HOLD_AT <= hand[r] < view.rules.canasta_size
-                         and table[r] is None)
+        size = rules.canasta_size
+        # A loop, not a generator: called at every meld and discard decision, and most hands hold no rank.
+        held: list[int] = []
+        for r in NATURAL_RANKS:
+            if HOLD_AT <= hand[r] < size and table[r] is None:
+                held.append(r)
+        return frozenset(held) if held else _NO_RANKS
 
     def choose_melds(self, view: PlayerView) -> list[Meld]:
         """Hidden canastas first; then greedy's plan without the ranks held for a hidden canasta."""
@@ -111,29 +121,42 @@ class Spanish(Greedy):
             return super().choose_discard(view)
         if hand[BLACK_THREE]:
             return BLACK_THREE
-        closed = [r for r in NATURAL_RANKS if hand[r] and self._closed_for_team(view, r)]
-        if closed and USE_CLOSED:
-            return cheapest(closed)
+        if USE_CLOSED:
+            closed = self._closed_in_hand(view, hand)
+            if closed:
+                return cheapest(closed)
         return super().choose_discard(view)
+
+    @staticmethod
+    def _closed_in_hand(view: PlayerView, hand: tuple[int, ...]) -> list[int]:
+        """The ranks in ``hand``, in rank order, that are closed (a canasta of either team) and useless to this
+        team's melds (it has none of the rank, or its own is at the cap); every team's meld table read once."""
+        rules = view.rules
+        size = rules.canasta_size
+        cap = rules.meld_max_size
+        own_team = view.team
+        tables = [view.meld_table(t) for t in range(view.n_teams)]
+        own = tables[own_team]
+        closed: list[int] = []
+        for r in NATURAL_RANKS:
+            if not hand[r]:
+                continue
+            shut = False
+            for table in tables:
+                m = table[r]
+                if m is not None and m[0] + m[1] + m[2] >= size:
+                    shut = True
+                    break
+            if not shut:
+                continue
+            mine = own[r]
+            if mine is None or (cap is not None and mine[0] + mine[1] + mine[2] >= cap):
+                closed.append(r)
+        return closed
 
     def _keep(self, view: PlayerView) -> frozenset[int]:
         """Greedy's discard spares the ranks held for a hidden canasta."""
         return self._held_ranks(view)
-
-    @staticmethod
-    def _closed_for_team(view: PlayerView, rank: int) -> bool:
-        """Whether ``rank`` is closed (a canasta of either team) and useless to this team's melds."""
-        size = view.rules.canasta_size
-        cap = view.rules.meld_max_size
-        closed = False
-        for t in range(view.n_teams):
-            m = view.meld(rank, t)
-            if m is not None and m[0] + m[1] + m[2] >= size:
-                closed = True
-        if not closed:
-            return False
-        own = view.meld(rank)
-        return own is None or (cap is not None and own[0] + own[1] + own[2] >= cap)
 
 
 STRATEGY = Spanish
