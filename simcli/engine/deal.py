@@ -40,7 +40,7 @@ from simcli.engine.judge import (
     must_take_pile,
     take_error,
 )
-from simcli.engine.state import DealState
+from simcli.engine.state import HISTORY_DISCARD, HISTORY_DRAW, DealState
 from simcli.engine.strategy_base import Strategy
 from simcli.engine.trace_json import describe_decision, meld_json
 from simcli.engine.view import PlayerView
@@ -238,9 +238,9 @@ class Deal(Engine):
                 if replacement is not None and drawn is not None:
                     drawn.append(replacement)
             st.drew_from_stock = True
-            pile = st.pile  # the public record: how many cards went into the hand (not which), the pile passed by
-            st.history.append(("draw", seat, st.turn, sizes[seat] - before, pile[-1] if pile else -1, len(pile),
-                               st.pile_frozen))
+            pile = st.pile  # the public record, packed (DealState.history): a count of cards, the pile passed by
+            st.history.append(HISTORY_DRAW | seat << 2 | st.turn << 6 | (sizes[seat] - before) << 19 | (
+                (pile[-1] + 1 if pile else 0) << 24) | len(pile) << 28 | (1 << 36 if st.pile_frozen else 0))
             if emit and drawn is not None:
                 emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn], "stock_left": len(stock)})
         else:
@@ -363,7 +363,7 @@ class Deal(Engine):
         if known[card]:  # DealState.forget, inlined: this runs on every discard
             known[card] = known[card] - 1
         st.pile.append(card)
-        st.history.append(("discard", seat, st.turn, card))
+        st.history.append(HISTORY_DISCARD | seat << 2 | st.turn << 6 | card << 19)  # packed (DealState.history)
         if self._discard_freezes[card]:
             st.pile_frozen = True
             spanish_pile.on_freezing_discard(st, card)

@@ -18,6 +18,14 @@ from simcli.rules.ruleset import RuleSet
 
 CANASTA_KINDS: Final = (NATURAL, MIXED, WILD, SEVENS, ACES)
 
+# DealState.history's two entries of every turn, a stock draw and a discard, are packed into one int each (an int
+# is no container: no garbage collection is set off by thousands of them a second, as tuples were, +6.6% of a
+# Classic hand's instructions). Bits 0-1 the kind, 2-5 the seat, 6-18 the turn, then a draw's count of cards
+# (19-23), pile top + 1 (24-27), pile size (28-35) and frozen flag (36), or a discard's rank (19-22).
+# PlayerView.history unpacks them (simcli.engine.view.unpacked).
+HISTORY_DRAW: Final = 1
+HISTORY_DISCARD: Final = 2
+
 
 class DealState(MeldBook):
     """Everything about a deal in progress: hands, stock, pile, melds, threes and bookkeeping.
@@ -115,10 +123,11 @@ class DealState(MeldBook):
         # and that have not left it since, and whether the current player had melded before this turn.
         self.known: list[list[int]] = [[0] * NUM_RANKS for _ in range(p)]
         self.turn_had_melded = False
-        #: The table's public record of the deal, in order: one small immutable tuple per thing every player saw
-        #: happen (``(kind, seat, turn, ...)``; :attr:`simcli.engine.view.PlayerView.history` documents the kinds).
-        #: Appended by the engine, never changed; nothing hidden goes in (a stock draw is a count of cards).
-        self.history: list[tuple[Any, ...]] = []
+        #: The table's public record of the deal, in order: one immutable entry per thing every player saw happen,
+        #: a stock draw or a discard packed into an int (HISTORY_DRAW), anything else a small tuple ``(kind, seat,
+        #: turn, ...)`` (:attr:`simcli.engine.view.PlayerView.history` documents the kinds). Appended by the engine,
+        #: never changed; nothing hidden goes in (a stock draw is a count of cards).
+        self.history: list[Any] = []
         self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
         self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
 
@@ -275,7 +284,7 @@ class DealState(MeldBook):
         new.wings_void = [x[:] for x in self.wings_void]
         new.known = [x[:] for x in self.known]
         new.turn_had_melded = self.turn_had_melded
-        new.history = self.history[:]  # its tuples are immutable: a shallow copy is independent
+        new.history = self.history[:]  # its entries are immutable: a shallow copy is independent
         return new
 
     # ------------------------------------------------------------------ helpers

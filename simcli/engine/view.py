@@ -19,7 +19,7 @@ from simcli.engine.judge import (
     special_hand_error,
     take_error,
 )
-from simcli.engine.state import DealState
+from simcli.engine.state import HISTORY_DRAW, DealState
 from simcli.engine.worlds import sample_world
 from simcli.primitives.actions import Meld, TakePile
 from simcli.rules.ruleset import RuleSet
@@ -307,7 +307,7 @@ class PlayerView:
         Nothing hidden is in it (tests/test_history.py plays deals again with a drawn card swapped for one left in
         the stock: the history stays the same). A sampled world carries it, and a rollout adds to it.
         """
-        return tuple(self._st.history)
+        return tuple([unpacked(e) for e in self._st.history])
 
     def sample_world(self, rng: Any) -> DealState:
         """A full deal state consistent with everything this player has seen and nothing it has not.
@@ -322,3 +322,14 @@ class PlayerView:
         """Why this player's team may not go out with its current canastas, or ``None`` (:data:`ASK_FIRST`: only
         partner's permission is missing)."""
         return go_out_error(self._st, self._seat, self._st.canastas[self._team])
+
+
+def unpacked(entry: Any) -> tuple[Any, ...]:
+    """A history entry as :attr:`PlayerView.history` gives it: a packed stock draw or discard (an int, see
+    :data:`simcli.engine.state.HISTORY_DRAW`) as its tuple, any other entry as it is."""
+    if type(entry) is not int:
+        return entry
+    seat, turn = entry >> 2 & 15, entry >> 6 & 8191
+    if entry & 3 == HISTORY_DRAW:
+        return ("draw", seat, turn, entry >> 19 & 31, (entry >> 24 & 15) - 1, entry >> 28 & 255, bool(entry >> 36 & 1))
+    return ("discard", seat, turn, entry >> 19 & 15)
