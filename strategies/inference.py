@@ -141,11 +141,18 @@ def _held_pair(held_now: int, total_now: int, m: int) -> float:
                for x in range(0, held_now - 1)) / denom
 
 
-def log_likelihood(world: DealState, seen: list[SeenDiscard | SeenPass], temperature: float) -> float:
-    """The log-likelihood of the observations ``seen`` had the other players held ``world``'s cards."""
+def log_likelihood(world: DealState, seen: list[SeenDiscard | SeenPass], temperature: float,
+                   noise: float = 0.0) -> float:
+    """The log-likelihood of the observations ``seen`` had the other players held ``world``'s cards.
+
+    ``noise``: the share of decisions the model does not explain (made at random among the options: a discard
+    of any natural held, a pass of a pile it could take half the time), mixed in so that a player who often
+    plays otherwise (another search, a slow-player) cannot rule a world out.
+    """
     total = 0.0
     slip = math.exp(-TAKE_MARGIN / temperature)
     eps = max(slip / (1.0 + slip), 1e-12)  # 1 / (1 + exp(margin / T)), without overflow at a small T
+    eps = (1.0 - noise) * eps + noise * 0.5
     for obs in seen:
         hand = world.hands[obs.seat]
         if isinstance(obs, SeenDiscard):
@@ -155,7 +162,8 @@ def log_likelihood(world: DealState, seen: list[SeenDiscard | SeenPass], tempera
             terms = [-(base[r] + 10 * (hand[r] + (r == d))) / temperature
                      for r in range(FOUR, NUM_RANKS) if hand[r] or r == d]
             top = max(terms)
-            total += mine - top - math.log(sum(math.exp(x - top) for x in terms))
+            p = math.exp(mine - top) / sum(math.exp(x - top) for x in terms)
+            total += math.log((1.0 - noise) * p + noise / len(terms))
         else:
             t = obs.top
             held = hand[t] + obs.out[t] - obs.taken[t]
@@ -191,7 +199,7 @@ def effective_size(logs: list[float]) -> float:
     return sum(weights) ** 2 / sum(w * w for w in weights)
 
 
-def inferred_worlds(view: PlayerView, samples: int, pool: int, temperature: float,
+def inferred_worlds(view: PlayerView, samples: int, pool: int, temperature: float, noise: float,
                     rng: np.random.Generator) -> list[DealState]:
     """``samples`` worlds for a search: ``pool * samples`` sampled uniformly (``view.sample_world``), weighed by
     :func:`log_likelihood` and resampled; just ``samples`` uniform ones while nothing is there to weigh."""
@@ -199,5 +207,5 @@ def inferred_worlds(view: PlayerView, samples: int, pool: int, temperature: floa
     if not seen:
         return [view.sample_world(rng) for _ in range(samples)]
     worlds = [view.sample_world(rng) for _ in range(pool * samples)]
-    logs = [log_likelihood(w, seen, temperature) for w in worlds]
+    logs = [log_likelihood(w, seen, temperature, noise) for w in worlds]
     return resampled(worlds, logs, samples, rng)

@@ -123,9 +123,9 @@ class MonteCarlo(Strategy):
       still on is then scored as it stands, as if it ended there with nobody going out (melds, canasta
       bonuses and threes on the table, minus the cards in hand). 0 (the default): to the end of the deal.
     * ``infer`` — inference in the sampler (:mod:`strategies.inference`): the temperature of the soft opponent
-      model, in keep-score points; ``pool`` times ``samples`` worlds are weighed by how likely the other players'
-      public decisions are in each, and ``samples`` resampled. 0 (the default): uniform worlds, as without it.
-    """
+      model, in keep-score points (``noise``: the share of decisions it leaves unexplained); ``pool`` times
+      ``samples`` worlds are weighed by how likely the other players' public decisions are in each, and ``samples``
+      drawn from them. 0 (the default): uniform worlds, as without it."""
 
     name = "mc"
     #: Whether the search sees the true hidden cards (``oracle``).
@@ -133,7 +133,8 @@ class MonteCarlo(Strategy):
 
     def __init__(self, rng: np.random.Generator, *, samples: int = 16, rollout: str = "auto", melds: int = 3,
                  discards: int = 0, budget: float = 0.0, confidence: float = 1.0, race: int = 0,
-                 drop: float = -0.25, halve: bool = True, horizon: int = 0, infer: float = 0.0, pool: int = 4):
+                 drop: float = -0.25, halve: bool = True, horizon: int = 0, infer: float = 0.0, pool: int = 4,
+                 noise: float = 0.0):
         super().__init__(rng)
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
@@ -146,8 +147,8 @@ class MonteCarlo(Strategy):
                 or horizon < 0 or horizon != int(horizon)):  # a bool is an int: true is no number of turns
             raise ValueError(f"horizon must be a whole number of turns >= 0 (0: to the end of the deal), "
                              f"got {horizon!r}")
-        if not (math.isfinite(infer) and infer >= 0 and pool >= 1):
-            raise ValueError(f"infer must be a temperature >= 0 (0: off) and pool >= 1, got {infer} and {pool}")
+        if not (math.isfinite(infer) and infer >= 0 and pool >= 1 and 0 <= noise <= 1):
+            raise ValueError(f"infer must be >= 0 (0: off), pool >= 1, noise in [0, 1]; got {infer}, {pool}, {noise}")
         if not math.isfinite(drop):
             raise ValueError(f"drop must be a finite number of standard errors, got {drop}")
         if not isinstance(halve, (bool, int)):  # bool("false") is True: a string here is a caller's mistake
@@ -166,7 +167,7 @@ class MonteCarlo(Strategy):
         self.drop = float(drop)
         self.halve = bool(halve)
         self.horizon = int(horizon)
-        self.infer, self.pool = float(infer), int(pool)
+        self.infer, self.pool, self.noise = float(infer), int(pool), float(noise)
         self._rules: RuleSet | None = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).
@@ -279,7 +280,7 @@ class MonteCarlo(Strategy):
             yield true_state(view)  # cheating by design: the true state
             return
         if self.infer:
-            yield from inferred_worlds(view, self.samples, self.pool, self.infer, self.rng)
+            yield from inferred_worlds(view, self.samples, self.pool, self.infer, self.noise, self.rng)
             return
         for _ in range(self.samples):
             yield view.sample_world(self.rng)

@@ -96,6 +96,20 @@ def test_observations_match_the_true_hands_of_greedy_players() -> None:
     assert np.mean(observer.true_logs) > np.mean(observer.uniform_logs) + 0.5
 
 
+def test_noise_bounds_what_one_observation_can_cost() -> None:
+    # A discard of a K from a hand the model would never discard it from (cheap singles held): with noise 0.3 a
+    # world costs at most log(0.3 / 4) for it; without, far more.
+    world: Any = type("World", (), {})()
+    hand = [0] * 15
+    hand[4] = hand[5] = hand[6] = 1
+    world.hands = [hand, hand, hand, hand]
+    seen = [SeenDiscard(1, 13, tuple([0] * 4 + [5] * 7 + [10] * 4))]
+    strict = log_likelihood(world, seen, 1.0)
+    noisy = log_likelihood(world, seen, 1.0, 0.3)
+    assert strict < -3.0
+    assert noisy >= np.log(0.3 / 4) and noisy > strict
+
+
 def test_held_pair_is_the_hypergeometric_probability() -> None:
     assert _held_pair(1, 10, 1) == 0.0
     assert _held_pair(4, 10, 1) == 1.0  # one arrival cannot take two of four away
@@ -122,12 +136,14 @@ def test_resampling_draws_distinct_worlds_by_weight() -> None:
 
 
 def test_infer_is_an_option_refused_when_bad() -> None:
-    options = dict(strategy_options("mc:infer=20,pool=3"))
-    assert options == {"infer": 20.0, "pool": 3}
+    options = dict(strategy_options("mc:infer=20,pool=3,noise=0.3"))
+    assert options == {"infer": 20.0, "pool": 3, "noise": 0.3}
     with pytest.raises(ValueError, match="infer"):
         MonteCarlo(np.random.default_rng(0), infer=-1)
     with pytest.raises(ValueError, match="pool"):
         MonteCarlo(np.random.default_rng(0), infer=5, pool=0)
+    with pytest.raises(ValueError, match="noise"):
+        MonteCarlo(np.random.default_rng(0), infer=5, noise=1.5)
     default = MonteCarlo(np.random.default_rng(0))
     assert default.infer == 0.0  # off: the sampler is today's (the mc playthroughs hold its games)
 
