@@ -1,0 +1,83 @@
+"""Write strategies/models/README.md from the shipped models' metadata (issue 31): how each was made, its figures.
+
+    python scripts/net_models.py            # rewrite the README from strategies/models/*.npz
+    python scripts/net_models.py --check    # exit 1 when the README is not what the models say
+
+Each model file records the commands that made it (the data command, the fit command), its data (games, candidate
+rows, CPU seconds), its seed and its held-out figures; this page lists them, so the command that regenerates a
+model is written beside it and cannot drift from it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from strategies.net import MODELS, load_model  # noqa: E402
+
+VARIANTS = ("classic", "ponytail", "americana", "spanish")
+
+HEAD = """# The learnt player's models
+
+`net` (strategies/net.py, docs/strategies.md) plays the model of its game's variant from this folder: one `.npz`
+a preset (the weights, the input scaling and the metadata), installed with the package as
+`simcli/strategies/models/`. This page is written by `python scripts/net_models.py` from the models' own metadata.
+
+To make a model again: run its data command (a folder that resumes: the same command on the same folder plays only
+the chunks it lacks; each model was fitted to the chunks done when its data was stopped, as many games as it says),
+then its fit command with the model's path (`pip install -e ".[train]"` for scikit-learn). The same data and seed
+give the same weights.
+"""
+
+
+def section(variant: str) -> str:
+    """One model's section: its commands, data and held-out figures."""
+    path = MODELS / f"{variant}.npz"
+    meta = load_model(path).meta
+    data = meta["data"]
+    held = meta["held_out"]
+    kb = path.stat().st_size / 1024
+    return "\n".join([
+        f"## {variant}.npz ({kb:.0f} KB)", "",
+        "```",
+        meta["data_command"],
+        meta["fit_command"] or f"simcli train fit DATA strategies/models/{variant}.npz",
+        "```", "",
+        f"Rule set: the `{variant}` preset (digest `{meta['rules_digest']}`), feature version "
+        f"{meta['feature_version']}, simcli {meta['simcli_version']}. Data: {data['games']:,} games of seed "
+        f"{meta['data_seed']} ({data['rows']:,} candidate rows, {data['cpu_seconds']:,} CPU s to play). Model: "
+        f"{'ridge regression' if meta['hidden'] == 0 else str(meta['hidden']) + ' hidden units'}, "
+        f"{meta['epochs']} epochs, alpha {meta.get('alpha', 1e-4):g}, seed {meta['seed']}; margin "
+        f"{meta['margin']:g} points (chosen on the validation games).", "",
+        f"Held out (games `i % 10 == 9`, {held['decisions']:,} decisions): picks the search's choice "
+        f"{held['top1_search']:.1%} (the heuristic's choice is the search's {held['top1_heuristic_baseline']:.1%}); "
+        f"value error {held['rmse']:.1f} points (predicting 0: {held['rmse_zero_baseline']:.1f}); the search's value "
+        f"of its pick over the heuristic's choice {held['gain_over_heuristic']:+.2f} points a decision (the search's "
+        f"own pick, chosen on those values: {held['search_gain_over_heuristic']:+.2f}).", ""])
+
+
+def render() -> str:
+    """The README's text."""
+    return HEAD + "\n" + "\n".join(section(v) for v in VARIANTS)
+
+
+def main() -> int:
+    """Write (or with ``--check``, compare) the README."""
+    text = render()
+    readme = MODELS / "README.md"
+    if "--check" in sys.argv[1:]:
+        if not readme.exists() or readme.read_text(encoding="utf-8") != text:
+            print(f"{readme} is stale: run python scripts/net_models.py")
+            return 1
+        print(f"ok: {readme} says what the models say")
+        return 0
+    readme.write_text(text, encoding="utf-8")
+    print(f"wrote {readme}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
