@@ -57,6 +57,7 @@ class Observer(Strategy):
     """The variant's heuristic in seat 0, scoring uniform and weighted worlds at each of its discards."""
 
     name = "observer"
+    reads_history = True
 
     def __init__(self, rng: np.random.Generator, heuristic: Strategy, pool: int, temperatures: list[float],
                  noises: list[float], sums: dict[str, dict[str, float]]):

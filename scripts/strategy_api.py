@@ -72,7 +72,7 @@ def _constant_doc(cls: type, name: str) -> str:
 def _section(title: str, cls: type, intro: str) -> list[str]:
     props, methods, constants = [], [], []
     for name, value in _members(cls):
-        if type(value) in (str, int):
+        if type(value) in (str, int, bool):
             constants.append((name, repr(value), _constant_doc(cls, name)))
         elif isinstance(value, property):
             ret = inspect.signature(value.fget).return_annotation if value.fget else "Any"

@@ -7,10 +7,10 @@ every world to the end of the deal (or for ``horizon`` turns) with the variant's
 team's). Every candidate is played in the same worlds (common random numbers), and the rollout policy is
 deterministic, so the differences between candidates are not blurred by different cards.
 
-Deal margins are noisy (a few worlds, a dozen candidates), and the best of many noisy means is usually
-just the luckiest (the winner's curse): picking it outright plays no better than the heuristic
-(measured in docs/strategies.md). So the search leaves the heuristic's own choice only for a candidate
-whose mean gain over it, world by world, is at least ``confidence`` standard errors of that gain.
+Deal margins are noisy (a few worlds, a dozen candidates), and the best of many noisy means is usually just the
+luckiest (the winner's curse): picking it outright plays no better than the heuristic (docs/strategies.md). So the
+search leaves the heuristic's own choice only for a candidate whose mean gain over it, world by world, is at least
+``confidence`` standard errors of that gain.
 
 The candidates race (``race``, ``drop``, ``halve``): every few worlds, the challengers that are not clear of the
 heuristic's choice (and, with halving, the worse half of them) stop being played, and the search ends when none
@@ -124,8 +124,8 @@ class MonteCarlo(Strategy):
       bonuses and threes on the table, minus the cards in hand). 0 (the default): to the end of the deal.
     * ``infer`` — inference in the sampler (:mod:`strategies.inference`): the temperature of the soft opponent
       model, in keep-score points (``noise``: the share of decisions it leaves unexplained); ``pool`` times
-      ``samples`` worlds are weighed by how likely the other players' public decisions are in each, and ``samples``
-      drawn from them. 0 (the default): uniform worlds, as without it."""
+      ``samples`` worlds are weighed by how likely the other players' public decisions are in each, ``samples``
+      drawn; 0 (the default): uniform worlds."""
 
     name = "mc"
     #: Whether the search sees the true hidden cards (``oracle``).
@@ -163,11 +163,9 @@ class MonteCarlo(Strategy):
         self.max_discards = int(discards)
         self.budget = float(budget)
         self.confidence = float(confidence)
-        self.race = int(race)
-        self.drop = float(drop)
-        self.halve = bool(halve)
-        self.horizon = int(horizon)
+        self.race, self.drop, self.halve, self.horizon = int(race), float(drop), bool(halve), int(horizon)
         self.infer, self.pool, self.noise = float(infer), int(pool), float(noise)
+        self.reads_history = self.infer > 0  # the engine records the table's history for inference
         self._rules: RuleSet | None = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).

@@ -1,11 +1,11 @@
 """The table's public history in the view (``PlayerView.history``): what it records, and that nothing hidden is in it.
 
-Three checks. The history is the trace's public events, projected (a stock draw as its count of cards), in the
-same order, for every deal of a game in each variant. It only grows, and every seat reads the same one. And replay
-twins: a deal played again with one card a player drew from the stock (and kept to the end, never showing it)
-swapped with a card left in the stock, every seat replaying its decisions, gives the very same history at every
-decision, although the drawing player's hand and the trace's draw events differ (so a history that recorded drawn
-cards would be caught).
+Four checks. It is recorded only when a seated strategy reads it. The history is the trace's public events, projected (a
+stock draw as its count of cards), in the same order, for every deal of a game in each variant. It only grows, and every
+seat reads the same one. And replay twins: a deal played again with one card a player drew from the stock (and kept to
+the end, never showing it) swapped with a card left in the stock, every seat replaying its decisions, gives the very
+same history at every decision, although the drawing player's hand and the trace's draw events differ (so a history that
+recorded drawn cards would be caught).
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ HOOKS = ("choose_draw", "choose_melds", "choose_discard", "hold_three", "ask_to_
 
 class Recorder(Strategy):
     """Plays like ``policy``, keeping every answer (by hook, in order) and the history and hand at each call."""
+
+    reads_history = True  # the engine records the history for it
 
     def __init__(self, policy: Strategy):
         super().__init__(policy.rng)
@@ -247,3 +249,22 @@ def test_replay_twins_see_the_same_history(variant: str) -> None:
             break
     assert played >= 4, played
     assert differed == played  # every twin's hidden cards and draw events differed: the check has power
+
+
+def test_the_history_is_recorded_only_for_a_strategy_that_reads_it() -> None:
+    rules = load_rules("classic", {"max_hands": 1})
+    seen: list[tuple[Any, ...]] = []
+
+    class Reader(Strategy):
+        reads_history = False
+
+        def choose_discard(self, view: PlayerView) -> int | None:
+            seen.append(view.history)
+            return super().choose_discard(view)
+
+    play_game(rules, ["r"] * 4, 2, strategies=[Reader(np.random.default_rng(s)) for s in range(4)])
+    assert seen and all(h == () for h in seen)  # nobody said it reads it: not recorded (no cost)
+    seen.clear()
+    Reader.reads_history = True
+    play_game(rules, ["r"] * 4, 2, strategies=[Reader(np.random.default_rng(s)) for s in range(4)])
+    assert seen[-1] and seen[-1][0][0] in ("draw", "three")

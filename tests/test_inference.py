@@ -49,6 +49,8 @@ class Watched(Greedy):
 class Observer(Greedy):
     """Greedy in seat 0 that, at each discard decision, checks the observations against the true state."""
 
+    reads_history = True
+
     def __init__(self, rng: np.random.Generator, hands: dict[tuple[int, int, int], tuple[int, ...]]):
         super().__init__(rng)
         self.hands = hands

@@ -98,6 +98,8 @@ def decide(cls: Any, st: DealState, seat: int, phase: str, seed: int, **options:
 class Probe(Strategy):
     """Plays like ``policy`` and, at each decision of its seat, compares the true state with its twins."""
 
+    reads_history = True  # the history is recorded, so that the twins compare it
+
     def __init__(self, policy: Strategy, seed: int, heuristics: list[Any], mc_every: int = 0,
                  samples_only: bool = False):
         super().__init__(policy.rng)

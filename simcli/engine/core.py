@@ -51,6 +51,8 @@ class Engine:
         self.emit = emit
         self.ctx = ctx or GameContext()
         self.decisions = 0
+        if st.history is None and any(getattr(x, "reads_history", False) for x in self.strategies):
+            st.history = []  # a seated strategy reads the table's history (PlayerView.history): record it from now
         # Rule-derived "is this feature on" flags the feature modules test, computed once per rule set
         # (simcli.engine.table_layout: hidden canastas; the Spanish finishing bonuses' flags).
         self.hidden_canastas = st.layout.hidden_canastas

@@ -4,17 +4,16 @@
 seat's strategy for its decisions and validating them. The engine reports what happens through ``emit(kind, data)``;
 with no listener it builds no event data at all.
 
-A turn is :meth:`Deal._start_turn`, :meth:`Deal._draw_phase`, :meth:`Deal._meld_phase` and
-:meth:`Deal._discard_phase`; :meth:`Deal.play` and :meth:`Deal.resume` (a rollout from any decision) share one loop
-(a rollout limited to a number of turns has its own, :meth:`Deal._turns_until`). What the phases do lives in modules
-of their own: :mod:`simcli.engine.dealing` (the deal's set-up and opening events), :mod:`simcli.engine.melding` (pile
-takes and melds), :mod:`simcli.engine.ending` (going out, the stock running out, the score),
-:mod:`simcli.engine.trace_json` (the events' shapes), and one module per variant feature holding its rule's
-predicates (shared with :mod:`simcli.engine.judge`) and the transitions the phases call at their hook points (start
-of turn, after melds, on opening, at an empty hand, at the discard): :mod:`simcli.engine.features.threes`,
-:mod:`simcli.engine.features.ponies`, :mod:`simcli.engine.features.wings`, :mod:`simcli.engine.features.special` and
-:mod:`simcli.engine.features.spanish_pile`. Precomputed "is this feature on" flags (here and on
-:class:`~simcli.engine.core.Engine`) keep Classic to one test per hook.
+A turn is :meth:`Deal._start_turn`, :meth:`Deal._draw_phase`, :meth:`Deal._meld_phase` and :meth:`Deal._discard_phase`;
+:meth:`Deal.play` and :meth:`Deal.resume` (a rollout from any decision) share one loop (a rollout limited to a number of
+turns has its own, :meth:`Deal._turns_until`). What the phases do lives in modules of their own:
+:mod:`simcli.engine.dealing` (the deal's set-up and opening events), :mod:`simcli.engine.melding` (pile takes and
+melds), :mod:`simcli.engine.ending` (going out, the stock running out, the score), :mod:`simcli.engine.trace_json` (the
+events' shapes), and one module per variant feature holding its rule's predicates (shared with
+:mod:`simcli.engine.judge`) and the transitions the phases call at their hook points:
+:mod:`simcli.engine.features.threes`, :mod:`simcli.engine.features.ponies`, :mod:`simcli.engine.features.wings`,
+:mod:`simcli.engine.features.special` and :mod:`simcli.engine.features.spanish_pile`. Precomputed "is this feature on"
+flags (here and on :class:`~simcli.engine.core.Engine`) keep Classic to one test per hook.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ from simcli.engine.judge import (
     must_take_pile,
     take_error,
 )
-from simcli.engine.state import HISTORY_DISCARD, HISTORY_DRAW, DealState
+from simcli.engine.state import DealState
 from simcli.engine.strategy_base import Strategy
 from simcli.engine.trace_json import describe_decision, meld_json
 from simcli.engine.view import PlayerView
@@ -238,9 +237,8 @@ class Deal(Engine):
                 if replacement is not None and drawn is not None:
                     drawn.append(replacement)
             st.drew_from_stock = True
-            pile = st.pile  # the public record, packed (DealState.history): a count of cards, the pile passed by
-            st.history.append(HISTORY_DRAW | seat << 2 | st.turn << 6 | (sizes[seat] - before) << 19 | (
-                (pile[-1] + 1 if pile else 0) << 24) | len(pile) << 28 | (1 << 36 if st.pile_frozen else 0))
+            if st.history is not None:  # the public record (a count of cards, the pile passed by)
+                st.record_draw(seat, sizes[seat] - before)
             if emit and drawn is not None:
                 emit("draw", {"seat": seat, "cards": [RANK_NAMES[c] for c in drawn], "stock_left": len(stock)})
         else:
@@ -263,7 +261,8 @@ class Deal(Engine):
         st.asked = True
         st.permission = self.flag(partner, "answer_go_out", self.call(
             partner, self.strategies[partner].answer_go_out, self.views[partner]))
-        st.history.append(("ask", seat, st.turn, st.permission))
+        if st.history is not None:
+            st.history.append(("ask", seat, st.turn, st.permission))
         if self.emit:
             self.emit("ask_go_out", {"seat": seat, "partner": partner, "answer": st.permission})
 
@@ -288,7 +287,6 @@ class Deal(Engine):
                     raise self.fail(seat, err)
             if has and isinstance(melds[0], SPECIAL_HAND):
                 special.lay_special_hand(self, seat, melds)
-                st.history.append(("special", seat, st.turn, melds[0].kind))
                 if emit:
                     emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
                                       "value": {"special_hand": melds[0].kind}})
@@ -302,7 +300,8 @@ class Deal(Engine):
                 if err:
                     raise self.fail(seat, f"melds {[str(m) for m in melds]}: {err}")
                 melding.apply_melds(self, seat, melds)
-                st.history.append(("melds", seat, st.turn, melds))  # a tuple of Meld (immutable)
+                if st.history is not None:
+                    st.history.append(("melds", seat, st.turn, melds))  # a tuple of Meld (immutable)
             if emit:
                 emit("decision", {"seat": seat, "turn": st.turn, "kind": "melds",
                                   "value": [meld_json(m) for m in melds] if has else []})
@@ -363,7 +362,8 @@ class Deal(Engine):
         if known[card]:  # DealState.forget, inlined: this runs on every discard
             known[card] = known[card] - 1
         st.pile.append(card)
-        st.history.append(HISTORY_DISCARD | seat << 2 | st.turn << 6 | card << 19)  # packed (DealState.history)
+        if st.history is not None:
+            st.record_discard(seat, card)
         if self._discard_freezes[card]:
             st.pile_frozen = True
             spanish_pile.on_freezing_discard(st, card)

@@ -146,7 +146,8 @@ def stock_out(eng: Engine, seat: int, extra: dict[str, Any]) -> None:
     """The deal ends for want of stock (RULES.md §1.11) during ``seat``'s turn; ``extra`` goes into the event."""
     st = eng.st
     st.end_reason = "stock_out"
-    st.history.append(("stock_out", seat, st.turn))
+    if st.history is not None:
+        st.history.append(("stock_out", seat, st.turn))
     if eng.emit:
         eng.emit("stock_out", {"seat": seat, "turn": st.turn, **extra})
 
@@ -165,7 +166,8 @@ def go_out(eng: Engine, seat: int, had_melded: bool) -> None:
     team = st.team_of[seat]
     st.went_out_seat = seat
     st.end_reason = "went_out"
-    st.history.append(("out", seat, st.turn))
+    if st.history is not None:
+        st.history.append(("out", seat, st.turn))
     # Concealed: the whole hand melded in this one turn, no earlier melds by this player, nothing added
     # to melds laid before this turn (partner's), and at least one canasta among them (RULES.md §1.10).
     # Adding to melds this player started earlier in the same turn (e.g. with a pile take) is fine.

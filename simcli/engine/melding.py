@@ -38,7 +38,8 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
         eng.emit("take_pile", {"seat": seat, "team": team, "top": RANK_NAMES[top], "size": size,
                                "meld": meld_json(m), "extra": [meld_json(x) for x in take.extra]})
     pile.pop()
-    record_take(st, seat, take, top, size)
+    if st.history is not None:
+        record_take(st, st.history, seat, take, top, size)
     if st.melds[team][top] is not None:
         st.touched_existing = True
     else:
@@ -83,13 +84,13 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
         apply_melds(eng, seat, take.extra)
 
 
-def record_take(st: DealState, seat: int, take: TakePile, top: int, size: int) -> None:
+def record_take(st: DealState, history: list[Any], seat: int, take: TakePile, top: int, size: int) -> None:
     """The take in the table's public record (``DealState.history``), before any card of the pile moves: the cards
     that go into the hand face up, bottom first (not a face-down card of an initial pile, nor a red three, which is
     laid: a ``"three"`` entry)."""
     down = st.facedown_positions()
     shown = tuple([c for i, c in enumerate(st.pile) if c != RED_THREE and i not in down])
-    st.history.append(("take", seat, st.turn, top, size, take.meld, take.extra, shown))
+    history.append(("take", seat, st.turn, top, size, take.meld, take.extra, shown))
 
 
 def apply_melds(eng: Engine, seat: int, melds: Sequence[Meld]) -> None:

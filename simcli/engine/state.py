@@ -126,8 +126,10 @@ class DealState(MeldBook):
         #: The table's public record of the deal, in order: one immutable entry per thing every player saw happen,
         #: a stock draw or a discard packed into an int (HISTORY_DRAW), anything else a small tuple ``(kind, seat,
         #: turn, ...)`` (:attr:`simcli.engine.view.PlayerView.history` documents the kinds). Appended by the engine,
-        #: never changed; nothing hidden goes in (a stock draw is a count of cards).
-        self.history: list[Any] = []
+        #: never changed; nothing hidden goes in (a stock draw is a count of cards). ``None``: not recorded, as no
+        #: seated strategy reads it (:class:`simcli.engine.deal.Deal` starts it for one that does): a few hundred
+        #: instructions an entry, 5.5% of a Classic hand, that most games need not pay.
+        self.history: list[Any] | None = None
         self._meld_tables: list[tuple[tuple[int, int, int] | None, ...] | None] = [None] * t
         self._meld_dicts: list[Mapping[int, tuple[int, int, int]] | None] = [None] * t
 
@@ -284,8 +286,21 @@ class DealState(MeldBook):
         new.wings_void = [x[:] for x in self.wings_void]
         new.known = [x[:] for x in self.known]
         new.turn_had_melded = self.turn_had_melded
-        new.history = self.history[:]  # its entries are immutable: a shallow copy is independent
+        new.history = None if self.history is None else self.history[:]  # immutable entries: a shallow copy
         return new
+
+    # ------------------------------------------------------------- the history
+    def record_draw(self, seat: int, cards: int) -> None:
+        """``seat`` drew ``cards`` cards from the stock into the hand (:attr:`history` is on): packed into an int."""
+        pile = self.pile
+        assert self.history is not None
+        self.history.append(HISTORY_DRAW | seat << 2 | self.turn << 6 | cards << 19 | (
+            (pile[-1] + 1 if pile else 0) << 24) | len(pile) << 28 | (1 << 36 if self.pile_frozen else 0))
+
+    def record_discard(self, seat: int, card: int) -> None:
+        """``seat`` discarded ``card`` (:attr:`history` is on): packed into an int."""
+        assert self.history is not None
+        self.history.append(HISTORY_DISCARD | seat << 2 | self.turn << 6 | card << 19)
 
     # ------------------------------------------------------------------ helpers
     def partners(self, seat: int) -> list[int]:

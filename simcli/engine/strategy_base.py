@@ -31,6 +31,9 @@ class Strategy:
 
     #: Name used in results and error messages.
     name = "base"
+    #: Whether this strategy reads :attr:`PlayerView.history <simcli.engine.view.PlayerView.history>`: the engine
+    #: records the table's history for a deal only when a seated strategy says so (class or instance attribute).
+    reads_history = False
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng

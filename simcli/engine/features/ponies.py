@@ -90,7 +90,8 @@ def pick_up_pony(eng: Engine, seat: int) -> None:
     st.pony_picked[seat] = True
     st.ponies_in_play = not all(st.pony_picked)
     st.pony_turn[seat] = st.turn
-    st.history.append(("pony", seat, st.turn, size))  # its cards stay hidden: the count only
+    if st.history is not None:
+        st.history.append(("pony", seat, st.turn, size))  # its cards stay hidden: the count only
     if eng.emit:
         eng.emit("pony_pickup", {"seat": seat, "team": st.team_of[seat], "turn": st.turn, "cards": size})
     for _ in range(n_threes):

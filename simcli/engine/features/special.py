@@ -137,6 +137,8 @@ def lay_special_hand(eng: Engine, seat: int, decision: Sequence[Any]) -> None:
     st.hand_sizes[seat] -= 14
     st.special_hand = kind
     st.has_melded[seat] = True
+    if st.history is not None:
+        st.history.append(("special", seat, st.turn, kind))
     if eng.emit:
         eng.emit("special_hand", {"seat": seat, "team": st.team_of[seat], "kind": kind, "turn": st.turn,
                                   "cards": cards_json(cards)})

@@ -31,7 +31,8 @@ def lay_three(eng: Engine, seat: int, rank: int, source: str) -> None:
     else:
         st.black_threes[team] += 1
         st.black_threes_by_seat[seat] += 1
-    st.history.append(("three", seat, st.turn, rank, source))
+    if st.history is not None:
+        st.history.append(("three", seat, st.turn, rank, source))
     if eng.emit:
         eng.emit("red_three" if rank == RED_THREE else "black_three",
                  {"seat": seat, "team": team, "source": source})

@@ -53,7 +53,8 @@ def on_open(eng: Engine, seat: int, via_pile: bool) -> None:
         return
     wing = st.wings[0]
     st.wing_log.append((seat, sum(wing), st.turn))
-    st.history.append(("wing", seat, st.turn, sum(wing)))  # its cards stay hidden: the count only
+    if st.history is not None:
+        st.history.append(("wing", seat, st.turn, sum(wing)))  # its cards stay hidden: the count only
     if eng.emit:  # while the wing is still set aside, so that listeners see every card in one place
         eng.emit("wing", {"seat": seat, "team": team, "cards": sum(wing), "turn": st.turn})
     st.wings.pop(0)
