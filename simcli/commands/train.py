@@ -20,7 +20,7 @@ from simcli.commands.common import (
 
 @click.group()
 def train() -> None:
-    """Train the learnt player (``net``): data from the search, then a model (docs/strategies.md, "net")."""
+    """Train the learnt player, net: data from the search, then a model (docs/strategies.md, "net")."""
 
 
 @train.command()
