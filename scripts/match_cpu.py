@@ -44,6 +44,7 @@ class Timed(Strategy):
     def __init__(self, inner: Strategy, totals: dict[str, float], side: str) -> None:
         super().__init__(inner.rng)
         self.inner, self.totals, self.side = inner, totals, side
+        self.reads_history = getattr(inner, "reads_history", False)  # the engine records the history for it
 
     choose_draw = _timed("choose_draw")
     choose_melds = _timed("choose_melds")

@@ -281,7 +281,9 @@ class MonteCarlo(Strategy):
             yield from inferred_worlds(view, self.samples, self.pool, self.infer, self.noise, self.rng)
             return
         for _ in range(self.samples):
-            yield view.sample_world(self.rng)
+            world = view.sample_world(self.rng)
+            world.history = None  # no record of the table in rollouts: their heuristics do not read it
+            yield world
 
     def _search(self, view: PlayerView, phase: str, candidates: list[Any]) -> Any:
         """The candidate with the best mean rollout margin over the same worlds, if it beats the first.

@@ -21,6 +21,7 @@ from simcli.players.loading import Strategy, load_strategy, strategy_options
 from simcli.players.seating import play_game
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
+from simcli.viewer.weighed import Recording
 from strategies.greedy import Greedy
 from strategies.inference import (
     SeenDiscard,
@@ -148,6 +149,11 @@ def test_infer_is_an_option_refused_when_bad() -> None:
         MonteCarlo(np.random.default_rng(0), infer=5, noise=1.5)
     default = MonteCarlo(np.random.default_rng(0))
     assert default.infer == 0.0  # off: the sampler is today's (the mc playthroughs hold its games)
+    # The engine records the history only for a seat that reads it: mc with infer does, and so does a seat
+    # that wraps it (play --search-values).
+    inferring = MonteCarlo(np.random.default_rng(0), infer=20)
+    assert inferring.reads_history and not default.reads_history
+    assert Recording(inferring, lambda kind, weighed: None).reads_history
 
 
 @pytest.mark.parametrize("variant", ["classic", "ponytail"])

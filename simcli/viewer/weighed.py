@@ -62,6 +62,7 @@ class Recording(Strategy):
         super().__init__(inner.rng)
         self.inner = inner
         self.name = inner.name
+        self.reads_history = getattr(inner, "reads_history", False)  # the engine records the history for it
         self.record = record
 
     def _asked(self, kind: str, ask: Callable[[PlayerView], Any], view: PlayerView) -> Any:
