@@ -242,3 +242,19 @@ def test_eval_measures_a_model_on_a_data_folder(tiny: tuple[Path, Path]) -> None
     assert float(figures["top1_search"]) == load_model(model).meta["held_out"]["top1_search"]
     result = CliRunner().invoke(main, ["train", "eval", str(model), str(data), "--all-games", "--margin", "1e9"])
     assert "gain_over_heuristic=0.0 " in result.output  # an unreachable margin keeps every heuristic choice
+
+
+def test_a_recorded_seat_keeps_reading_the_history() -> None:
+    """train data wraps its search seats in a Recorder: the engine records the table's history only for a deal at
+    which a seat reads it, so a wrapped mc:infer must still say it does, or it would search uniform worlds."""
+    from simcli.engine.view import PlayerView
+    from simcli.players.loading import load_strategy, strategy_options
+    from simcli.training.data import Recorder
+
+    def keep(view: PlayerView, kind: str, weighed: object) -> None:
+        """Rows are not needed here."""
+
+    inferring = load_strategy("mc")(np.random.default_rng(0), **strategy_options("mc:infer=20"))
+    plain = load_strategy("mc")(np.random.default_rng(0))
+    assert Recorder(inferring, keep).reads_history is True
+    assert Recorder(plain, keep).reads_history is False

@@ -99,6 +99,8 @@ class Recorder(Strategy):
         self.inner = inner
         self.name = inner.name
         self.keep = keep
+        # The engine records the table's history only for a deal at which a seat reads it (mc:infer does).
+        self.reads_history = getattr(inner, "reads_history", False)
 
     def _asked(self, kind: str, ask: Callable[[PlayerView], Any], view: PlayerView) -> Any:
         before = getattr(self.inner, "last_search", None)
