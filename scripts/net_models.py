@@ -26,11 +26,22 @@ HEAD = """# The learnt player's models
 a preset (the weights, the input scaling and the metadata), installed with the package as
 `simcli/strategies/models/`. This page is written by `python scripts/net_models.py` from the models' own metadata.
 
-To make a model again: run its data command (a folder that resumes: the same command on the same folder plays only
-the chunks it lacks; each model was fitted to the chunks done when its data was stopped, as many games as it says),
-then its fit command with the model's path (`pip install -e ".[train]"` for scikit-learn). The same data and seed
-give the same weights.
+To make a model again: run its data command, then its fit command with the model's path (`pip install -e
+".[train]"` for scikit-learn). Each data run was stopped early (`-n 4000` in the model's metadata, a folder that
+resumes) and fitted to the games it had; the command below asks for just those games (`-n` set to them), which
+plays the same games: a game depends only on the seed and its index. The same data and seed give the same weights:
+`simcli train data /tmp/repro/spanish --variant spanish --seed 31 -n 100 --chunk 10 --jobs 2` wrote the same 35,744
+candidate rows, and its fit gave spanish.npz's arrays, every one equal (2026-12-03).
 """
+
+
+def replay_command(command: str, games: int) -> str:
+    """The data command with its game count set to the games the model was fitted to (the run was stopped early)."""
+    words = command.split()
+    for i, word in enumerate(words[:-1]):
+        if word in ("-n", "--games"):
+            words[i + 1] = str(games)
+    return " ".join(words)
 
 
 def section(variant: str) -> str:
@@ -43,7 +54,7 @@ def section(variant: str) -> str:
     return "\n".join([
         f"## {variant}.npz ({kb:.0f} KB)", "",
         "```",
-        meta["data_command"],
+        replay_command(meta["data_command"], meta["data"]["games"]),
         meta["fit_command"] or f"simcli train fit DATA strategies/models/{variant}.npz",
         "```", "",
         f"Rule set: the `{variant}` preset (digest `{meta['rules_digest']}`), feature version "
