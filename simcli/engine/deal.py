@@ -107,16 +107,16 @@ class Deal(Engine):
         ends, then the score."""
         st = self.st
         step, p, ctx = st.step, st.n_players, self.ctx
-        # The phases bound once and called here directly, not through _play_turn: a call fewer on every turn.
-        start, draw, meld, discard = self._start_turn, self._draw_phase, self._meld_phase, self._discard_phase
+        # The phases called here directly, not through _play_turn: a call fewer on every turn. Not bound to locals
+        # first: the compiled build calls a method of self natively, a bound method through Python's call protocol.
         while st.end_reason is None:
             st.turn += 1
             ctx.turn = st.turn
             if st.turn > MAX_TURNS_PER_DEAL:
                 raise EngineError(f"deal did not finish in {MAX_TURNS_PER_DEAL} turns ({ctx.describe()})", ctx)
-            had_melded = start(seat)
-            if not draw(seat) and not meld(seat, had_melded):
-                discard(seat, had_melded)
+            had_melded = self._start_turn(seat)
+            if not self._draw_phase(seat) and not self._meld_phase(seat, had_melded):
+                self._discard_phase(seat, had_melded)
             seat = (seat + step) % p
         return self._finish()
 
