@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from simcli.engine.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_bonus, canasta_type, meld_value
+from simcli.engine.melds import ACES, MIXED, NATURAL, SEVENS, WILD, canasta_bonus, canasta_kind, meld_value
 from simcli.primitives.cards import ACE, BLACK_THREE, CARD_VALUES, RED_THREE, SEVEN, WILD_MELD
 from simcli.rules.ruleset import RuleSet
 
@@ -33,9 +33,6 @@ SPECIAL_HAND_KNOBS: Final = {
     "GARBAGE": "special_hand_value_garbage",
 }
 
-
-CANASTA_PART: Final = {NATURAL: "canasta_natural", MIXED: "canasta_mixed", WILD: "canasta_wild",
-                SEVENS: "canasta_sevens", ACES: "canasta_aces"}
 
 
 # init=False and an __init__ of its own: the compiled build then builds one (twice a deal) in compiled code, not
@@ -160,39 +157,66 @@ def score_team(rules: RuleSet, team: TeamPosition) -> dict[str, int]:
         # An unpicked pony counts at card value, a red three in it at its bonus value (A-PT-15).
         parts["pony"] = -sum(hand_points(rules, p) + p[RED_THREE] * rules.red_three_value
                              for p in team.ponies if p)
+    penalty = 0
+    hand = 0
     for h in team.hands:
         if h[ACE] >= 3:
-            parts["hand_rank_penalty"] += rules.hand_rank_penalty_aces
+            penalty += rules.hand_rank_penalty_aces
         if h[SEVEN] >= 3:
-            parts["hand_rank_penalty"] += rules.hand_rank_penalty_sevens
+            penalty += rules.hand_rank_penalty_sevens
+        hand -= hand_points(rules, h)
+    parts["hand_rank_penalty"] = penalty
     sign = -1 if rules.meld_points_sign == "PLUS_IF_CANASTA_ELSE_MINUS" and n_canastas == 0 else 1
     parts["melded"] = sign * melded
-    parts["hand"] = -sum(hand_points(rules, h) for h in team.hands)
-    parts["total"] = sum(parts.values())  # every part (the keys are SCORE_PARTS; "total" is not yet among them)
+    parts["hand"] = hand
+    total = 0
+    for value in parts.values():  # every part (the keys are SCORE_PARTS; "total" is not yet among them)
+        total += value
+    parts["total"] = total
     return parts
 
 
 def _meld_parts(rules: RuleSet, team: TeamPosition, parts: dict[str, int]) -> tuple[int, int]:
     """score_team's melds: add the canasta bonuses (hidden ones first) and the incomplete-meld penalties to
     ``parts``; return the card value melded and the number of canastas."""
+    # Summed in locals and written to ``parts`` once each: a dict update costs more than the arithmetic (every
+    # mc rollout ends in a score).
     n_canastas = 0
     melded = 0
+    natural = mixed = wild = sevens = aces = hidden_total = incomplete = 0
     size = rules.canasta_size
     hidden_bonus = rules.hidden_canasta_bonus
     hidden = list(team.hidden) if hidden_bonus is not None else []
     for rank, naturals, twos, jokers in team.melds:
         melded += meld_value(naturals, twos, jokers, rank)
-        kind = canasta_type(rules, rank, (naturals, twos, jokers))
+        kind = canasta_kind(rules, rank, naturals, twos, jokers)
         if kind is not None:
             n_canastas += 1
             if hidden_bonus is not None and rank in hidden:  # (hidden is empty without the bonus)
                 hidden.remove(rank)
-                parts["canasta_hidden"] += hidden_bonus
+                hidden_total += hidden_bonus
                 if rules.hidden_canasta_mode == "REPLACE":
                     continue
-            parts[CANASTA_PART[kind]] += canasta_bonus(rules, kind, (naturals, twos, jokers))
+            if kind == NATURAL:
+                natural += rules.canasta_bonus_natural
+            elif kind == MIXED:
+                mixed += rules.canasta_bonus_mixed
+            elif kind == WILD:
+                wild += canasta_bonus(rules, WILD, (naturals, twos, jokers))
+            elif kind == SEVENS:
+                sevens += canasta_bonus(rules, SEVENS)
+            else:
+                aces += canasta_bonus(rules, ACES)
         elif rank != BLACK_THREE and naturals + twos + jokers < size:
-            parts["incomplete_melds"] += incomplete_penalty(rules, rank, twos + jokers)
+            incomplete += incomplete_penalty(rules, rank, twos + jokers)
+    if n_canastas:
+        parts["canasta_natural"] = natural
+        parts["canasta_mixed"] = mixed
+        parts["canasta_wild"] = wild
+        parts["canasta_sevens"] = sevens
+        parts["canasta_aces"] = aces
+        parts["canasta_hidden"] = hidden_total
+    parts["incomplete_melds"] = incomplete
     return melded, n_canastas
 
 
