@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,12 +36,25 @@ from typing import Any
 import numpy as np
 
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy
+from simcli.players.loading import Strategy, load_strategy
 from simcli.primitives.actions import Meld
 from simcli.rules.ruleset import RuleSet
 
-from .mc import MonteCarlo
-from .net_features import CANDIDATE_COLUMNS, FEATURE_VERSION, STATE_COLUMNS, decision_features, decision_parts
+from .mc import BEST_HEURISTIC
+from .net_features import (
+    CANDIDATE_COLUMNS,
+    COUNT_LAYOUT,
+    FEATURE_VERSION,
+    KINDS,
+    STATE_COLUMNS,
+    STATE_COUNTS,
+    decision_bytes,
+    decision_counts,
+    decision_features,
+    discard_candidates,
+    draw_candidates,
+    meld_candidates,
+)
 
 __all__ = ["FEATURE_VERSION", "MODELS", "Model", "ModelError", "Net", "decision_features", "load_model", "rules_digest"]
 
@@ -102,14 +116,26 @@ class Model:
                              f"{FEATURE_VERSION}: train it again (simcli train data, simcli train fit)")
         if self.layers[0][0].shape[0] != self.x_mean.size or self.x_mean.size != STATE_COLUMNS + CANDIDATE_COLUMNS:
             raise ModelError(f"model file {path} is damaged or not a net model (its shapes disagree)")
-        # The scaling folded into the first layer, split into its state rows and its candidate rows: at play time
-        # the state part goes through the first layer once a decision, each candidate's part once.
+        # The play-time pass (:meth:`values_of_counts`) is over rows of counts (strategies.net_features:
+        # COUNT_LAYOUT): the input scaling folded into the first layer, each float column's weights (over its
+        # divisor) moved onto the counts it is made of, the first layer's bias onto the kind columns (one of them is
+        # 1 in every row); the output layer a vector with the output scale folded in, and no output bias (the same
+        # for every candidate: a decision compares them).
         w0, b0 = self.layers[0]
         folded = w0 / self.x_scale[:, None]
-        self._w_state = np.ascontiguousarray(folded[:STATE_COLUMNS])
-        self._w_candidate = np.ascontiguousarray(folded[STATE_COLUMNS:])
-        self._b0 = b0 - (self.x_mean / self.x_scale) @ w0
-        self._rest = self.layers[1:]
+        w_count = np.zeros((STATE_COUNTS + CANDIDATE_COLUMNS, w0.shape[1]))
+        for j, (divisor, terms) in enumerate(COUNT_LAYOUT):
+            for column, coefficient in terms:
+                w_count[column] += folded[j] * coefficient / divisor
+        w_count[STATE_COUNTS:STATE_COUNTS + len(KINDS)] += b0 - (self.x_mean / self.x_scale) @ w0
+        rest = self.layers[1:]
+        self._hidden = [(w.copy(), b.copy()) for w, b in rest[:-1]]
+        self._w_out: np.ndarray | None = None
+        if rest:
+            self._w_out = np.ascontiguousarray(rest[-1][0][:, 0] * self.y_scale)
+        else:  # a linear model (``--hidden 0``): the first layer is the output
+            w_count = w_count[:, 0] * self.y_scale
+        self._w_count = np.ascontiguousarray(w_count)
 
     def values(self, x: np.ndarray) -> np.ndarray:
         """The model's value (points, relative to the decision's mean) of each row of ``x``, in one batch."""
@@ -121,15 +147,26 @@ class Model:
                 np.maximum(h, 0.0, out=h)
         return h[:, 0] * self.y_scale
 
-    def values_of_parts(self, state: list[float], parts: list[list[float]]) -> np.ndarray:
-        """:meth:`values` of the rows ``state + part`` for each candidate's ``part`` (the same up to rounding), with the
-        state through the first layer once."""
-        h = np.array(parts) @ self._w_candidate
-        h += np.array(state) @ self._w_state + self._b0
-        for w, b in self._rest:
+    def values_of_counts(self, rows: bytes | list[list[int]], k: int) -> list[float]:
+        """The values of a decision's ``k`` candidates, from its rows as counts: the bytes of
+        :func:`~strategies.net_features.decision_bytes`, or the lists of
+        :func:`~strategies.net_features.decision_counts` (where a count is over 255). The same as :meth:`values` of
+        the float rows less the output layer's bias (a constant of the model), up to rounding. The play-time pass: no
+        float made in Python, one product for the first layer of every candidate, a few numpy calls a decision."""
+        if isinstance(rows, bytes):
+            x = np.frombuffer(rows, np.uint8).reshape(k, -1).astype(np.float64)
+        else:  # a count over 255: the same rows as floats (a byte's value as a float is exact: the same products)
+            x = np.array(rows, dtype=np.float64)
+        h = np.dot(x, self._w_count)
+        for w, b in self._hidden:
             np.maximum(h, 0.0, out=h)
-            h = h @ w + b
-        return h[:, 0] * self.y_scale
+            h = np.dot(h, w)
+            h += b
+        if self._w_out is not None:
+            np.maximum(h, 0.0, out=h)
+            h = np.dot(h, self._w_out)
+        out: list[float] = h.tolist()
+        return out
 
     def refusal(self, rules: RuleSet) -> str | None:
         """Why this model should not play under ``rules`` (its knobs differ), or ``None`` (kept per rule set: a
@@ -151,6 +188,18 @@ class Model:
                 f": train one with `{train_command(rules)}`, or play it anyway with net:any_rules=true")
 
 
+#: The shipped models already read, by variant (``net``'s default, ``model=auto``; a match builds a player a game).
+_AUTO: dict[str, Model] = {}
+
+
+def _auto_model(variant: str) -> Model:
+    """The shipped model of ``variant`` (:func:`load_model` of ``MODELS/<variant>.npz``, kept by variant)."""
+    model = _AUTO.get(variant)
+    if model is None:
+        model = _AUTO[variant] = load_model(MODELS / f"{variant}.npz")
+    return model
+
+
 def load_model(path: str | Path) -> Model:
     """The model in ``path`` (read once per process), or a one-line :class:`ModelError`."""
     resolved = Path(path).expanduser().resolve()
@@ -158,6 +207,19 @@ def load_model(path: str | Path) -> Model:
     if key not in _LOADED:
         _LOADED[key] = Model(resolved)
     return _LOADED[key]
+
+
+#: The entropy of the seeds ``mc`` gives its rollout policies, by how many rule sets it has met (a fresh ``mc``'s
+#: stream, ``default_rng(0)``, draws one number a rule set): net's heuristic is the one ``mc`` would build for its seat.
+_POLICY_ENTROPY: list[int] = []
+
+
+def _policy_entropy(nth: int) -> int:
+    """The ``nth`` (from 0) number a fresh ``mc`` draws to seed its rollout policies."""
+    if len(_POLICY_ENTROPY) <= nth:
+        rng = np.random.default_rng(0)
+        _POLICY_ENTROPY[:] = [int(rng.integers(1 << 32)) for _ in range(nth + 1)]
+    return _POLICY_ENTROPY[nth]
 
 
 class Net(Strategy):
@@ -170,61 +232,82 @@ class Net(Strategy):
         super().__init__(rng)
         if not isinstance(any_rules, (bool, int)):
             raise ValueError(f"any_rules must be true or false, got {any_rules!r}")
-        if not np.isfinite(margin):
+        if not math.isfinite(margin):
             raise ValueError(f"margin must be a finite number of points, got {margin}")
         self.model_name = str(model)
         self.margin = float(margin)
         self.any_rules = bool(any_rules)
         if self.model_name != "auto":
             load_model(self.model_name)  # a missing or damaged file fails when the player is built
-        # mc's candidate lists and heuristic, never its search: its own stream, so this seat's draws are untouched.
-        self._candidates = MonteCarlo(np.random.default_rng(0))
         self._model: Model | None = None
+        self._model_rules: RuleSet | None = None
         self._rules: RuleSet | None = None
+        self._rule_sets = 0
+        self._margin = 0.0
+        #: The heuristic of each seat, built when the seat first decides (as ``mc``'s rollout policy for it).
+        self._heuristics: list[Strategy | None] = []
+        self._heuristic_class: type[Strategy] = Strategy
+        self._seeds: list[np.random.SeedSequence] = []
 
     def _model_for(self, view: PlayerView) -> Model:
+        """The model of the game's rule set, and its margin (refused under other rules unless ``any_rules``)."""
         rules = view.rules
-        if rules is not self._rules:
+        if rules is not self._model_rules:
             name = self.model_name
-            model = load_model(MODELS / f"{rules.variant}.npz" if name == "auto" else name)
+            model = _auto_model(rules.variant) if name == "auto" else load_model(name)
             refusal = model.refusal(rules)
             if refusal is not None and not self.any_rules:
                 raise ModelError(refusal)
-            self._model, self._rules = model, rules
+            self._model, self._model_rules = model, rules
+            self._margin = self.margin if self.margin >= 0 else model.margin
         assert self._model is not None
         return self._model
 
+    def _heuristic(self, view: PlayerView) -> Strategy:
+        """The seat's heuristic: the rollout policy ``mc`` would build for it (one per rule set, as ``mc``)."""
+        rules = view.rules
+        if rules is not self._rules:
+            # mc's candidate lists and heuristic, never its search, whose seeds come from a stream of their own (a
+            # fresh mc's), so this seat's draws are untouched: net plays the heuristic mc's search starts from.
+            self._seeds = np.random.SeedSequence(_policy_entropy(self._rule_sets)).spawn(rules.num_players)
+            self._rule_sets += 1
+            self._heuristics = [None] * rules.num_players
+            self._heuristic_class = load_strategy(BEST_HEURISTIC.get(rules.variant, "greedy"))
+            self._rules = rules
+        seat = view.seat
+        heuristic = self._heuristics[seat]
+        if heuristic is None:
+            heuristic = self._heuristics[seat] = self._heuristic_class(np.random.default_rng(self._seeds[seat]))
+        return heuristic
+
     def _pick(self, view: PlayerView, kind: str, candidates: list[Any]) -> Any:
-        model = self._model_for(view)
-        if len(candidates) == 1 or view.special_hand_laid:
+        model = self._model if view.rules is self._model_rules else self._model_for(view)
+        k = len(candidates)
+        if k == 1 or view.special_hand_laid:
             return candidates[0]
-        values: list[float] = model.values_of_parts(*decision_parts(view, kind, candidates)).tolist()
+        assert model is not None
+        rows = decision_bytes(view, kind, candidates)
+        values = model.values_of_counts(decision_counts(view, kind, candidates) if rows is None else rows, k)
         best = 0  # the first best, as numpy's argmax (a list is quicker than numpy for a handful)
-        for i in range(1, len(values)):
-            if values[i] > values[best]:
-                best = i
-        margin = self.margin if self.margin >= 0 else model.margin
-        if best and values[best] - values[0] > margin:
+        top = values[0]
+        for i in range(1, k):
+            if values[i] > top:
+                best, top = i, values[i]
+        if best and top - values[0] > self._margin:
             return candidates[best]
         return candidates[0]
 
-    def _heuristic(self, view: PlayerView) -> Strategy:
-        return self._candidates._policy(view)[view.seat]
-
     def choose_draw(self, view: PlayerView) -> Any:
         """The best-rated of the stock and the legal pile takes."""
-        own = self._heuristic(view).choose_draw(view)
-        return self._pick(view, "draw", self._candidates._draw_candidates(view, own))
+        return self._pick(view, "draw", draw_candidates(view, self._heuristic(view).choose_draw(view)))
 
     def choose_melds(self, view: PlayerView) -> Sequence[Meld]:
         """The best-rated of a few meld plans."""
-        own = self._heuristic(view).choose_melds(view)
-        return self._pick(view, "melds", self._candidates._meld_candidates(view, own))
+        return self._pick(view, "melds", meld_candidates(view, self._heuristic(view).choose_melds(view)))
 
     def choose_discard(self, view: PlayerView) -> int | None:
         """The best-rated distinct legal discard."""
-        own = self._heuristic(view).choose_discard(view)
-        return self._pick(view, "discard", self._candidates._discard_candidates(view, own))
+        return self._pick(view, "discard", discard_candidates(view, self._heuristic(view).choose_discard(view)))
 
     def hold_three(self, view: PlayerView, rank: int) -> bool:
         """As the heuristic."""

@@ -9,7 +9,7 @@ import numpy as np
 from simcli.rules.presets import load_rules
 from simcli.training.fit import save_model
 from strategies.net import FEATURE_VERSION, rules_digest
-from strategies.net_features import CANDIDATE_COLUMNS, STATE_COLUMNS
+from strategies.net_features import CANDIDATE_COLUMNS, COUNT_LAYOUT, STATE_COLUMNS
 
 
 def random_model(path: Path, variant: str = "classic", seed: int = 0, **rules: object) -> Path:
@@ -22,3 +22,13 @@ def random_model(path: Path, variant: str = "classic", seed: int = 0, **rules: o
     layers = [(rng.normal(size=(width, 8)), rng.normal(size=8)), (rng.normal(size=(8, 1)), np.zeros(1))]
     save_model(path, layers, np.zeros(width), np.ones(width), 50.0, meta)
     return path
+
+
+def floats_of_counts(counts: np.ndarray) -> np.ndarray:
+    """The float rows (strategies.net_features.decision_features) that rows of counts stand for (COUNT_LAYOUT)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    out = np.empty((counts.shape[0], len(COUNT_LAYOUT)))
+    for j, (divisor, terms) in enumerate(COUNT_LAYOUT):
+        total = sum(coefficient * counts[:, column] for column, coefficient in terms)
+        out[:, j] = [int(t) / divisor for t in total]  # as the features divide: an int over an int
+    return out

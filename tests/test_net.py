@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from net_models import random_model
+from net_models import floats_of_counts, random_model
 
 from simcli.cli import main
 from simcli.players.seating import play_game
@@ -143,23 +143,24 @@ def test_net_scores_every_candidate_in_one_batch_and_decides(tmp_path: Path) -> 
     path = random_model(tmp_path / "r.npz", max_hands=1)
     calls: list[int] = []
     model = load_model(path)
-    batch = model.values_of_parts
+    batch = model.values_of_counts
 
-    def counted(state: list[float], parts: list[list[float]]) -> np.ndarray:
-        calls.append(len(parts))
-        out = batch(state, parts)
-        # The play-time pass (the state through the first layer once) is the pass over whole rows.
-        full = model.values(np.array([state + p for p in parts]))
+    def counted(rows: bytes | list[list[int]], k: int) -> list[float]:
+        calls.append(k)
+        out = batch(rows, k)
+        # The play-time pass over counts is the pass over whole float rows, less the output layer's bias.
+        counts = np.frombuffer(rows, np.uint8).reshape(k, -1) if isinstance(rows, bytes) else np.array(rows)
+        full = model.values(floats_of_counts(counts)) - model.layers[-1][1][0] * model.y_scale
         assert np.allclose(out, full, rtol=1e-9, atol=1e-9)
         return out
 
-    model.values_of_parts = counted  # type: ignore[method-assign]
+    model.values_of_counts = counted  # type: ignore[method-assign]
     try:
         rules = load_rules("classic", {"max_hands": 1})
         players = [Net(np.random.default_rng(s), model=str(path)) for s in range(4)]
         play_game(rules, ["net"] * 4, 1, strategies=players)
     finally:
-        del model.values_of_parts
+        del model.values_of_counts
     assert calls and max(calls) >= 3  # decisions of several candidates, each in one call
 
 

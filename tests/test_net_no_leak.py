@@ -24,7 +24,13 @@ from simcli.players.loading import Strategy, load_strategy
 from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
 from strategies.net import Net
-from strategies.net_features import decision_features
+from strategies.net_features import (
+    decision_counts,
+    decision_features,
+    discard_candidates,
+    draw_candidates,
+    meld_candidates,
+)
 
 HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
 
@@ -35,11 +41,10 @@ def rows_and_pick(st: DealState, seat: int, phase: str, model: Path) -> tuple[li
     view = PlayerView(st.clone(), seat)
     heuristic = net._heuristic(view)
     own = getattr(heuristic, f"choose_{phase}")(view)
-    helper = net._candidates
-    candidates = {"draw": lambda: helper._draw_candidates(view, own),
-                  "melds": lambda: helper._meld_candidates(view, own),
-                  "discard": lambda: helper._discard_candidates(view, own)}[phase]()
-    rows = decision_features(view, phase, candidates)
+    candidates = {"draw": draw_candidates, "melds": meld_candidates, "discard": discard_candidates}[phase](view, own)
+    # The rows of the training data and those net plays from (counts: the same numbers before their divisors).
+    rows = np.hstack([decision_features(view, phase, candidates),
+                      np.array(decision_counts(view, phase, candidates), dtype=np.float64)])
     decision = getattr(net, f"choose_{phase}")(PlayerView(st.clone(), seat))
     return candidates, rows, decision
 

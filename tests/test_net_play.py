@@ -1,0 +1,160 @@
+"""The learnt player's play-time path (issue 31): the same candidates as ``mc``, rows of counts that are the training
+data's float rows, and the model's pass over them.
+
+``net`` decides from compiled copies of ``mc``'s candidate lists and from its rows as whole-number counts handed to
+numpy as bytes (strategies/net_features.py); at every decision of a deal of each variant these must be ``mc``'s
+lists, in order, and the float rows of :func:`~strategies.net_features.decision_features` (the training data's)
+once each count's divisor is applied, exactly; the model's values over them those of the float rows. A count
+outside a byte (a huge score) takes the float path, to the same values. The training data's rows are those the
+float features of feature version 1 made, to the bit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from net_models import floats_of_counts, random_model
+
+from simcli.engine.view import PlayerView
+from simcli.players.loading import Strategy, load_strategy
+from simcli.players.seating import play_game
+from simcli.rules.presets import load_rules
+from strategies.mc import MonteCarlo
+from strategies.net import Net, load_model
+from strategies.net_features import (
+    decision_bytes,
+    decision_counts,
+    decision_features,
+    discard_candidates,
+    draw_candidates,
+    meld_candidates,
+)
+
+HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
+
+
+class Probe(Net):
+    """``net`` that checks its candidates, rows and values at every decision against the slow, float path."""
+
+    def __init__(self, rng: np.random.Generator, model: Path) -> None:
+        super().__init__(rng, model=str(model), any_rules=True)
+        self.mc = MonteCarlo(np.random.default_rng(0))
+        self.checked = self.wide = 0
+
+    def _check(self, view: PlayerView, kind: str, own: Any, candidates: list[Any]) -> None:
+        theirs = {"draw": self.mc._draw_candidates, "melds": self.mc._meld_candidates,
+                  "discard": self.mc._discard_candidates}[kind](view, own)
+        assert candidates == theirs
+        counts = decision_counts(view, kind, candidates)
+        floats = decision_features(view, kind, candidates)
+        assert np.array_equal(floats_of_counts(np.array(counts)), floats)
+        rows = decision_bytes(view, kind, candidates)
+        assert rows == b"".join(bytes(row) for row in counts)
+        model = load_model(self.model_name)
+        bias = model.layers[-1][1][0] * model.y_scale
+        expected = model.values(floats) - bias
+        assert rows is not None
+        assert np.allclose(model.values_of_counts(rows, len(candidates)), expected, rtol=1e-9, atol=1e-9)
+        # the float path gives the very same values as the bytes
+        assert model.values_of_counts(counts, len(candidates)) == model.values_of_counts(rows, len(candidates))
+        # a score over two bytes: no bytes, the float path, the float rows' values
+        st = view._st.clone()
+        st.team_scores = [s + 70_000 for s in st.team_scores]
+        wide = PlayerView(st, view.seat)
+        assert decision_bytes(wide, kind, candidates) is None
+        wide_counts = decision_counts(wide, kind, candidates)
+        wide_floats = decision_features(wide, kind, candidates)
+        assert np.array_equal(floats_of_counts(np.array(wide_counts)), wide_floats)
+        assert np.allclose(model.values_of_counts(wide_counts, len(candidates)), model.values(wide_floats) - bias,
+                           rtol=1e-9, atol=1e-9)
+        self.checked += 1
+        self.wide += len(candidates) > 1
+
+    def choose_draw(self, view: PlayerView) -> Any:
+        own = self._heuristic(view).choose_draw(view)
+        self._check(view, "draw", own, draw_candidates(view, own))
+        return super().choose_draw(view)
+
+    def choose_melds(self, view: PlayerView) -> Any:
+        own = self._heuristic(view).choose_melds(view)
+        self._check(view, "melds", own, meld_candidates(view, own))
+        return super().choose_melds(view)
+
+    def choose_discard(self, view: PlayerView) -> Any:
+        own = self._heuristic(view).choose_discard(view)
+        self._check(view, "discard", own, discard_candidates(view, own))
+        return super().choose_discard(view)
+
+
+@pytest.mark.parametrize("variant", list(HEURISTIC))
+def test_net_plays_from_mcs_candidates_and_the_training_rows(variant: str, tmp_path: Path) -> None:
+    rules = load_rules(variant, {"max_hands": 1})
+    model = random_model(tmp_path / "r.npz", variant, seed=7)
+    players: list[Strategy] = [Probe(np.random.default_rng(s), model) for s in range(rules.num_players)]
+    play_game(rules, ["net"] * rules.num_players, 5, strategies=players)
+    assert sum(p.checked for p in players if isinstance(p, Probe)) > 40
+    assert sum(p.wide for p in players if isinstance(p, Probe)) > 10
+
+
+def test_net_plays_as_the_heuristic_mc_would_start_from(tmp_path: Path) -> None:
+    """net's heuristic is the rollout policy mc builds for its seat, from the same seeds."""
+    rules = load_rules("classic", {"max_hands": 1})
+    net = Net(np.random.default_rng(1), model=str(random_model(tmp_path / "r.npz", seed=7, max_hands=1)))
+    mc = MonteCarlo(np.random.default_rng(0))
+
+    class Seen(Strategy):
+        views: list[PlayerView] = []
+
+        def choose_discard(self, view: PlayerView) -> int | None:
+            Seen.views.append(view)
+            return super().choose_discard(view)
+
+    play_game(rules, ["x"] * 4, 3, strategies=[Seen(np.random.default_rng(s)) for s in range(4)])
+    view = Seen.views[0]
+    mine, theirs = net._heuristic(view), mc._policy(view)[view.seat]
+    assert type(mine) is type(theirs)
+    assert mine.rng.bit_generator.state == theirs.rng.bit_generator.state
+
+
+#: SHA-256 (first 16 hex digits) of the float64 feature rows of every decision of game 0 of seed 11 (the variant's
+#: heuristic in every seat, mc's candidates), and how many rows: written by the float features of commit cdff73d,
+#: before the rows were built as counts. The training data's rows must not change under a feature version.
+ROWS_DIGESTS = {"classic": (1203, "2fa04e3afb158252"), "ponytail": (2173, "ef377793f8fee408"),
+                "americana": (2204, "21cd37624d226ead"), "spanish": (697, "1c04a485fdb95a72")}
+
+
+@pytest.mark.parametrize("variant", list(HEURISTIC))
+def test_the_training_rows_are_those_of_feature_version_1(variant: str) -> None:
+    rules = load_rules(variant)
+    mc = MonteCarlo(np.random.default_rng(0))
+    sha = hashlib.sha256()
+    rows = 0
+    base = load_strategy(HEURISTIC[variant])
+
+    def seen(view: PlayerView, kind: str, own: Any, candidates: list[Any]) -> Any:
+        nonlocal rows
+        x = decision_features(view, kind, candidates)
+        sha.update(x.tobytes())
+        rows += len(x)
+        return own
+
+    class Seen(base):  # type: ignore[valid-type, misc]
+        def choose_draw(self, view: PlayerView) -> Any:
+            own = super().choose_draw(view)
+            return seen(view, "draw", own, mc._draw_candidates(view, own))
+
+        def choose_melds(self, view: PlayerView) -> Any:
+            own = super().choose_melds(view)
+            return seen(view, "melds", own, mc._meld_candidates(view, own))
+
+        def choose_discard(self, view: PlayerView) -> Any:
+            own = super().choose_discard(view)
+            return seen(view, "discard", own, mc._discard_candidates(view, own))
+
+    players = [Seen(np.random.default_rng(s)) for s in range(rules.num_players)]
+    play_game(rules, [HEURISTIC[variant]] * rules.num_players, 11, 0, strategies=players)
+    assert (rows, sha.hexdigest()[:16]) == ROWS_DIGESTS[variant]
