@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy_extensions import i64
+
 MASK32: Final = 0xFFFFFFFF
 POOL_SIZE: Final = 4
 INIT_A: Final = 0x43B0D7E5
@@ -25,9 +27,9 @@ MIX_MULT_R: Final = 0x4973F715
 XSHIFT: Final = 16
 
 
-def _mul32(a: int, b: int) -> int:
-    """``(a * b) mod 2**32`` for ``a, b < 2**32``, from products of 16-bit halves (the compiled build multiplies
-    natively only factors below 2**31; a larger one makes a big integer)."""
+def _mul32(a: i64, b: i64) -> i64:
+    """``(a * b) mod 2**32`` for ``a, b < 2**32``, from products of 16-bit halves (no product reaches 2**63: the
+    words are native 64-bit integers on the compiled build, ``i64``, whose arithmetic is the machine's)."""
     a_low, a_high = a & 0xFFFF, a >> 16
     b_low, b_high = b & 0xFFFF, b >> 16
     return (a_low * b_low + (((a_high * b_low + a_low * b_high) & 0xFFFF) << 16)) & MASK32
@@ -46,7 +48,7 @@ def _words(value: int) -> list[int]:
     return out
 
 
-def _mix(x: int, y: int) -> int:
+def _mix(x: i64, y: i64) -> i64:
     """numpy's ``mix`` of two 32-bit words."""
     # + 2**32 keeps the difference positive: & of a negative integer leaves the compiled fast path
     result = (_mul32(MIX_MULT_L, x) + (1 << 32) - _mul32(MIX_MULT_R, y)) & MASK32
@@ -64,8 +66,9 @@ def seed_words(seed: int, key: tuple[int, ...], n_words: int) -> list[int]:
     entropy.extend(spawn)
     # mix_entropy: hashmix's running constant is threaded through by hand (a closure or a callable object would
     # cost a Python call a word on the compiled build).
-    hash_const = INIT_A
-    pool = [0] * POOL_SIZE
+    hash_const: i64 = INIT_A
+    value: i64 = 0
+    pool: list[i64] = [0] * POOL_SIZE
     for i in range(POOL_SIZE):
         value = (entropy[i] if i < len(entropy) else 0) ^ hash_const
         hash_const = _mul32(hash_const, MULT_A)
@@ -84,7 +87,7 @@ def seed_words(seed: int, key: tuple[int, ...], n_words: int) -> list[int]:
             hash_const = _mul32(hash_const, MULT_A)
             value = _mul32(value, hash_const)
             pool[dst] = _mix(pool[dst], value ^ (value >> XSHIFT))
-    const = INIT_B
+    const: i64 = INIT_B
     out: list[int] = []
     for i in range(n_words):
         value = pool[i % POOL_SIZE] ^ const
