@@ -55,20 +55,25 @@ class Spanish(Greedy):
         if rules.hidden_canasta_bonus is None or not USE_HIDDEN:
             return []
         size = rules.canasta_size
-        left = list(view.hand)
+        hand = view.hand
         table = view.meld_table()
         out: list[Meld] = []
-        # sorted(NATURAL_RANKS, key=lambda x: -left[x]) and the ranks that could make one (two or more, unmelded):
-        # those first filtered, then sorted by their counts, largest first, ties in rank order (stable)
+        # sorted(NATURAL_RANKS, key=lambda x: -hand[x]) and the ranks that could make one (unmelded, and more
+        # naturals than the wild cards they need: 2n > size): those first filtered, then sorted by their counts,
+        # largest first, ties in rank order (stable). A rank of fewer naturals is never laid below, and leaving it
+        # out keeps the others' order, so most hands are done here, with no copy of the hand.
         order: list[int] = []
         for r in NATURAL_RANKS:
-            n = left[r]
-            if n < 2 or table[r] is not None:
+            n = hand[r]
+            if 2 * n <= size or table[r] is not None:
                 continue
             i = len(order)
-            while i > 0 and left[order[i - 1]] < n:
+            while i > 0 and hand[order[i - 1]] < n:
                 i -= 1
             order.insert(i, r)
+        if not order:
+            return out
+        left = list(hand)
         for r in order:
             n = left[r]
             if n >= size:
