@@ -135,7 +135,8 @@ class Model:
             self._w_out = np.ascontiguousarray(rest[-1][0][:, 0] * self.y_scale)
         else:  # a linear model (``--hidden 0``): the first layer is the output
             w_count = w_count[:, 0] * self.y_scale
-        self._w_count = np.ascontiguousarray(w_count)
+        self._w_state = np.ascontiguousarray(w_count[:STATE_COUNTS])
+        self._w_candidate = np.ascontiguousarray(w_count[STATE_COUNTS:])
 
     def values(self, x: np.ndarray) -> np.ndarray:
         """The model's value (points, relative to the decision's mean) of each row of ``x``, in one batch."""
@@ -147,17 +148,18 @@ class Model:
                 np.maximum(h, 0.0, out=h)
         return h[:, 0] * self.y_scale
 
-    def values_of_counts(self, rows: bytes | list[list[int]], k: int) -> list[float]:
-        """The values of a decision's ``k`` candidates, from its rows as counts: the bytes of
-        :func:`~strategies.net_features.decision_bytes`, or the lists of
-        :func:`~strategies.net_features.decision_counts` (where a count is over 255). The same as :meth:`values` of
-        the float rows less the output layer's bias (a constant of the model), up to rounding. The play-time pass: no
-        float made in Python, one product for the first layer of every candidate, a few numpy calls a decision."""
-        if isinstance(rows, bytes):
-            x = np.frombuffer(rows, np.uint8).reshape(k, -1).astype(np.float64)
-        else:  # a count over 255: the same rows as floats (a byte's value as a float is exact: the same products)
-            x = np.array(rows, dtype=np.float64)
-        h = np.dot(x, self._w_count)
+    def values_of_counts(self, counts: bytes | list[int], k: int) -> list[float]:
+        """The values of a decision's ``k`` candidates from its rows as counts, the state part and then each
+        candidate's part: bytes (:func:`~strategies.net_features.decision_bytes`), or a list where a count is over 255
+        (:func:`~strategies.net_features.decision_counts`). The same as :meth:`values` of the float rows less the
+        output layer's bias (a constant of the model), up to rounding. The play-time pass: no float made in Python,
+        the state through the first layer once, every candidate in one product, a few numpy calls a decision."""
+        if isinstance(counts, bytes):
+            x = np.frombuffer(counts, np.uint8).astype(np.float64)
+        else:  # a count over 255: the same counts as floats (a byte's value as a float is exact: the same products)
+            x = np.array(counts, dtype=np.float64)
+        h = np.dot(x[STATE_COUNTS:].reshape(k, CANDIDATE_COLUMNS), self._w_candidate)
+        h += np.dot(x[:STATE_COUNTS], self._w_state)
         for w, b in self._hidden:
             np.maximum(h, 0.0, out=h)
             h = np.dot(h, w)
@@ -286,8 +288,11 @@ class Net(Strategy):
         if k == 1 or view.special_hand_laid:
             return candidates[0]
         assert model is not None
-        rows = decision_bytes(view, kind, candidates)
-        values = model.values_of_counts(decision_counts(view, kind, candidates) if rows is None else rows, k)
+        counts: bytes | list[int] | None = decision_bytes(view, kind, candidates)
+        if counts is None:  # a count over 255: the same counts as a list
+            state, parts = decision_counts(view, kind, candidates)
+            counts = state + [c for part in parts for c in part]
+        values = model.values_of_counts(counts, k)
         best = 0  # the first best, as numpy's argmax (a list is quicker than numpy for a handful)
         top = values[0]
         for i in range(1, k):

@@ -16,7 +16,7 @@ refused at load time.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -32,7 +32,7 @@ FEATURE_VERSION = 1
 KINDS = ("draw", "melds", "discard")
 
 #: A meld of this many cards or more is a canasta (every preset's canasta size).
-CANASTA = 7
+CANASTA: Final = 7
 
 
 def _table_totals(view: PlayerView, team: int) -> list[int]:
@@ -123,17 +123,30 @@ def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
 COUNT_LAYOUT = _layout()
 
 
-def _signed(row: list[int], value: int) -> None:
-    """Append a score as four counts: its positive part's low and high bytes, then its negative part's."""
+#: Each count of a byte's range as a byte.
+_B: Final = [bytes((i,)) for i in range(256)]
+#: One-hot count vectors over the ranks and "none" (index ``NUM_RANKS``), and all zeros (index ``NUM_RANKS + 1``).
+_ONE_HOT: Final = [bytes(int(r == i) for r in range(NUM_RANKS + 1)) for i in range(NUM_RANKS + 2)]
+#: The kind and "heuristic's choice" columns, by kind (its index in KINDS) and whether the candidate is the first.
+_KIND: Final = [[bytes((int(k == 0), int(k == 1), int(k == 2), first)) for first in (0, 1)] for k in range(3)]
+
+
+def _signed(value: int) -> list[int]:
+    """A score as four counts: its positive part's low and high bytes, then its negative part's."""
     pos = value if value > 0 else 0
     neg = pos - value
-    row.append(pos & 255)
-    row.append(pos >> 8)
-    row.append(neg & 255)
-    row.append(neg >> 8)
+    return [pos & 255, pos >> 8, neg & 255, neg >> 8]
 
 
-def state_counts(view: PlayerView, tables: tuple[list[int], list[int], list[int]]) -> list[int]:
+def _sum(values: list[int]) -> int:
+    total = 0
+    for v in values:
+        total += v
+    return total
+
+
+def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]], hand_piece: Sequence[int],
+                 own_piece: Sequence[int]) -> list[Sequence[int]]:
     """A decision's state part as counts (over :data:`COUNT_LAYOUT`'s divisors: the features): the hand by rank
     (/4), its size (/20), the own team's and the other teams' meld cards by rank (/8 each), canastas, clean
     canastas (/3) and hidden canastas (/2), each own and the other teams' best; opened, another team opened, the
@@ -141,11 +154,14 @@ def state_counts(view: PlayerView, tables: tuple[list[int], list[int], list[int]
     seats' hand sizes (/15); the own and the best other team's scores (/5000) and their difference (/2000); red and
     black threes, own and best other (/4); the turn (/60), the deal (/10); the flags (must take the pile, drew from
     the stock, may ask, permission yes, no, pile premiado, crossed, first take done, no discard this turn, pony
-    picked); wings left (/4) and closed canastas set aside (/3)."""
+    picked); wings left (/4) and closed canastas set aside (/3).
+
+    As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and the own
+    team's meld cards, ``tables[0]``, as bytes or as lists)."""
     team, seat, n = view.team, view.seat, view.n_players
     own, opp, others = tables
     n_teams = view.n_teams
-    canastas = [sum(view.canastas(t).values()) for t in range(n_teams)]
+    canastas = [_sum(list(view.canastas(t).values())) for t in range(n_teams)]
     clean = [view.clean_canastas(t) for t in range(n_teams)]
     hidden = [view.hidden_canastas(t) for t in range(n_teams)]
     scores = view.scores
@@ -156,52 +172,61 @@ def state_counts(view: PlayerView, tables: tuple[list[int], list[int], list[int]
     permission = view.partner_permission
     hand_sizes = view.hand_sizes
     red, black, opened = view.red_threes, view.black_threes, view.opened
-    row: list[int] = list(view.hand)
-    row.append(view.hand_size)
-    row.extend(own)
-    row.extend(opp)
-    for x in (canastas[team], _best(canastas, others), clean[team], _best(clean, others), hidden[team],
-              _best(hidden, others), int(view.has_opened), int(any(opened[t] for t in others)), view.minimum):
-        row.append(x)
     top = view.pile_top
-    row.extend(_ONE_HOT[NUM_RANKS if top is None else top])
-    row.append(view.pile_size)
-    row.append(int(view.pile_frozen))
-    row.append(view.stock_size)
-    for k in range(1, 4):
-        row.append(hand_sizes[(seat + k) % n] if k < n else 0)
-    _signed(row, scores[team])
-    _signed(row, scores[best_other])
-    for x in (red[team], _best(red, others), black[team], _best(black, others), view.turn, view.deal_index,
-              int(view.must_take_pile), int(view.drew_from_stock), int(view.may_ask), int(permission is True),
-              int(permission is False), int(view.pile_premiado), int(view.pile_crossed), int(view.first_take_done),
-              int(view.no_discard_this_turn), int(view.pony_picked[seat]), view.wings_left,
-              len(view.closed_canastas(team))):
-        row.append(x)
-    return row
+    others_opened = 0
+    for t in others:
+        if opened[t]:
+            others_opened = 1
+    sign = _signed(scores[team]) + _signed(scores[best_other])
+    return [hand_piece, [view.hand_size], own_piece, opp,
+            [canastas[team], _best(canastas, others), clean[team], _best(clean, others), hidden[team],
+             _best(hidden, others), 1 if view.has_opened else 0, others_opened, view.minimum],
+            _ONE_HOT[NUM_RANKS if top is None else top],
+            [view.pile_size, 1 if view.pile_frozen else 0, view.stock_size,
+             hand_sizes[(seat + 1) % n] if n > 1 else 0, hand_sizes[(seat + 2) % n] if n > 2 else 0,
+             hand_sizes[(seat + 3) % n] if n > 3 else 0, sign[0], sign[1], sign[2], sign[3], sign[4], sign[5],
+             sign[6], sign[7], red[team], _best(red, others), black[team], _best(black, others), view.turn,
+             view.deal_index, 1 if view.must_take_pile else 0, 1 if view.drew_from_stock else 0,
+             1 if view.may_ask else 0, 1 if permission is True else 0, 1 if permission is False else 0,
+             1 if view.pile_premiado else 0, 1 if view.pile_crossed else 0, 1 if view.first_take_done else 0,
+             1 if view.no_discard_this_turn else 0, 1 if view.pony_picked[seat] else 0, view.wings_left,
+             len(view.closed_canastas(team))]]
 
 
-#: One-hot count vectors over the ranks and "none" (index ``NUM_RANKS``), and all zeros (index ``NUM_RANKS + 1``).
-_ONE_HOT = [tuple(int(r == i) for r in range(NUM_RANKS + 1)) for i in range(NUM_RANKS + 2)]
-#: The kind and "heuristic's choice" columns, by kind and whether the candidate is the first.
-_KIND = {(kind, first): (int(kind == "draw"), int(kind == "melds"), int(kind == "discard"), int(first))
-         for kind in KINDS for first in (False, True)}
+def _with(piece: Sequence[int], at: int, value: int) -> Sequence[int]:
+    """``piece`` (bytes or a list) with ``value`` at ``at``."""
+    if isinstance(piece, bytes):
+        return piece[:at] + _B[value] + piece[at + 1:]
+    out = list(piece)
+    out[at] = value
+    return out
 
 
-def _candidate_counts(hand0: Sequence[int], pile_size: int, kind: str, candidate: Any, first: bool,
-                      own: Sequence[int], opp: Sequence[int]) -> list[int]:
-    """A candidate's part of a row as counts: its kind one-hot, whether it is the heuristic's choice, the hand
-    (/4) and the team's meld cards by rank (/8) after it, the cards it lays (/15), its wild cards (/4), new melds
-    (/4), canastas it closes (/2), the cards left (/20), none left, stock, take, the pile cards a take gains beyond
-    the top (/30), a special hand, and for a discard whether another team and the own team have a meld of its rank,
-    whether it is wild, and its rank one-hot (or none)."""
-    hand = list(hand0)
-    table = list(own)
-    laid = wild = new = gained = 0
-    stock = take = special = 0
-    discard_at = NUM_RANKS + 1
-    feeds = mine = is_wild = 0
-    if kind == "draw":
+def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pile_size: int, kind: int,
+                     candidate: Any, first: int, own: list[int], own_piece: Sequence[int],
+                     opp: list[int]) -> list[Sequence[int]]:
+    """A candidate's part of a row as counts: its kind (``kind``: an index in KINDS) one-hot, whether it is the
+    heuristic's choice (``first``: 1 or 0), the hand (/4) and the team's meld cards by rank (/8) after it, the
+    cards it lays (/15), its wild cards (/4), new melds (/4), canastas it closes (/2), the cards left (/20), none
+    left, stock, take, the pile cards a take gains beyond the top (/30), a special hand, and for a discard whether
+    another team and the own team have a meld of its rank, whether it is wild, and its rank one-hot (or none).
+
+    As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and ``own``
+    as bytes or as lists; ``total``: the cards in hand)."""
+    if kind == 2:  # a discard: one card fewer of its rank, the melds as they are
+        if candidate is None:
+            return [_KIND[2][first], hand_piece, own_piece,
+                    [0, 0, 0, 0, total, 1 if total <= 0 else 0, 0, 0, 0, 0, 0, 0, 0], _ONE_HOT[NUM_RANKS]]
+        rank: int = candidate
+        n = hand0[rank]
+        left = total - 1 if n > 0 else total
+        return [_KIND[2][first], _with(hand_piece, rank, n - 1) if n > 0 else hand_piece, own_piece,
+                [0, 0, 0, 0, left, 1 if left <= 0 else 0, 0, 0, 0, 0, 1 if opp[rank] > 0 else 0,
+                 1 if own[rank] > 0 else 0, 1 if rank == JOKER or rank == TWO else 0], _ONE_HOT[rank]]
+    hand = hand0[:]
+    table = own[:]
+    laid = wild = new = gained = stock = take = special = 0
+    if kind == 0:
         if candidate is DRAW_STOCK:
             stock = 1
         elif isinstance(candidate, TakePile):
@@ -210,58 +235,57 @@ def _candidate_counts(hand0: Sequence[int], pile_size: int, kind: str, candidate
             top = candidate.meld.rank
             hand[top] += 1  # the top card is melded with the cards from the hand
             for m in (candidate.meld, *candidate.extra):
-                new += int(table[m.rank] == 0)
+                new += 1 if table[m.rank] == 0 else 0
                 a, w = _lay(hand, table, m)
                 laid, wild = laid + a, wild + w
-            hand[top] = max(hand[top] - 1, 0)
+            hand[top] = hand[top] - 1 if hand[top] > 0 else 0
             table[top] += 1
-    elif kind == "melds":
+    else:
         plan = list(candidate or ())
         if plan and isinstance(plan[0], SpecialHand):
             special = 1
-            laid = sum(hand)
+            laid = _sum(hand)
             hand = [0] * NUM_RANKS
         else:
             for m in plan:
-                new += int(table[m.rank] == 0)
+                new += 1 if table[m.rank] == 0 else 0
                 a, w = _lay(hand, table, m)
                 laid, wild = laid + a, wild + w
-    else:
-        rank = candidate
-        discard_at = NUM_RANKS if rank is None else rank
-        if rank is not None:
-            hand[rank] = max(hand[rank] - 1, 0)
-            feeds, mine, is_wild = int(opp[rank] > 0), int(own[rank] > 0), int(rank in (JOKER, TWO))
-    left = sum(hand) + (gained - 1 if take else 0)
+    left = _sum(hand) + (gained - 1 if take else 0)
     closed = 0
     for r in range(NUM_RANKS):
         if table[r] >= CANASTA and own[r] < CANASTA:
             closed += 1
-    row = list(_KIND[kind, first])
-    row.extend(hand)
-    row.extend(table)
-    for x in (laid, wild, new, closed, left, int(left <= 0), stock, take, max(gained - 1, 0), special, feeds, mine,
-              is_wild):
-        row.append(x)
-    row.extend(_ONE_HOT[discard_at])
-    return row
+    return [_KIND[kind][first], hand, table, [laid, wild, new, closed, left, 1 if left <= 0 else 0, stock, take,
+                                              gained - 1 if gained > 1 else 0, special, 0, 0, 0],
+            _ONE_HOT[NUM_RANKS + 1]]
 
 
-def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> list[list[int]]:
-    """A decision's rows as counts (:data:`COUNT_LAYOUT`), one a candidate: the state part, then the candidate's."""
+def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> tuple[list[int], list[list[int]]]:
+    """A decision's rows as counts (:data:`COUNT_LAYOUT`): its state part, then each candidate's part."""
     tables = _tables(view)
     own, opp, _ = tables
-    state = state_counts(view, tables)
-    hand, pile_size = view.hand, view.pile_size
-    return [state + _candidate_counts(hand, pile_size, kind, c, i == 0, own, opp) for i, c in enumerate(candidates)]
+    hand, pile_size, k = list(view.hand), view.pile_size, KINDS.index(kind)
+    total = _sum(hand)
+    parts: list[list[int]] = []
+    for i, c in enumerate(candidates):
+        part: list[int] = []
+        for piece in candidate_pieces(hand, total, hand, pile_size, k, c, 1 if i == 0 else 0, own, own, opp):
+            part.extend(piece)
+        parts.append(part)
+    state: list[int] = []
+    for piece in state_pieces(view, tables, hand, own):
+        state.extend(piece)
+    return state, parts
 
 
 def decision_features(view: PlayerView, kind: str, candidates: Sequence[Any]) -> np.ndarray:
     """The rows of one decision, one per candidate (the first is the heuristic's choice), state part first: each
     column its counts over its divisor (:data:`COUNT_LAYOUT`; an int over an int, as Python divides)."""
-    rows = decision_counts(view, kind, candidates)
+    state, parts = decision_counts(view, kind, candidates)
     out: list[list[float]] = []
-    for counts in rows:
+    for part in parts:
+        counts = state + part
         row: list[float] = []
         for divisor, terms in COUNT_LAYOUT:
             total = 0
@@ -273,22 +297,25 @@ def decision_features(view: PlayerView, kind: str, candidates: Sequence[Any]) ->
 
 
 def decision_bytes(view: PlayerView, kind: str, candidates: Sequence[Any]) -> bytes | None:
-    """:func:`decision_counts` as bytes, one a count, the rows one after another (``None`` where a count is outside
-    0..255): what ``net`` hands to its model, with no float made in Python."""
+    """:func:`decision_counts` as bytes, one a count: the state part, then the candidates' parts one after another
+    (``None`` where a count is outside 0..255). What ``net`` hands to its model, with no float made in Python."""
     tables = _tables(view)
     own, opp, _ = tables
-    hand, pile_size = view.hand, view.pile_size
+    hand, pile_size, k = list(view.hand), view.pile_size, KINDS.index(kind)
+    total = _sum(hand)
     try:
-        state = bytes(state_counts(view, tables))
-        parts: list[bytes] = []
-        first = True
+        hand_bytes, own_bytes = bytes(hand), bytes(own)
+        out: list[bytes] = []
+        for piece in state_pieces(view, tables, hand_bytes, own_bytes):
+            out.append(piece if isinstance(piece, bytes) else bytes(piece))
+        first = 1
         for c in candidates:
-            parts.append(state)
-            parts.append(bytes(_candidate_counts(hand, pile_size, kind, c, first, own, opp)))
-            first = False
+            for piece in candidate_pieces(hand, total, hand_bytes, pile_size, k, c, first, own, own_bytes, opp):
+                out.append(piece if isinstance(piece, bytes) else bytes(piece))
+            first = 0
     except ValueError:
         return None
-    return b"".join(parts)
+    return b"".join(out)
 
 
 # ------------------------------------------------------------------------------------------------ candidates

@@ -24,7 +24,7 @@ from simcli.rules.presets import load_rules
 from simcli.training.data import check_data, read_data
 from simcli.training.fit import FitSettings, figures, fit, picks
 from strategies.net import FEATURE_VERSION, Model, ModelError, Net, load_model, rules_digest
-from strategies.net_features import CANDIDATE_COLUMNS, STATE_COLUMNS, decision_features
+from strategies.net_features import CANDIDATE_COLUMNS, STATE_COLUMNS, STATE_COUNTS, decision_features
 
 TINY = ["--strategies", "mc:samples=2,greedy,mc:samples=2,greedy", "-n", "10", "--chunk", "5", "--seed", "3", "-q"]
 
@@ -145,12 +145,14 @@ def test_net_scores_every_candidate_in_one_batch_and_decides(tmp_path: Path) -> 
     model = load_model(path)
     batch = model.values_of_counts
 
-    def counted(rows: bytes | list[list[int]], k: int) -> list[float]:
+    def counted(counts: bytes | list[int], k: int) -> list[float]:
         calls.append(k)
-        out = batch(rows, k)
+        out = batch(counts, k)
         # The play-time pass over counts is the pass over whole float rows, less the output layer's bias.
-        counts = np.frombuffer(rows, np.uint8).reshape(k, -1) if isinstance(rows, bytes) else np.array(rows)
-        full = model.values(floats_of_counts(counts)) - model.layers[-1][1][0] * model.y_scale
+        assert isinstance(counts, bytes)
+        x = np.frombuffer(counts, np.uint8)
+        rows = np.hstack([np.tile(x[:STATE_COUNTS], (k, 1)), x[STATE_COUNTS:].reshape(k, -1)])
+        full = model.values(floats_of_counts(rows)) - model.layers[-1][1][0] * model.y_scale
         assert np.allclose(out, full, rtol=1e-9, atol=1e-9)
         return out
 

@@ -43,8 +43,8 @@ def rows_and_pick(st: DealState, seat: int, phase: str, model: Path) -> tuple[li
     own = getattr(heuristic, f"choose_{phase}")(view)
     candidates = {"draw": draw_candidates, "melds": meld_candidates, "discard": discard_candidates}[phase](view, own)
     # The rows of the training data and those net plays from (counts: the same numbers before their divisors).
-    rows = np.hstack([decision_features(view, phase, candidates),
-                      np.array(decision_counts(view, phase, candidates), dtype=np.float64)])
+    state, parts = decision_counts(view, phase, candidates)
+    rows = np.hstack([decision_features(view, phase, candidates), np.array([state + p for p in parts], dtype=float)])
     decision = getattr(net, f"choose_{phase}")(PlayerView(st.clone(), seat))
     return candidates, rows, decision
 

@@ -49,28 +49,28 @@ class Probe(Net):
         theirs = {"draw": self.mc._draw_candidates, "melds": self.mc._meld_candidates,
                   "discard": self.mc._discard_candidates}[kind](view, own)
         assert candidates == theirs
-        counts = decision_counts(view, kind, candidates)
+        k = len(candidates)
+        state, parts = decision_counts(view, kind, candidates)
         floats = decision_features(view, kind, candidates)
-        assert np.array_equal(floats_of_counts(np.array(counts)), floats)
+        assert np.array_equal(floats_of_counts(np.array([state + p for p in parts])), floats)
         rows = decision_bytes(view, kind, candidates)
-        assert rows == b"".join(bytes(row) for row in counts)
+        flat = state + [c for p in parts for c in p]
+        assert rows == bytes(flat)
         model = load_model(self.model_name)
         bias = model.layers[-1][1][0] * model.y_scale
-        expected = model.values(floats) - bias
-        assert rows is not None
-        assert np.allclose(model.values_of_counts(rows, len(candidates)), expected, rtol=1e-9, atol=1e-9)
+        assert np.allclose(model.values_of_counts(rows, k), model.values(floats) - bias, rtol=1e-9, atol=1e-9)
         # the float path gives the very same values as the bytes
-        assert model.values_of_counts(counts, len(candidates)) == model.values_of_counts(rows, len(candidates))
+        assert model.values_of_counts(flat, k) == model.values_of_counts(rows, k)
         # a score over two bytes: no bytes, the float path, the float rows' values
         st = view._st.clone()
         st.team_scores = [s + 70_000 for s in st.team_scores]
         wide = PlayerView(st, view.seat)
         assert decision_bytes(wide, kind, candidates) is None
-        wide_counts = decision_counts(wide, kind, candidates)
-        wide_floats = decision_features(wide, kind, candidates)
-        assert np.array_equal(floats_of_counts(np.array(wide_counts)), wide_floats)
-        assert np.allclose(model.values_of_counts(wide_counts, len(candidates)), model.values(wide_floats) - bias,
-                           rtol=1e-9, atol=1e-9)
+        state, parts = decision_counts(wide, kind, candidates)
+        floats = decision_features(wide, kind, candidates)
+        assert np.array_equal(floats_of_counts(np.array([state + p for p in parts])), floats)
+        flat = state + [c for p in parts for c in p]
+        assert np.allclose(model.values_of_counts(flat, k), model.values(floats) - bias, rtol=1e-9, atol=1e-9)
         self.checked += 1
         self.wide += len(candidates) > 1
 
