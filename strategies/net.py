@@ -43,6 +43,7 @@ from simcli.rules.ruleset import RuleSet
 from .mc import BEST_HEURISTIC
 from .net_features import (
     CANDIDATE_COLUMNS,
+    CANDIDATE_COUNTS,
     COUNT_LAYOUT,
     FEATURE_VERSION,
     KINDS,
@@ -120,7 +121,7 @@ class Model:
         # COUNT_LAYOUT): the input scaling folded into the first layer, each float column's weights (over its
         # divisor) moved onto the counts it is made of, the first layer's bias onto the kind columns (one of them is
         # 1 in every row); the output layer a vector with the output scale folded in, and no output bias (the same
-        # for every candidate: a decision compares them).
+        # for every candidate: a decision compares them; a linear model's only layer is its output layer).
         w0, b0 = self.layers[0]
         folded = w0 / self.x_scale[:, None]
         w_count = np.zeros((STATE_COUNTS + CANDIDATE_COLUMNS, w0.shape[1]))
@@ -128,15 +129,18 @@ class Model:
             for column, coefficient in terms:
                 w_count[column] += folded[j] * coefficient / divisor
         w_count[STATE_COUNTS:STATE_COUNTS + len(KINDS)] += b0 - (self.x_mean / self.x_scale) @ w0
+        if len(self.layers) == 1:  # a linear model: the first layer is the output, whose bias is left out
+            w_count[STATE_COUNTS:STATE_COUNTS + len(KINDS)] -= b0
         rest = self.layers[1:]
         self._hidden = [(w.copy(), b.copy()) for w, b in rest[:-1]]
         self._w_out: np.ndarray | None = None
         if rest:
             self._w_out = np.ascontiguousarray(rest[-1][0][:, 0] * self.y_scale)
         else:  # a linear model (``--hidden 0``): the first layer is the output
-            w_count = w_count[:, 0] * self.y_scale
+            w_count = w_count * self.y_scale
         self._w_state = np.ascontiguousarray(w_count[:STATE_COUNTS])
-        self._w_candidate = np.ascontiguousarray(w_count[STATE_COUNTS:])
+        # the candidate part's rows, and a last row for the state's share (its last count is 1): see play_buffer
+        self._w_candidate = np.ascontiguousarray(np.vstack([w_count[STATE_COUNTS:], np.zeros(w_count.shape[1])]))
 
     def values(self, x: np.ndarray) -> np.ndarray:
         """The model's value (points, relative to the decision's mean) of each row of ``x``, in one batch."""
@@ -148,26 +152,35 @@ class Model:
                 np.maximum(h, 0.0, out=h)
         return h[:, 0] * self.y_scale
 
-    def values_of_counts(self, counts: bytes | list[int], k: int) -> list[float]:
+    def play_buffer(self) -> np.ndarray:
+        """The candidate part's weights of the first layer, to hand to :meth:`values_of_counts` (one a player: its
+        last row is written at each decision)."""
+        return self._w_candidate.copy()
+
+    def values_of_counts(self, counts: bytes | list[int], k: int, buffer: np.ndarray | None = None) -> list[float]:
         """The values of a decision's ``k`` candidates from its rows as counts, the state part and then each
         candidate's part: bytes (:func:`~strategies.net_features.decision_bytes`), or a list where a count is over 255
         (:func:`~strategies.net_features.decision_counts`). The same as :meth:`values` of the float rows less the
         output layer's bias (a constant of the model), up to rounding. The play-time pass: no float made in Python,
-        the state through the first layer once, every candidate in one product, a few numpy calls a decision."""
+        the state through the first layer once (into ``buffer``'s last row, :meth:`play_buffer`, which every
+        candidate's last count, 1, adds), every candidate in one product, a few numpy calls a decision."""
+        if buffer is None:
+            buffer = self.play_buffer()
         if isinstance(counts, bytes):
             x = np.frombuffer(counts, np.uint8).astype(np.float64)
         else:  # a count over 255: the same counts as floats (a byte's value as a float is exact: the same products)
             x = np.array(counts, dtype=np.float64)
-        h = np.dot(x[STATE_COUNTS:].reshape(k, CANDIDATE_COLUMNS), self._w_candidate)
-        h += np.dot(x[:STATE_COUNTS], self._w_state)
+        np.dot(x[:STATE_COUNTS], self._w_state, out=buffer[CANDIDATE_COLUMNS])
+        h = np.dot(x[STATE_COUNTS:].reshape(k, CANDIDATE_COUNTS), buffer)
         for w, b in self._hidden:
             np.maximum(h, 0.0, out=h)
             h = np.dot(h, w)
             h += b
-        if self._w_out is not None:
-            np.maximum(h, 0.0, out=h)
-            h = np.dot(h, self._w_out)
-        out: list[float] = h.tolist()
+        if self._w_out is None:  # a linear model: one output column
+            out: list[float] = h[:, 0].tolist()
+            return out
+        np.maximum(h, 0.0, out=h)
+        out = np.dot(h, self._w_out).tolist()
         return out
 
     def refusal(self, rules: RuleSet) -> str | None:
@@ -243,6 +256,7 @@ class Net(Strategy):
             load_model(self.model_name)  # a missing or damaged file fails when the player is built
         self._model: Model | None = None
         self._model_rules: RuleSet | None = None
+        self._buffer: np.ndarray | None = None
         self._rules: RuleSet | None = None
         self._rule_sets = 0
         self._margin = 0.0
@@ -262,6 +276,7 @@ class Net(Strategy):
                 raise ModelError(refusal)
             self._model, self._model_rules = model, rules
             self._margin = self.margin if self.margin >= 0 else model.margin
+            self._buffer = model.play_buffer()
         assert self._model is not None
         return self._model
 
@@ -292,7 +307,7 @@ class Net(Strategy):
         if counts is None:  # a count over 255: the same counts as a list
             state, parts = decision_counts(view, kind, candidates)
             counts = state + [c for part in parts for c in part]
-        values = model.values_of_counts(counts, k)
+        values = model.values_of_counts(counts, k, self._buffer)
         best = 0  # the first best, as numpy's argmax (a list is quicker than numpy for a handful)
         top = values[0]
         for i in range(1, k):

@@ -92,6 +92,9 @@ CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16
 #: The columns of a row's state part as counts: the float row's, with each of its two scores (columns 77 and 78)
 #: as four counts, and its score difference (column 79) made of them.
 STATE_COUNTS = STATE_COLUMNS - 3 + 8
+#: The counts of a row's candidate part: the float row's, and a last count that is always 1 (a model's pass adds the
+#: state part's share of the first layer through it, once a decision).
+CANDIDATE_COUNTS = CANDIDATE_COLUMNS + 1
 
 
 def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
@@ -127,6 +130,8 @@ COUNT_LAYOUT = _layout()
 _B: Final = [bytes((i,)) for i in range(256)]
 #: One-hot count vectors over the ranks and "none" (index ``NUM_RANKS``), and all zeros (index ``NUM_RANKS + 1``).
 _ONE_HOT: Final = [bytes(int(r == i) for r in range(NUM_RANKS + 1)) for i in range(NUM_RANKS + 2)]
+#: The same, each followed by the candidate part's last count, 1.
+_ONE_HOT_END: Final = [piece + b"\x01" for piece in _ONE_HOT]
 #: The kind and "heuristic's choice" columns, by kind (its index in KINDS) and whether the candidate is the first.
 _KIND: Final = [[bytes((int(k == 0), int(k == 1), int(k == 2), first)) for first in (0, 1)] for k in range(3)]
 
@@ -209,20 +214,21 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
     heuristic's choice (``first``: 1 or 0), the hand (/4) and the team's meld cards by rank (/8) after it, the
     cards it lays (/15), its wild cards (/4), new melds (/4), canastas it closes (/2), the cards left (/20), none
     left, stock, take, the pile cards a take gains beyond the top (/30), a special hand, and for a discard whether
-    another team and the own team have a meld of its rank, whether it is wild, and its rank one-hot (or none).
+    another team and the own team have a meld of its rank, whether it is wild, and its rank one-hot (or none);
+    then 1 (:data:`CANDIDATE_COUNTS`).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and ``own``
     as bytes or as lists; ``total``: the cards in hand)."""
     if kind == 2:  # a discard: one card fewer of its rank, the melds as they are
         if candidate is None:
             return [_KIND[2][first], hand_piece, own_piece,
-                    [0, 0, 0, 0, total, 1 if total <= 0 else 0, 0, 0, 0, 0, 0, 0, 0], _ONE_HOT[NUM_RANKS]]
+                    [0, 0, 0, 0, total, 1 if total <= 0 else 0, 0, 0, 0, 0, 0, 0, 0], _ONE_HOT_END[NUM_RANKS]]
         rank: int = candidate
         n = hand0[rank]
         left = total - 1 if n > 0 else total
         return [_KIND[2][first], _with(hand_piece, rank, n - 1) if n > 0 else hand_piece, own_piece,
                 [0, 0, 0, 0, left, 1 if left <= 0 else 0, 0, 0, 0, 0, 1 if opp[rank] > 0 else 0,
-                 1 if own[rank] > 0 else 0, 1 if rank == JOKER or rank == TWO else 0], _ONE_HOT[rank]]
+                 1 if own[rank] > 0 else 0, 1 if rank == JOKER or rank == TWO else 0], _ONE_HOT_END[rank]]
     hand = hand0[:]
     table = own[:]
     laid = wild = new = gained = stock = take = special = 0
@@ -258,7 +264,7 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
             closed += 1
     return [_KIND[kind][first], hand, table, [laid, wild, new, closed, left, 1 if left <= 0 else 0, stock, take,
                                               gained - 1 if gained > 1 else 0, special, 0, 0, 0],
-            _ONE_HOT[NUM_RANKS + 1]]
+            _ONE_HOT_END[NUM_RANKS + 1]]
 
 
 def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> tuple[list[int], list[list[int]]]:

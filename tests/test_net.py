@@ -145,9 +145,9 @@ def test_net_scores_every_candidate_in_one_batch_and_decides(tmp_path: Path) -> 
     model = load_model(path)
     batch = model.values_of_counts
 
-    def counted(counts: bytes | list[int], k: int) -> list[float]:
+    def counted(counts: bytes | list[int], k: int, buffer: np.ndarray | None = None) -> list[float]:
         calls.append(k)
-        out = batch(counts, k)
+        out = batch(counts, k, buffer)
         # The play-time pass over counts is the pass over whole float rows, less the output layer's bias.
         assert isinstance(counts, bytes)
         x = np.frombuffer(counts, np.uint8)

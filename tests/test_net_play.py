@@ -158,3 +158,18 @@ def test_the_training_rows_are_those_of_feature_version_1(variant: str) -> None:
     players = [Seen(np.random.default_rng(s)) for s in range(rules.num_players)]
     play_game(rules, [HEURISTIC[variant]] * rules.num_players, 11, 0, strategies=players)
     assert (rows, sha.hexdigest()[:16]) == ROWS_DIGESTS[variant]
+
+
+def test_a_linear_model_plays_from_counts_too(tmp_path: Path) -> None:
+    """A model of one layer (``simcli train fit --hidden 0``): the first layer is the output."""
+    path = random_model(tmp_path / "r.npz", seed=3, max_hands=1)
+    with np.load(path) as z:
+        arrays = dict(z)
+    arrays["W0"], arrays["b0"] = arrays["W0"][:, :1], arrays["b0"][:1]
+    del arrays["W1"], arrays["b1"]
+    linear = tmp_path / "linear.npz"
+    np.savez(linear, **arrays)
+    rules = load_rules("classic", {"max_hands": 1})
+    players = [Probe(np.random.default_rng(s), linear) for s in range(4)]
+    play_game(rules, ["net"] * 4, 5, strategies=players)
+    assert len(load_model(str(linear)).layers) == 1 and sum(p.wide for p in players) > 10
