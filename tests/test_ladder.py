@@ -21,6 +21,7 @@ from simcli.duplicate.pairs import elo_from_score
 from simcli.duplicate.ratings import PRIOR_DRAWS
 from simcli.duplicate.tournament import StoredMatch, match_path
 from simcli.reporting.matches import LADDER_FILES
+from simcli.rules.presets import load_rules
 
 SHORT = ("--rule", "max_hands=1")
 RUNGS = "random,greedy,mc:samples=1"
@@ -61,13 +62,24 @@ def test_each_match_has_its_own_seed_and_pairs() -> None:
 
 def test_default_rungs_with_and_without_ismcts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ladder, "optional_rung", lambda name: False)
-    assert ladder.default_rungs("classic") == ["random", "greedy", "mc:samples=4", "mc", "oracle"]
-    assert ladder.default_rungs("ponytail") == ["random", "greedy", "ponytail", "mc:samples=4", "mc", "oracle"]
+    assert ladder.default_rungs("classic") == ["random", "greedy", "net", "mc:samples=4", "mc", "oracle"]
+    assert ladder.default_rungs("ponytail") == ["random", "greedy", "ponytail", "net", "mc:samples=4", "mc",
+                                                "oracle"]
     monkeypatch.setattr(ladder, "optional_rung", lambda name: name == "ismcts")
-    assert ladder.default_rungs("spanish") == ["random", "greedy", "spanish", "mc:samples=4", "mc", "ismcts",
-                                               "oracle"]
+    assert ladder.default_rungs("spanish") == ["random", "greedy", "spanish", "net", "mc:samples=4", "mc",
+                                               "ismcts", "oracle"]
     monkeypatch.undo()
     assert ladder.optional_rung("greedy") and not ladder.optional_rung("no_such_strategy")
+
+
+def test_learnt_rung_only_under_its_models_rules() -> None:
+    """net is a default rung under the preset's rules; a changed knob (which net would refuse) leaves it out."""
+    assert ladder.learnt_rung("classic", load_rules("classic"))
+    changed = load_rules("classic", {"going_out_bonus": 200})
+    assert not ladder.learnt_rung("classic", changed)
+    assert "net" not in ladder.default_rungs("classic", changed)
+    assert "net" in ladder.default_rungs("americana", load_rules("americana"))
+    assert not ladder.learnt_rung("no_such_variant")
 
 
 # ------------------------------------------------------------------------------------ hand-built matches

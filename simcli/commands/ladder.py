@@ -75,8 +75,8 @@ def play_one(spec: LadderSpec, rules: RuleSet, i: int, j: int, *, jobs: int, bar
 @rule_option
 @rules_file_option
 @click.option("--rungs", "rungs_text", metavar="A,B,...",
-              help="the players, weak to strong [default: random, greedy, the variant's heuristic, mc:samples=4, mc, "
-                   "ismcts when installed, oracle]")
+              help="the players, weak to strong [default: random, greedy, the variant's heuristic, net where its "
+                   "model was trained under these rules, mc:samples=4, mc, ismcts when installed, oracle]")
 @seed_option("ladder seed: each match's seed derives from it and the match's two rungs")
 @click.option("--pairs", type=BoundedInt(2, 10**9, "the intervals resample each match's pairs"),
               default=DEFAULT_PAIRS, show_default=True,
@@ -124,7 +124,7 @@ def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file:
             rs = build_rules(variant, rules, rules_file)
     except (TournamentError, KeyError, TypeError, ValueError) as exc:
         raise click.ClickException(str(exc).splitlines()[0] if str(exc) else "unreadable ladder") from None
-    names = parse_rungs(rungs_text) if rungs_text else default_rungs(variant)
+    names = parse_rungs(rungs_text) if rungs_text else default_rungs(variant, rs)
     if jump_pairs is None:
         jump_pairs = pairs
     if jump_pairs == 1:

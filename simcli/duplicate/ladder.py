@@ -1,8 +1,9 @@
 """A ladder of players rated on one Elo scale (greedy = 0) from duplicate matches between neighbouring rungs.
 
-The rungs are strategy specs from weak to strong (by default random, greedy, the variant's heuristic, ``mc`` at
-two budgets, ``ismcts`` when it is installed, and ``oracle`` as the ceiling). :func:`schedule` pairs every rung
-with the next one (the **neighbour** matches) and with the one after next (the **jump** matches, ``i`` against
+The rungs are strategy specs from weak to strong (by default random, greedy, the variant's heuristic, the learnt
+``net`` where its model fits the rules, ``mc`` at two budgets, ``ismcts`` when it is installed, and ``oracle`` as
+the ceiling). :func:`schedule` pairs every rung with the next one (the **neighbour** matches) and with the one after
+next (the **jump** matches, ``i`` against
 ``i + 2``), so every rating rests on two matches and the chain checks itself once. Each match is played on its own
 seed, derived from the ladder's seed and the two rungs (:func:`match_seed`), so ``simcli match A B --seed
 <that seed> --games <2 x pairs>`` replays it on its own. Matches are stored, verified and resumed by the shared
@@ -23,6 +24,7 @@ from typing import Any, ClassVar
 
 from simcli.players.loading import load_strategy
 from simcli.players.specs import StrategyLookupError, split_spec
+from simcli.rules.ruleset import RuleSet
 
 MANIFEST = "ladder.json"
 SCHEMA = "simcli.ladder/1"
@@ -60,11 +62,30 @@ def best_heuristic(variant: str) -> str:
     return table.get(variant, ANCHOR)
 
 
-def default_rungs(variant: str) -> list[str]:
+def learnt_rung(variant: str, rules: RuleSet | None = None) -> bool:
+    """Whether the learnt player ``net`` is a rung: its shipped model of ``variant`` loads and was trained under
+    ``rules`` (``None``: the preset's). Under other rules ``net`` refuses to play (strategies/net.py), so a ladder
+    of changed rules leaves it out rather than fail; ``--rungs`` with ``net:any_rules=true`` puts it back."""
+    try:
+        module = importlib.import_module(load_strategy("net").__module__)
+        path = module.MODELS / f"{variant}.npz"
+        if not path.is_file():
+            return False
+        model = module.load_model(path)
+    except (StrategyLookupError, ValueError, OSError):  # not installed, or a model file that does not load
+        return False
+    return rules is None or model.refusal(rules) is None
+
+
+def default_rungs(variant: str, rules: RuleSet | None = None) -> list[str]:
     """The default ladder of ``variant``, weak to strong: random, greedy, the variant's best heuristic (unless it
-    is greedy), ``mc`` at the budgets of :data:`MC_BUDGETS`, ``ismcts`` when it loads, and ``oracle`` last."""
+    is greedy), the learnt player ``net`` where its model plays these rules (:func:`learnt_rung`), ``mc`` at the
+    budgets of :data:`MC_BUDGETS`, ``ismcts`` when it loads, and ``oracle`` last."""
     heuristic = best_heuristic(variant)
-    rungs = ["random", ANCHOR, *([heuristic] if heuristic != ANCHOR else []), *MC_BUDGETS]
+    rungs = ["random", ANCHOR, *([heuristic] if heuristic != ANCHOR else [])]
+    if learnt_rung(variant, rules):
+        rungs.append("net")
+    rungs.extend(MC_BUDGETS)
     if optional_rung("ismcts"):
         rungs.append("ismcts")
     return [*rungs, "oracle"]
