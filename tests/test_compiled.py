@@ -65,7 +65,8 @@ def where(module: str, cwd: Path, compiled: bool) -> str:
 
 
 @pytest.mark.parametrize("module", ["simcli.engine.deal", "simcli.engine.judge", "simcli.engine.view",
-                                    "simcli.rules.ruleset", "simcli.engine.worlds", "simcli.strategies.greedy"])
+                                    "simcli.rules.ruleset", "simcli.engine.worlds", "simcli.strategies.greedy",
+                                    "simcli.primitives.seed_state"])
 def test_compiled_build_is_compiled(module: str, tmp_path: Path) -> None:
     compiled, pure = where(module, tmp_path, True), where(module, tmp_path, False)
     assert compiled.endswith(".so") and compiled.startswith(str(compiled_path())), compiled
@@ -80,7 +81,7 @@ ENGINE_TESTS = [
     "test_new_meld_after_closed_canasta.py", "test_wing_after_pile_opening.py", "test_knobs_americana_extra.py",
     "test_determinism.py", "test_determinism_americana.py", "test_determinism_spanish.py", "test_trace_replay.py",
     "test_trace_format_doc.py", "test_strategy_base.py", "test_strategy_specs.py",
-    "test_wild_upcard_freeze.py", "test_no_leak.py", "test_ruleset.py",
+    "test_wild_upcard_freeze.py", "test_no_leak.py", "test_ruleset.py", "test_seeding.py",
 ]
 #: The few tests of those files that replace engine internals, which compiled callers do not see:
 # simcli.engine.game.Deal

@@ -23,8 +23,8 @@ class _SeedState:
     :func:`~simcli.primitives.seed_state.seed_words`, in the shape ``PCG64`` asks of a seed sequence.
 
     ``PCG64(SeedSequence(...))`` costs about 13 microseconds, mostly numpy's SeedSequence machinery; this one
-    about 3 on the compiled build, for the same stream (tests/test_seeding.py). It is no SeedSequence: a generator
-    built on it cannot ``spawn``; none of ours does.
+    about 5 on the compiled build (and twice numpy's in the pure package), for the same stream
+    (tests/test_seeding.py). It is no SeedSequence: a generator built on it cannot ``spawn``; none of ours does.
     """
 
     __slots__ = ("_words",)
@@ -45,9 +45,22 @@ class _SeedState:
 ISeedSequence.register(_SeedState)
 
 
-def _rng(master_seed: int, *key: int) -> np.random.Generator:
-    """``default_rng(SeedSequence(master_seed, spawn_key=key))``, the same stream at a quarter of the cost."""
+#: Whether :func:`~simcli.primitives.seed_state.seed_words` is compiled (a compiled function has no ``__code__``).
+#: In the pure package numpy's own SeedSequence is the faster of the two, and the streams are the same.
+COMPILED_SEED_WORDS = not hasattr(seed_words, "__code__")
+
+
+def seed_state_rng(master_seed: int, key: tuple[int, ...]) -> np.random.Generator:
+    """``default_rng(SeedSequence(master_seed, spawn_key=key))`` built from :class:`_SeedState` (the same stream)."""
     return np.random.Generator(np.random.PCG64(_SeedState(master_seed, key)))  # type: ignore[arg-type]
+
+
+def _rng(master_seed: int, *key: int) -> np.random.Generator:
+    """``default_rng(SeedSequence(master_seed, spawn_key=key))``: on the compiled build through
+    :func:`seed_state_rng`, at half the cost; in the pure package through numpy's SeedSequence itself."""
+    if COMPILED_SEED_WORDS:
+        return seed_state_rng(master_seed, key)
+    return np.random.default_rng(np.random.SeedSequence(master_seed, spawn_key=key))
 
 
 def deal_rng(master_seed: int, game_index: int) -> np.random.Generator:
