@@ -39,8 +39,8 @@ RECORD = Path("simcli", "engine", "build.json")
 #: search decision samples), the typed rule set (compiled code then reads knobs as native attributes), and the
 #: heuristic strategies. Left interpreted: strategy_base.py and strategy.py (the
 #: Strategy base class is subclassed by user strategies), the CLI, runs, analysis, rules loading and the search
-#: players (their time is spent in the compiled rollouts). The learnt player's features (net_features) are compiled:
-#: they are most of its time a decision (issue 31).
+#: players (their time is spent in the compiled rollouts). The learnt player's features and its decisions at the
+#: table (net_features, net_play) are compiled: they are most of its time a decision (issue 31).
 COMPILED = [
     "simcli/primitives/cards.py", "simcli/primitives/seed_state.py", "simcli/rules/ruleset.py",
     "simcli/engine/state.py", "simcli/engine/meld_book.py", "simcli/engine/table_layout.py", "simcli/engine/melds.py",
@@ -51,7 +51,7 @@ COMPILED = [
     "simcli/engine/features/wings.py", "simcli/engine/features/special.py", "simcli/engine/features/spanish_pile.py",
     "simcli/players/planning.py", "simcli/strategies/greedy.py", "simcli/strategies/ponytail.py",
     "simcli/strategies/americana.py", "simcli/strategies/spanish.py", "simcli/strategies/random_play.py",
-    "simcli/strategies/net_features.py",
+    "simcli/strategies/net_features.py", "simcli/strategies/net_play.py",
 ]
 
 

@@ -43,19 +43,14 @@ from simcli.rules.ruleset import RuleSet
 from .mc import BEST_HEURISTIC
 from .net_features import (
     CANDIDATE_COLUMNS,
-    CANDIDATE_COUNTS,
     COUNT_LAYOUT,
     FEATURE_VERSION,
     KINDS,
     STATE_COLUMNS,
     STATE_COUNTS,
-    decision_bytes,
-    decision_counts,
     decision_features,
-    discard_candidates,
-    draw_candidates,
-    meld_candidates,
 )
+from .net_play import Seat, forward
 
 __all__ = ["FEATURE_VERSION", "MODELS", "Model", "ModelError", "Net", "decision_features", "load_model", "rules_digest"]
 
@@ -166,22 +161,7 @@ class Model:
         candidate's last count, 1, adds), every candidate in one product, a few numpy calls a decision."""
         if buffer is None:
             buffer = self.play_buffer()
-        if isinstance(counts, bytes):
-            x = np.frombuffer(counts, np.uint8).astype(np.float64)
-        else:  # a count over 255: the same counts as floats (a byte's value as a float is exact: the same products)
-            x = np.array(counts, dtype=np.float64)
-        np.dot(x[:STATE_COUNTS], self._w_state, out=buffer[CANDIDATE_COLUMNS])
-        h = np.dot(x[STATE_COUNTS:].reshape(k, CANDIDATE_COUNTS), buffer)
-        for w, b in self._hidden:
-            np.maximum(h, 0.0, out=h)
-            h = np.dot(h, w)
-            h += b
-        if self._w_out is None:  # a linear model: one output column
-            out: list[float] = h[:, 0].tolist()
-            return out
-        np.maximum(h, 0.0, out=h)
-        out = np.dot(h, self._w_out).tolist()
-        return out
+        return forward(counts, k, self._w_state, buffer, self._hidden, self._w_out)
 
     def refusal(self, rules: RuleSet) -> str | None:
         """Why this model should not play under ``rules`` (its knobs differ), or ``None`` (kept per rule set: a
@@ -256,17 +236,17 @@ class Net(Strategy):
             load_model(self.model_name)  # a missing or damaged file fails when the player is built
         self._model: Model | None = None
         self._model_rules: RuleSet | None = None
-        self._buffer: np.ndarray | None = None
         self._rules: RuleSet | None = None
         self._rule_sets = 0
-        self._margin = 0.0
+        #: Each seat's compiled play, for the current model and rule set.
+        self._seats: dict[int, Seat] = {}
         #: The heuristic of each seat, built when the seat first decides (as ``mc``'s rollout policy for it).
         self._heuristics: list[Strategy | None] = []
         self._heuristic_class: type[Strategy] = Strategy
         self._seeds: list[np.random.SeedSequence] = []
 
     def _model_for(self, view: PlayerView) -> Model:
-        """The model of the game's rule set, and its margin (refused under other rules unless ``any_rules``)."""
+        """The model of the game's rule set (refused under other rules unless ``any_rules``)."""
         rules = view.rules
         if rules is not self._model_rules:
             name = self.model_name
@@ -275,8 +255,7 @@ class Net(Strategy):
             if refusal is not None and not self.any_rules:
                 raise ModelError(refusal)
             self._model, self._model_rules = model, rules
-            self._margin = self.margin if self.margin >= 0 else model.margin
-            self._buffer = model.play_buffer()
+            self._seats = {}
         assert self._model is not None
         return self._model
 
@@ -297,37 +276,30 @@ class Net(Strategy):
             heuristic = self._heuristics[seat] = self._heuristic_class(np.random.default_rng(self._seeds[seat]))
         return heuristic
 
-    def _pick(self, view: PlayerView, kind: str, candidates: list[Any]) -> Any:
-        model = self._model if view.rules is self._model_rules else self._model_for(view)
-        k = len(candidates)
-        if k == 1 or view.special_hand_laid:
-            return candidates[0]
-        assert model is not None
-        counts: bytes | list[int] | None = decision_bytes(view, kind, candidates)
-        if counts is None:  # a count over 255: the same counts as a list
-            state, parts = decision_counts(view, kind, candidates)
-            counts = state + [c for part in parts for c in part]
-        values = model.values_of_counts(counts, k, self._buffer)
-        best = 0  # the first best, as numpy's argmax (a list is quicker than numpy for a handful)
-        top = values[0]
-        for i in range(1, k):
-            if values[i] > top:
-                best, top = i, values[i]
-        if best and top - values[0] > self._margin:
-            return candidates[best]
-        return candidates[0]
+    def _seat(self, view: PlayerView) -> Seat:
+        """The seat's compiled play (strategies/net_play.py): its heuristic, the model's arrays and the margin."""
+        if view.rules is self._model_rules and view.rules is self._rules:
+            seat = self._seats.get(view.seat)
+            if seat is not None:
+                return seat
+        model = self._model_for(view)
+        heuristic = self._heuristic(view)
+        margin = self.margin if self.margin >= 0 else model.margin
+        seat = self._seats[view.seat] = Seat(heuristic, model._w_state, model.play_buffer(), model._hidden,
+                                             model._w_out, margin)
+        return seat
 
     def choose_draw(self, view: PlayerView) -> Any:
         """The best-rated of the stock and the legal pile takes."""
-        return self._pick(view, "draw", draw_candidates(view, self._heuristic(view).choose_draw(view)))
+        return self._seat(view).draw(view)
 
     def choose_melds(self, view: PlayerView) -> Sequence[Meld]:
         """The best-rated of a few meld plans."""
-        return self._pick(view, "melds", meld_candidates(view, self._heuristic(view).choose_melds(view)))
+        return self._seat(view).melds(view)
 
     def choose_discard(self, view: PlayerView) -> int | None:
         """The best-rated distinct legal discard."""
-        return self._pick(view, "discard", discard_candidates(view, self._heuristic(view).choose_discard(view)))
+        return self._seat(view).discard(view)
 
     def hold_three(self, view: PlayerView, rank: int) -> bool:
         """As the heuristic."""

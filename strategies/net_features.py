@@ -35,10 +35,10 @@ KINDS = ("draw", "melds", "discard")
 CANASTA: Final = 7
 
 
-def _table_totals(view: PlayerView, team: int) -> list[int]:
-    """Cards in each rank's meld of ``team`` (0 without one)."""
+def _table_totals(table: tuple[tuple[int, int, int] | None, ...]) -> list[int]:
+    """Cards in each rank's meld of a team's meld table (0 without one)."""
     out = [0] * NUM_RANKS
-    for r, m in enumerate(view.meld_table(team)):
+    for r, m in enumerate(table):
         if m is not None:
             out[r] = m[0] + m[1] + m[2]
     return out
@@ -47,11 +47,11 @@ def _table_totals(view: PlayerView, team: int) -> list[int]:
 def _tables(view: PlayerView) -> tuple[list[int], list[int], list[int]]:
     """The own team's meld totals by rank, the other teams' summed, and the other teams."""
     team = view.team
-    own = _table_totals(view, team)
+    own = _table_totals(view.meld_table(team))
     opp = [0] * NUM_RANKS
     others = [t for t in range(view.n_teams) if t != team]
     for t in others:
-        for r, c in enumerate(_table_totals(view, t)):
+        for r, c in enumerate(_table_totals(view.meld_table(t))):
             opp[r] += c
     return own, opp, others
 
@@ -105,17 +105,9 @@ def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
     out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     team = ((77, 1), (78, 256), (79, -1), (80, -256))
     best = ((81, 1), (82, 256), (83, -1), (84, -256))
+    scores = {77: team, 78: best, 79: team + tuple((c, -k) for c, k in best)}
     for j, d in enumerate(divisors):
-        if j < 77:
-            out.append((d, ((j, 1),)))
-        elif j == 77:
-            out.append((d, team))
-        elif j == 78:
-            out.append((d, best))
-        elif j == 79:
-            out.append((d, team + tuple((c, -k) for c, k in best)))
-        else:
-            out.append((d, ((j + 5, 1),)))
+        out.append((d, ((j, 1),) if j < 77 else scores[j] if j < 80 else ((j + 5, 1),)))
     candidate = [1] * 4 + [4] * 15 + [8] * 15 + [15, 4, 4, 2, 20, 1, 1, 1, 30] + [1] * 20
     for j, d in enumerate(candidate):
         out.append((d, ((STATE_COUNTS + j, 1),)))
@@ -132,6 +124,9 @@ _B: Final = [bytes((i,)) for i in range(256)]
 _ONE_HOT: Final = [bytes(int(r == i) for r in range(NUM_RANKS + 1)) for i in range(NUM_RANKS + 2)]
 #: The same, each followed by the candidate part's last count, 1.
 _ONE_HOT_END: Final = [piece + b"\x01" for piece in _ONE_HOT]
+#: A discard's last counts (a tuple) as bytes, made once each (a count is at most 255 and the flags 0 or 1: a few
+#: thousand at most).
+_MADE: Final[dict[tuple[int, ...], bytes]] = {}
 #: The kind and "heuristic's choice" columns, by kind (its index in KINDS) and whether the candidate is the first.
 _KIND: Final = [[bytes((int(k == 0), int(k == 1), int(k == 2), first)) for first in (0, 1)] for k in range(3)]
 
@@ -222,13 +217,13 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
     if kind == 2:  # a discard: one card fewer of its rank, the melds as they are
         if candidate is None:
             return [_KIND[2][first], hand_piece, own_piece,
-                    [0, 0, 0, 0, total, 1 if total <= 0 else 0, 0, 0, 0, 0, 0, 0, 0], _ONE_HOT_END[NUM_RANKS]]
+                    (0, 0, 0, 0, total, 1 if total <= 0 else 0, 0, 0, 0, 0, 0, 0, 0), _ONE_HOT_END[NUM_RANKS]]
         rank: int = candidate
         n = hand0[rank]
         left = total - 1 if n > 0 else total
         return [_KIND[2][first], _with(hand_piece, rank, n - 1) if n > 0 else hand_piece, own_piece,
-                [0, 0, 0, 0, left, 1 if left <= 0 else 0, 0, 0, 0, 0, 1 if opp[rank] > 0 else 0,
-                 1 if own[rank] > 0 else 0, 1 if rank == JOKER or rank == TWO else 0], _ONE_HOT_END[rank]]
+                (0, 0, 0, 0, left, 1 if left <= 0 else 0, 0, 0, 0, 0, 1 if opp[rank] > 0 else 0,
+                 1 if own[rank] > 0 else 0, 1 if rank == JOKER or rank == TWO else 0), _ONE_HOT_END[rank]]
     hand = hand0[:]
     table = own[:]
     laid = wild = new = gained = stock = take = special = 0
@@ -317,7 +312,15 @@ def decision_bytes(view: PlayerView, kind: str, candidates: Sequence[Any]) -> by
         first = 1
         for c in candidates:
             for piece in candidate_pieces(hand, total, hand_bytes, pile_size, k, c, first, own, own_bytes, opp):
-                out.append(piece if isinstance(piece, bytes) else bytes(piece))
+                if isinstance(piece, bytes):
+                    out.append(piece)
+                elif isinstance(piece, tuple):  # a discard's last counts: few distinct ones, each made once
+                    made = _MADE.get(piece)
+                    if made is None:
+                        made = _MADE[piece] = bytes(piece)
+                    out.append(made)
+                else:
+                    out.append(bytes(piece))
             first = 0
     except ValueError:
         return None
@@ -327,7 +330,7 @@ def decision_bytes(view: PlayerView, kind: str, candidates: Sequence[Any]) -> by
 # ------------------------------------------------------------------------------------------------ candidates
 # mc's candidate lists (strategies/mc.py, MonteCarlo's _draw_candidates, _meld_candidates and _discard_candidates
 # at its defaults: melds=3, discards=0), compiled here for net, which weighs the same candidates a decision;
-# tests/test_net.py checks that they are mc's, in the same order.
+# tests/test_net_play.py checks that they are mc's, in the same order.
 
 def draw_candidates(view: PlayerView, own: Any) -> list[Any]:
     """The heuristic's draw, the stock, and each legal take of the kinds a heuristic makes."""

@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,8 +24,16 @@ from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
 from simcli.training.data import check_data, read_data
 from simcli.training.fit import FitSettings, figures, fit, picks
+from strategies import net_play
+from strategies.greedy import Greedy
 from strategies.net import FEATURE_VERSION, Model, ModelError, Net, load_model, rules_digest
-from strategies.net_features import CANDIDATE_COLUMNS, STATE_COLUMNS, STATE_COUNTS, decision_features
+from strategies.net_features import (
+    CANDIDATE_COLUMNS,
+    STATE_COLUMNS,
+    STATE_COUNTS,
+    decision_features,
+    discard_candidates,
+)
 
 TINY = ["--strategies", "mc:samples=2,greedy,mc:samples=2,greedy", "-n", "10", "--chunk", "5", "--seed", "3", "-q"]
 
@@ -139,15 +148,15 @@ def test_net_plays_the_same_games_on_one_and_two_jobs(tiny: tuple[Path, Path], t
     pd.testing.assert_frame_equal(tables[0], tables[1])
 
 
-def test_net_scores_every_candidate_in_one_batch_and_decides(tmp_path: Path) -> None:
+def test_net_scores_every_candidate_in_one_batch_and_decides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = random_model(tmp_path / "r.npz", max_hands=1)
     calls: list[int] = []
     model = load_model(path)
-    batch = model.values_of_counts
+    batch = net_play.forward
 
-    def counted(counts: bytes | list[int], k: int, buffer: np.ndarray | None = None) -> list[float]:
+    def counted(counts: bytes | list[int], k: int, *arrays: Any) -> list[float]:
         calls.append(k)
-        out = batch(counts, k, buffer)
+        out = batch(counts, k, *arrays)
         # The play-time pass over counts is the pass over whole float rows, less the output layer's bias.
         assert isinstance(counts, bytes)
         x = np.frombuffer(counts, np.uint8)
@@ -156,13 +165,10 @@ def test_net_scores_every_candidate_in_one_batch_and_decides(tmp_path: Path) -> 
         assert np.allclose(out, full, rtol=1e-9, atol=1e-9)
         return out
 
-    model.values_of_counts = counted  # type: ignore[method-assign]
-    try:
-        rules = load_rules("classic", {"max_hands": 1})
-        players = [Net(np.random.default_rng(s), model=str(path)) for s in range(4)]
-        play_game(rules, ["net"] * 4, 1, strategies=players)
-    finally:
-        del model.values_of_counts
+    monkeypatch.setattr(net_play, "forward", counted)
+    rules = load_rules("classic", {"max_hands": 1})
+    players = [Net(np.random.default_rng(s), model=str(path)) for s in range(4)]
+    play_game(rules, ["net"] * 4, 1, strategies=players)
     assert calls and max(calls) >= 3  # decisions of several candidates, each in one call
 
 
@@ -216,12 +222,13 @@ def test_features_have_the_declared_width() -> None:
     rules = load_rules("classic", {"max_hands": 1})
     seen: list[np.ndarray] = []
 
-    class Probe(Net):
-        def _pick(self, view, kind, candidates):  # type: ignore[no-untyped-def]
-            seen.append(decision_features(view, kind, candidates))
-            return candidates[0]
+    class Probe(Greedy):
+        def choose_discard(self, view):  # type: ignore[no-untyped-def]
+            own = super().choose_discard(view)
+            seen.append(decision_features(view, "discard", discard_candidates(view, own)))
+            return own
 
-    play_game(rules, ["greedy"] * 4, 2, strategies=[Probe(np.random.default_rng(s), margin=0) for s in range(4)])
+    play_game(rules, ["greedy"] * 4, 2, strategies=[Probe(np.random.default_rng(s)) for s in range(4)])
     assert seen and all(x.shape[1] == STATE_COLUMNS + CANDIDATE_COLUMNS for x in seen)
     assert all(np.isfinite(x).all() for x in seen)
 

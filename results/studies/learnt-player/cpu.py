@@ -17,4 +17,4 @@ for player in sys.argv[4:]:
     t = time.process_time()
     for g in range(n):
         play_game(rules, [p, H[v], p, H[v]], seed, g)
-    print(f"{v} {player}: {(time.process_time() - t) / n:.4f} CPU s/game over {n} games (seed {seed})", flush=True)
+    print(f"{v} {player}: {(time.process_time() - t) / n:.5f} CPU s/game over {n} games (seed {seed})", flush=True)
