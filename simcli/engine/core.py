@@ -51,8 +51,11 @@ class Engine:
         self.emit = emit
         self.ctx = ctx or GameContext()
         self.decisions = 0
-        if st.history is None and any(getattr(x, "reads_history", False) for x in self.strategies):
-            st.history = []  # a seated strategy reads the table's history (PlayerView.history): record it from now
+        if st.history is None:
+            for x in self.strategies:  # a loop, not any() over a generator: a Deal is built at every rollout
+                if getattr(x, "reads_history", False):
+                    st.history = []  # a seated strategy reads the table's history (PlayerView.history): record it
+                    break
         # Rule-derived "is this feature on" flags the feature modules test, computed once per rule set
         # (simcli.engine.table_layout: hidden canastas; the Spanish finishing bonuses' flags).
         self.hidden_canastas = st.layout.hidden_canastas

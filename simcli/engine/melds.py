@@ -168,17 +168,20 @@ def requirement_met(requirement: Sequence[tuple[str, int]], canastas: dict[str, 
     ``clean`` is the number of clean canastas among them (:func:`is_clean`), for the ``CLEAN`` and
     ``DIRTY`` kinds of the Spanish game; the others are dirty.
     """
-    total = sum(canastas.values())
-    needed_specific = 0
+    # Plain loops, no sum() over a generator: the compiled build makes an object of every generator, and the
+    # judge asks this at every meld that may go out.
+    total = 0
+    for count in canastas.values():
+        total += count
+    needed = 0  # every kind's count, ANY's included: the total must cover them all
     for kind, n in requirement:
+        needed += n
         if kind == "ANY":
             continue
         have = clean if kind == "CLEAN" else total - clean if kind == "DIRTY" else canastas.get(kind, 0)
         if have < n:
             return False
-        needed_specific += n
-    any_needed = sum(n for kind, n in requirement if kind == "ANY")
-    return total >= needed_specific + any_needed
+    return total >= needed
 
 
 def initial_meld_minimum(rules: RuleSet, team_score: int, deal_number: int = 1) -> int:

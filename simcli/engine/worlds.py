@@ -126,7 +126,12 @@ def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealStat
     slots: list[int] = []  # the place of each hidden card position, in place order
     for i, (_, _, n, _) in enumerate(places):
         slots.extend([i] * n)
-    if any(n < 0 for n in pool) or sum(pool) != len(slots):
+    unseen = 0
+    negative = False
+    for n in pool:  # a loop, not any()/sum() over a generator: a world is sampled at every search decision
+        unseen += n
+        negative = negative or n < 0
+    if negative or unseen != len(slots):
         raise ValueError(f"inconsistent information set for seat {seat}: {sum(pool)} unseen cards for "
                          f"{len(slots)} hidden positions")
     bonus = [r for r in range(NUM_RANKS) if st.is_bonus_three[r] and pool[r]]
