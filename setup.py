@@ -40,7 +40,8 @@ RECORD = Path("simcli", "engine", "build.json")
 #: heuristic strategies. Left interpreted: strategy_base.py and strategy.py (the
 #: Strategy base class is subclassed by user strategies), the CLI, runs, analysis, rules loading and the search
 #: players (their time is spent in the compiled rollouts). The learnt player's features and its decisions at the
-#: table (net_features, net_play) are compiled: they are most of its time a decision (issue 31).
+#: table (net_features, net_play) are compiled: they are most of its time a decision (issue 31); so are the
+#: candidate lists it shares with the search players (candidates).
 COMPILED = [
     "simcli/primitives/cards.py", "simcli/primitives/seed_state.py", "simcli/rules/ruleset.py",
     "simcli/engine/state.py", "simcli/engine/meld_book.py", "simcli/engine/table_layout.py", "simcli/engine/melds.py",
@@ -51,7 +52,7 @@ COMPILED = [
     "simcli/engine/features/wings.py", "simcli/engine/features/special.py", "simcli/engine/features/spanish_pile.py",
     "simcli/players/planning.py", "simcli/strategies/greedy.py", "simcli/strategies/ponytail.py",
     "simcli/strategies/americana.py", "simcli/strategies/spanish.py", "simcli/strategies/random_play.py",
-    "simcli/strategies/net_features.py", "simcli/strategies/net_play.py",
+    "simcli/strategies/net_features.py", "simcli/strategies/candidates.py", "simcli/strategies/net_play.py",
 ]
 
 

@@ -40,11 +40,10 @@ import numpy as np
 from simcli.engine.view import PlayerView
 from simcli.players.forward import clone, margin, rollout, true_state
 from simcli.players.loading import Strategy, load_strategy
-from simcli.players.planning import opening_take, take_wilds
-from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand
-from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, FOUR, NATURAL_RANKS
+from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, NATURAL_RANKS
 from simcli.rules.ruleset import RuleSet
 
+from .candidates import discard_candidates, draw_candidates, meld_candidates
 from .greedy import keep_score
 from .inference import inferred_worlds
 
@@ -217,59 +216,25 @@ class MonteCarlo(Strategy):
     # ------------------------------------------------------------ candidates
     @staticmethod
     def _draw_candidates(view: PlayerView, own: Any) -> list[Any]:
-        """The heuristic's draw, the stock, and each legal take of the kinds a heuristic makes."""
-        out = [own]
-        if own is not DRAW_STOCK and not view.must_take_pile:
-            out.append(DRAW_STOCK)
-        top = view.pile_top
-        if top is None or top < FOUR:
-            return out
-        hand = view.hand
-        n = hand[top]
-        melds = [Meld(top, k) for k in range(2, n + 1)]
-        if view.meld(top) is not None:
-            melds += [Meld(top, k) for k in range(0, min(n, 1) + 1)]
-        if n >= 1:
-            left = list(hand)
-            tw, jk = take_wilds(left, 1)
-            if tw or jk:
-                melds.append(Meld(top, n, tw, jk))
-        for meld in melds:
-            take = opening_take(hand, meld, view.minimum, view.has_opened)
-            if take is not None and take not in out and view.check_take(take) is None:
-                out.append(take)
-        return out
+        """The heuristic's draw, the stock, and each legal take of the kinds a heuristic makes
+        (:func:`strategies.candidates.draw_candidates`)."""
+        return draw_candidates(view, own)
 
     def _discard_candidates(self, view: PlayerView, own: int | None) -> list[int | None]:
         """The heuristic's discard, then each other distinct legal discard (at most ``discards`` in all: then
         the others are those :func:`discard_prior` rates most disposable)."""
+        if not self.max_discards:
+            return discard_candidates(view, own)
         legal: list[int | None] = [r for r in view.legal_discards() if r != own]
-        if self.max_discards:
-            if len(legal) > self.max_discards - 1:
-                prior = discard_prior(view)
-                legal = sorted(legal, key=lambda r: (prior[r] if r is not None else 1 << 30, r or 0))
-            legal = legal[:self.max_discards - 1]
-        return [own] + legal
+        if len(legal) > self.max_discards - 1:
+            prior = discard_prior(view)
+            legal = sorted(legal, key=lambda r: (prior[r] if r is not None else 1 << 30, r or 0))
+        return [own] + legal[:self.max_discards - 1]
 
     def _meld_candidates(self, view: PlayerView, own: Sequence[Any]) -> list[Any]:
-        """The heuristic's plan, nothing, the plan without wild cards and the plan without new melds."""
-        own = list(own)
-        if own and isinstance(own[0], SpecialHand):
-            return [own]
-        table = view.meld_table()
-        plans = [own, [],
-                 [m for m in own if not (m.twos or m.jokers)],
-                 [m for m in own if table[m.rank] is not None]]
-        out: list[Any] = []
-        for plan in plans:
-            if plan in out or (plan and view.check_melds(plan) is not None):
-                continue
-            if not plan and view.partner_permission is True:
-                continue  # told to go out: keeping every card is no option
-            out.append(plan)
-            if len(out) >= self.max_melds:
-                break
-        return out or [own]
+        """The heuristic's plan, nothing, the plan without wild cards and the plan without new melds (at most
+        ``melds``; :func:`strategies.candidates.meld_candidates`)."""
+        return meld_candidates(view, own, self.max_melds)
 
     # ---------------------------------------------------------------- search
     def _worlds(self, view: PlayerView) -> Any:

@@ -11,6 +11,7 @@ import numpy as np
 
 from simcli.engine.view import PlayerView
 
+from .candidates import discard_candidates, draw_candidates, meld_candidates
 from .net_features import (
     CANDIDATE_COLUMNS,
     CANDIDATE_COUNTS,
@@ -18,9 +19,6 @@ from .net_features import (
     STATE_COUNTS,
     decision_bytes,
     decision_counts,
-    discard_candidates,
-    draw_candidates,
-    meld_candidates,
 )
 
 #: The dtypes of the counts and of the pass, and the ReLU's 0 (an array: numpy converts no float a call).

@@ -25,6 +25,7 @@ from simcli.rules.presets import load_rules
 from simcli.training.data import check_data, read_data
 from simcli.training.fit import FitSettings, figures, fit, picks
 from strategies import net_play
+from strategies.candidates import discard_candidates
 from strategies.greedy import Greedy
 from strategies.net import FEATURE_VERSION, Model, ModelError, Net, load_model, rules_digest
 from strategies.net_features import (
@@ -32,7 +33,6 @@ from strategies.net_features import (
     STATE_COLUMNS,
     STATE_COUNTS,
     decision_features,
-    discard_candidates,
 )
 
 TINY = ["--strategies", "mc:samples=2,greedy,mc:samples=2,greedy", "-n", "10", "--chunk", "5", "--seed", "3", "-q"]

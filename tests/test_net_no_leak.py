@@ -23,13 +23,11 @@ from simcli.engine.view import PlayerView
 from simcli.players.loading import Strategy, load_strategy
 from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
+from strategies.candidates import discard_candidates, draw_candidates, meld_candidates
 from strategies.net import Net
 from strategies.net_features import (
     decision_counts,
     decision_features,
-    discard_candidates,
-    draw_candidates,
-    meld_candidates,
 )
 
 HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
