@@ -114,6 +114,18 @@ def hidden_places(st: DealState, seat: int) -> list[HiddenPlace]:
     return places
 
 
+def check_counts(pool: list[int], positions: int, seat: int) -> None:
+    """Refuse an information set whose unseen cards (``pool``, by rank) do not fill its hidden ``positions``."""
+    unseen = 0
+    negative = False
+    for n in pool:  # a loop, not any()/sum() over a generator: a world is sampled at every search decision
+        unseen += n
+        negative = negative or n < 0
+    if negative or unseen != positions:
+        raise ValueError(f"inconsistent information set for seat {seat}: {unseen} unseen cards for "
+                         f"{positions} hidden positions")
+
+
 def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealState:
     """A full deal state consistent with what ``seat`` has seen, the unseen cards dealt at random.
 
@@ -126,14 +138,7 @@ def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealStat
     slots: list[int] = []  # the place of each hidden card position, in place order
     for i, (_, _, n, _) in enumerate(places):
         slots.extend([i] * n)
-    unseen = 0
-    negative = False
-    for n in pool:  # a loop, not any()/sum() over a generator: a world is sampled at every search decision
-        unseen += n
-        negative = negative or n < 0
-    if negative or unseen != len(slots):
-        raise ValueError(f"inconsistent information set for seat {seat}: {sum(pool)} unseen cards for "
-                         f"{len(slots)} hidden positions")
+    check_counts(pool, len(slots), seat)
     bonus = [r for r in range(NUM_RANKS) if st.is_bonus_three[r] and pool[r]]
     rest = [r for r in range(NUM_RANKS) if r not in bonus for _ in range(pool[r])]
     rng.shuffle(rest)  # = [rest[j] for j in rng.permutation(len(rest))]: the same swaps from the same draws
