@@ -16,7 +16,9 @@ there has the commands that made them).
 
 Options (``net:model=PATH,margin=20,any_rules=true``):
 
-* ``model`` — a model file, or ``auto`` (the default): the shipped model of the game's variant.
+* ``model`` — a model file; a folder of models: the one trained under the game's exact rules (the same rule-set
+  digest), else the folder's ``<variant>.npz``; or ``auto`` (the default): that choice among the shipped models (the
+  presets' and those trained under the house rules of the published by-level studies).
 * ``margin`` — points by which a candidate must be rated above the heuristic's choice to be played instead;
   negative (the default): the model's own, chosen by ``simcli train fit`` on its validation games.
 * ``any_rules`` — play under rules other than the model's (refused otherwise, in one line naming the knobs that
@@ -52,7 +54,8 @@ from .net_features import (
 )
 from .net_play import Seat, forward
 
-__all__ = ["FEATURE_VERSION", "MODELS", "Model", "ModelError", "Net", "decision_features", "load_model", "rules_digest"]
+__all__ = ["FEATURE_VERSION", "MODELS", "Model", "ModelError", "Net", "decision_features", "load_model",
+           "model_for_rules", "models_by_rules", "rules_digest"]
 
 #: Where the shipped models are: ``<variant>.npz``.
 MODELS = Path(__file__).resolve().parent / "models"
@@ -183,15 +186,44 @@ class Model:
                 f": train one with `{train_command(rules)}`, or play it anyway with net:any_rules=true")
 
 
-#: The shipped models already read, by variant (``net``'s default, ``model=auto``; a match builds a player a game).
-_AUTO: dict[str, Model] = {}
+#: Each folder's models by the digest of the rule set each was trained under, read once per folder.
+_BY_DIGEST: dict[str, dict[str, Path]] = {}
+
+#: The model :func:`model_for_rules` chose, by folder and rule set (kept with the rule set, so its id stays its own;
+#: a match builds a player a game).
+_CHOSEN: dict[tuple[str, int], tuple[RuleSet, Model]] = {}
 
 
-def _auto_model(variant: str) -> Model:
-    """The shipped model of ``variant`` (:func:`load_model` of ``MODELS/<variant>.npz``, kept by variant)."""
-    model = _AUTO.get(variant)
-    if model is None:
-        model = _AUTO[variant] = load_model(MODELS / f"{variant}.npz")
+def models_by_rules(folder: Path) -> dict[str, Path]:
+    """The ``.npz`` models in ``folder`` by the digest of the rule set each was trained under (its metadata's
+    ``rules_digest``; a file whose metadata does not read is left out here and fails where it is named)."""
+    key = str(folder.resolve())
+    found = _BY_DIGEST.get(key)
+    if found is None:
+        found = {}
+        for path in sorted(folder.glob("*.npz")):
+            try:
+                with np.load(path, allow_pickle=False) as npz:
+                    digest = json.loads(str(npz["meta"])).get("rules_digest")
+            except (OSError, KeyError, ValueError, zipfile.BadZipFile, json.JSONDecodeError, AttributeError):
+                continue
+            if isinstance(digest, str):
+                found.setdefault(digest, path)
+        _BY_DIGEST[key] = found
+    return found
+
+
+def model_for_rules(rules: RuleSet, folder: Path = MODELS) -> Model:
+    """The model in ``folder`` trained under exactly ``rules`` (the same digest: a study's house rule has its own
+    model there), else the variant's, ``<variant>.npz`` (which refuses other rules when asked, :meth:`Model.refusal`).
+    ``folder`` defaults to the shipped models (``net``'s ``model=auto``)."""
+    key = (str(folder), id(rules))
+    kept = _CHOSEN.get(key)
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    path = models_by_rules(folder).get(rules_digest(rules), folder / f"{rules.variant}.npz")
+    model = load_model(path)
+    _CHOSEN[key] = (rules, model)
     return model
 
 
@@ -232,7 +264,7 @@ class Net(Strategy):
         self.model_name = str(model)
         self.margin = float(margin)
         self.any_rules = bool(any_rules)
-        if self.model_name != "auto":
+        if self.model_name != "auto" and not Path(self.model_name).expanduser().is_dir():
             load_model(self.model_name)  # a missing or damaged file fails when the player is built
         self._model: Model | None = None
         self._model_rules: RuleSet | None = None
@@ -250,7 +282,12 @@ class Net(Strategy):
         rules = view.rules
         if rules is not self._model_rules:
             name = self.model_name
-            model = _auto_model(rules.variant) if name == "auto" else load_model(name)
+            if name == "auto":
+                model = model_for_rules(rules)
+            elif Path(name).expanduser().is_dir():
+                model = model_for_rules(rules, Path(name).expanduser())
+            else:
+                model = load_model(name)
             refusal = model.refusal(rules)
             if refusal is not None and not self.any_rules:
                 raise ModelError(refusal)

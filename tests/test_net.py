@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from helpers import record_game
 from net_models import floats_of_counts, random_model
 
 from simcli.cli import main
@@ -27,7 +28,7 @@ from simcli.training.fit import FitSettings, figures, fit, picks
 from strategies import net_play
 from strategies.candidates import discard_candidates
 from strategies.greedy import Greedy
-from strategies.net import FEATURE_VERSION, Model, ModelError, Net, load_model, rules_digest
+from strategies.net import FEATURE_VERSION, Model, ModelError, Net, load_model, model_for_rules, rules_digest
 from strategies.net_features import (
     CANDIDATE_COLUMNS,
     STATE_COLUMNS,
@@ -216,6 +217,29 @@ def test_other_rules_are_refused_unless_asked(tmp_path: Path) -> None:
     other = random_model(tmp_path / "p.npz", variant="ponytail", max_hands=1)
     with pytest.raises(Exception, match="variant ponytail -> classic"):
         play_game(rules, [f"net:model={other}", "greedy"] * 2, 1)
+
+
+def test_a_folder_of_models_plays_the_one_trained_under_the_games_rules(tmp_path: Path) -> None:
+    """``model=FOLDER`` (and ``auto`` over the shipped ones) picks the model of the game's exact rules: a study's house
+    rule plays its own model, the preset its own, and rules no model there was trained under are refused."""
+    folder = tmp_path / "models"
+    folder.mkdir()
+    preset = random_model(folder / "classic.npz", max_hands=1)
+    house = random_model(folder / "classic-going_out_bonus-300.npz", seed=1, going_out_bonus=300, max_hands=1)
+    (folder / "notes.npz").write_bytes(b"not a model")  # left out of the lookup, not a failure
+    house_rules = load_rules("classic", {"going_out_bonus": 300, "max_hands": 1})
+    preset_rules = load_rules("classic", {"max_hands": 1})
+    assert model_for_rules(house_rules, folder).path == house.resolve()
+    assert model_for_rules(preset_rules, folder).path == preset.resolve()
+    assert model_for_rules(house_rules, folder).refusal(house_rules) is None
+    # the house model changes the games: its own weights, not the preset's (any_rules makes the preset's play)
+    own = record_game(house_rules, [f"net:model={folder}", "greedy"] * 2, 5, 0)[1][1:]  # after game_start (names)
+    borrowed = record_game(house_rules, [f"net:model={preset},any_rules=true", "greedy"] * 2, 5, 0)[1][1:]
+    assert own != borrowed
+    assert own == record_game(house_rules, [f"net:model={house}", "greedy"] * 2, 5, 0)[1][1:]
+    with pytest.raises(Exception, match="going_out_bonus 100 -> 500"):
+        play_game(load_rules("classic", {"going_out_bonus": 500, "max_hands": 1}),
+                  [f"net:model={folder}", "greedy"] * 2, 5)
 
 
 def test_features_have_the_declared_width() -> None:

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 from simcli.players.loading import load_strategy
 from simcli.players.specs import StrategyLookupError, split_spec
+from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 
 MANIFEST = "ladder.json"
@@ -63,18 +64,16 @@ def best_heuristic(variant: str) -> str:
 
 
 def learnt_rung(variant: str, rules: RuleSet | None = None) -> bool:
-    """Whether the learnt player ``net`` is a rung: its shipped model of ``variant`` loads and was trained under
-    ``rules`` (``None``: the preset's). Under other rules ``net`` refuses to play (strategies/net.py), so a ladder
+    """Whether the learnt player ``net`` is a rung: a shipped model was trained under ``rules`` (``None``: the
+    preset of ``variant``) and loads. Under other rules ``net`` refuses to play (strategies/net.py), so a ladder
     of changed rules leaves it out rather than fail; ``--rungs`` with ``net:any_rules=true`` puts it back."""
     try:
+        played = rules if rules is not None else load_rules(variant)
         module = importlib.import_module(load_strategy("net").__module__)
-        path = module.MODELS / f"{variant}.npz"
-        if not path.is_file():
-            return False
-        model = module.load_model(path)
-    except (StrategyLookupError, ValueError, OSError):  # not installed, or a model file that does not load
+        model = module.model_for_rules(played)
+    except (StrategyLookupError, ValueError, OSError):  # no such variant, net not installed, a bad model file
         return False
-    return rules is None or model.refusal(rules) is None
+    return model.refusal(played) is None
 
 
 def default_rungs(variant: str, rules: RuleSet | None = None) -> list[str]:
