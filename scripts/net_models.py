@@ -12,19 +12,23 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from simcli.rules.presets import load_rules  # noqa: E402
 from strategies.net import MODELS, load_model  # noqa: E402
 
 VARIANTS = ("classic", "ponytail", "americana", "spanish")
 
 HEAD = """# The learnt player's models
 
-`net` (strategies/net.py, docs/strategies.md) plays the model of its game's variant from this folder: one `.npz`
-a preset (the weights, the input scaling and the metadata), installed with the package as
-`simcli/strategies/models/`. This page is written by `python scripts/net_models.py` from the models' own metadata.
+`net` (strategies/net.py, docs/strategies.md) plays the model from this folder that was trained under its game's
+exact rules (the same rule-set digest), else its variant's `<variant>.npz` (which refuses other rules): one `.npz` a
+preset, and one for each house rule of the published by-level studies (results/studies/*-levels.md), each the
+weights, the input scaling and the metadata, installed with the package as `simcli/strategies/models/`. This page
+is written by `python scripts/net_models.py` from the models' own metadata.
 
 To make a model again: run its data command, then its fit command with the model's path (`pip install -e
 ".[train]"` for scikit-learn). Each data run was stopped early (`-n 4000` in the model's metadata, a folder that
@@ -51,20 +55,33 @@ def replay_command(command: str, games: int) -> str:
     return " ".join(words)
 
 
-def section(variant: str) -> str:
+def model_files() -> list[Path]:
+    """The shipped models: the presets' first (in :data:`VARIANTS` order), then those of house rules, by name."""
+    presets = [MODELS / f"{variant}.npz" for variant in VARIANTS]
+    return presets + sorted(set(MODELS.glob("*.npz")) - set(presets))
+
+
+def rule_set(meta: dict[str, Any]) -> str:
+    """The rule set a model was trained under, as its preset and the knobs that differ from it."""
+    variant = meta["variant"]
+    preset = load_rules(variant).formatted()
+    changed = [f"{k}={v}" for k, v in sorted(meta["rules"].items()) if preset.get(k) != v]
+    return f"the `{variant}` preset" + (f" with {', '.join(f'`{c}`' for c in changed)}" if changed else "")
+
+
+def section(path: Path) -> str:
     """One model's section: its commands, data and held-out figures."""
-    path = MODELS / f"{variant}.npz"
     meta = load_model(path).meta
     data = meta["data"]
     held = meta["held_out"]
     kb = path.stat().st_size / 1024
     return "\n".join([
-        f"## {variant}.npz ({kb:.0f} KB)", "",
+        f"## {path.name} ({kb:.0f} KB)", "",
         "```",
         replay_command(meta["data_command"], meta["data"]["games"]),
-        meta["fit_command"] or f"simcli train fit DATA strategies/models/{variant}.npz",
+        meta["fit_command"] or f"simcli train fit DATA strategies/models/{path.name}",
         "```", "",
-        f"Rule set: the `{variant}` preset (digest `{meta['rules_digest']}`), feature version "
+        f"Rule set: {rule_set(meta)} (digest `{meta['rules_digest']}`), feature version "
         f"{meta['feature_version']}, simcli {meta['simcli_version']}. Data: {data['games']:,} games of seed "
         f"{meta['data_seed']} ({data['rows']:,} candidate rows, {data['cpu_seconds']:,} CPU s to play). Model: "
         f"{'ridge regression' if meta['hidden'] == 0 else str(meta['hidden']) + ' hidden units'}, "
@@ -79,7 +96,7 @@ def section(variant: str) -> str:
 
 def render() -> str:
     """The README's text."""
-    return HEAD + "\n" + "\n".join(section(v) for v in VARIANTS)
+    return HEAD + "\n" + "\n".join(section(path) for path in model_files())
 
 
 def main() -> int:
