@@ -22,6 +22,9 @@ Candidates are the heuristic's own options: the stock and each legal take of the
 the heuristic considers); the heuristic's meld plan, nothing, its plan without wild cards and its plan
 without new melds; each distinct legal discard. The heuristic's own choice comes first and wins ties.
 
+With ``horizon`` and ``leaf``, a rollout still on at its horizon is scored by a model of absolute values instead of
+as it stands (:mod:`strategies.mc_leaf`).
+
 ``oracle`` runs the same search on the true state (the real hidden hands, ponies, wings and stock
 order): one rollout per candidate tells exactly what follows under the rollout policy. It cheats, so it
 is only for measuring what hidden information is worth; it never runs unless asked for by name.
@@ -46,6 +49,7 @@ from simcli.rules.ruleset import RuleSet
 from .candidates import discard_candidates, draw_candidates, meld_candidates
 from .greedy import keep_score
 from .inference import inferred_worlds
+from .mc_leaf import leaf_option
 
 #: The best heuristic of each variant, the default rollout policy (``rollout=auto``).
 BEST_HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
@@ -124,7 +128,9 @@ class MonteCarlo(Strategy):
     * ``infer`` — inference in the sampler (:mod:`strategies.inference`): the temperature of the soft opponent
       model, in keep-score points (``noise``: the share of decisions it leaves unexplained); ``pool`` times
       ``samples`` worlds are weighed by how likely the other players' public decisions are in each, ``samples``
-      drawn; 0 (the default): uniform worlds."""
+      drawn; 0 (the default): uniform worlds.
+    * ``leaf`` — a model file of absolute values that scores a rollout cut at its ``horizon`` (which it needs),
+      :mod:`strategies.mc_leaf`; empty (the default): as it stands."""
 
     name = "mc"
     #: Whether the search sees the true hidden cards (``oracle``).
@@ -133,7 +139,7 @@ class MonteCarlo(Strategy):
     def __init__(self, rng: np.random.Generator, *, samples: int = 16, rollout: str = "auto", melds: int = 3,
                  discards: int = 0, budget: float = 0.0, confidence: float = 1.0, race: int = 0,
                  drop: float = -0.25, halve: bool = True, horizon: int = 0, infer: float = 0.0, pool: int = 4,
-                 noise: float = 0.0):
+                 noise: float = 0.0, leaf: str = ""):
         super().__init__(rng)
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
@@ -152,6 +158,7 @@ class MonteCarlo(Strategy):
             raise ValueError(f"drop must be a finite number of standard errors, got {drop}")
         if not isinstance(halve, (bool, int)):  # bool("false") is True: a string here is a caller's mistake
             raise ValueError(f"halve must be true or false, got {halve!r}")
+        self.leaf = leaf_option(leaf, horizon)
         if rollout != "auto":
             policy = load_strategy(str(rollout))  # a bad name fails here, naming what is allowed
             if issubclass(policy, MonteCarlo):
@@ -173,6 +180,17 @@ class MonteCarlo(Strategy):
         #: What the last decision weighed: its candidates and their values (a hint at the table, ``simcli play
         #: --human``, and ``simcli play --search-values`` show it). Only recorded, never read by the search.
         self.last_search = Weighed([], 0, 0, [], [], [], [], [])
+
+    def _cut_margin(self, world: Any, phase: str, candidate: Any, policies: list[Strategy], team: int) -> float:
+        """A rollout's margin for ``team`` (played on a clone of ``world``), scored by the leaf model if it stopped
+        at the horizon (:class:`strategies.mc_leaf.Leaf`)."""
+        cut = clone(world)
+        result = rollout(cut, phase, candidate, policies, self.horizon)
+        if result.end_reason == "horizon" and self.leaf is not None:
+            value = self.leaf.value(cut, team, policies)
+            if value is not None:
+                return value
+        return margin(result, team)
 
     # ---------------------------------------------------------------- policy
     def _policy(self, view: PlayerView) -> list[Strategy]:
@@ -274,12 +292,19 @@ class MonteCarlo(Strategy):
         worlds = 0
         horizon = self.horizon
         start = time.perf_counter()
+        leaf = self.leaf is not None
         for k, world in enumerate(self._worlds(view)):
-            first = margin(rollout(clone(world), phase, candidates[0], policies, horizon), team)
+            if leaf:
+                first = self._cut_margin(world, phase, candidates[0], policies, team)
+            else:
+                first = margin(rollout(clone(world), phase, candidates[0], policies, horizon), team)
             total[0] += first
             total2[0] += first * first
             for i in alive:
-                m = margin(rollout(clone(world), phase, candidates[i], policies, horizon), team)
+                if leaf:
+                    m = self._cut_margin(world, phase, candidates[i], policies, team)
+                else:
+                    m = margin(rollout(clone(world), phase, candidates[i], policies, horizon), team)
                 d = m - first
                 gain[i] += d
                 gain2[i] += d * d

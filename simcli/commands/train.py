@@ -83,8 +83,12 @@ def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:
 @click.option("--alpha", type=click.FloatRange(min=0), default=1e-4, show_default=True,
               help="L2 penalty of the network's weights")
 @click.option("--seed", type=SEED, default=1, show_default=True, help="seed of the weights and the shuffles")
+@click.option("--target", type=click.Choice(["relative", "absolute"]), default="relative", show_default=True,
+              help="relative: each candidate's value over its decision's mean (net's model); absolute: its own "
+                   "value, the expected deal margin (a leaf evaluator for mc:leaf=MODEL)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
-def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed: int, quiet: bool) -> None:
+def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed: int, target: str,
+        quiet: bool) -> None:
     """Fit a model to the data in FOLDER and write it to MODEL (.npz); print its held-out figures."""
     from tqdm import tqdm
 
@@ -94,7 +98,8 @@ def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed:
 
     bar = tqdm(total=epochs, unit="epoch", disable=quiet, file=sys.stderr)
     try:
-        meta = fit_model(folder, model, FitSettings(hidden=hidden, epochs=epochs, seed=seed, alpha=alpha),
+        meta = fit_model(folder, model, FitSettings(hidden=hidden, epochs=epochs, seed=seed, alpha=alpha,
+                                                    target=target),
                          command=["simcli", "train", "fit", *sys.argv[3:]], progress=bar.update)
     except (DataError, FitError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -103,7 +108,8 @@ def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed:
     held = meta["held_out"]
     click.echo(f"{model}: {meta['games']} games; held out {held['decisions']:,} decisions: picks the search's "
                f"choice {held['top1_search']:.1%} (the heuristic's choice: {held['top1_heuristic_baseline']:.1%}), "
-               f"value error {held['rmse']:.1f} points (predicting 0: {held['rmse_zero_baseline']:.1f}), "
+               f"value error {held['rmse']:.1f} points (predicting 0: {held['rmse_zero_baseline']:.1f}"
+               + (f"; the mean: {held['rmse_mean_baseline']:.1f}" if "rmse_mean_baseline" in held else "") + "), "
                f"gain over the heuristic's choice {held['gain_over_heuristic']:+.2f} points a decision (the search's "
                f"own pick: {held['search_gain_over_heuristic']:+.2f}); margin {meta['margin']:g}")
 

@@ -36,7 +36,7 @@ from simcli.engine.worlds import (
 )
 
 __all__ = [
-    "PHASES", "Forced", "HiddenPlace", "clone", "hidden_places", "margin", "rank_totals", "rollout",
+    "PHASES", "Forced", "HiddenPlace", "clone", "cut_view", "hidden_places", "margin", "rank_totals", "rollout",
     "sample_world", "seen_counts", "true_state", "unseen_counts",
 ]
 
@@ -109,6 +109,23 @@ def rollout(world: DealState, phase: str, decision: Any, policies: Sequence[Stra
     deal = Deal(world, players)
     forced.seats, forced.seat = deal.strategies, seat  # it hands the seat to its policy once it has played
     return deal.resume(phase, max_turns)
+
+
+def cut_view(world: DealState, policies: Sequence[Strategy]) -> PlayerView | None:
+    """The view of the seat to move next in ``world``, a rollout :func:`rollout` cut at its horizon (the deal still
+    on): that seat's turn started there as the turn loop starts one (with ``policies`` in the seats), so the view is
+    the one it would draw with; ``None`` if the turn's start ended the deal. ``world`` is changed in place.
+    A search's world is a sampled one, so the view holds that world's cards, never the real game's hidden ones: a
+    leaf evaluator reading it stays fair."""
+    seat = (world.current + world.step) % world.n_players
+    world.end_reason = None  # the horizon's mark: the deal goes on from here
+    world.turn += 1  # as the turn loop (Deal._turns_from) starts a turn
+    deal = Deal(world, list(policies))
+    deal.ctx.turn = world.turn
+    deal._start_turn(seat)  # the per-turn state and the variant's start-of-turn steps (deal.py is at its size limit)
+    if world.end_reason is not None:
+        return None
+    return PlayerView(world, seat)
 
 
 def true_state(view: PlayerView) -> DealState:

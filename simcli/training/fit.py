@@ -11,6 +11,12 @@ reported), ``i % 10 == 8`` validate (the ``margin`` the player uses is chosen th
 same seed: the same weights (``random_state`` is the seed; the epochs are run one by one with ``partial_fit`` so a
 progress bar can follow them, which shuffles from the same seeded stream).
 
+``--target absolute`` fits instead each candidate's own search value (its mean deal margin for the deciding seat's
+team, in points), centred on the training rows' mean, which is added back into the output layer's bias: such a
+model rates a position, not only the candidates of a decision against each other, and ``mc``'s ``leaf`` option
+scores a rollout cut at its horizon with it. The model's metadata records the target (``"target"``; a model without
+it is relative). The default stays relative: the shipped models' fit commands make the same models.
+
 Held-out figures, per searched decision: how often the model's pick is the search's choice (and how often the
 heuristic's choice, the first candidate, is: the baseline), the root mean square error of its relative values
 against the search's (and of predicting 0), and the search's value of the model's pick over the heuristic's choice
@@ -54,6 +60,22 @@ class FitSettings:
     seed: int = 1
     alpha: float = 1e-4
     batch: int = 256
+    #: What the model learns: ``"relative"`` (a candidate's value over its decision's mean, the default) or
+    #: ``"absolute"`` (its own value, the expected deal margin).
+    target: str = "relative"
+
+
+#: The targets ``simcli train fit --target`` offers.
+TARGETS = ("relative", "absolute")
+
+
+def targets(frame: Any, target: str) -> np.ndarray:
+    """The rows' targets (points): :func:`relative_targets`, or for ``"absolute"`` each row's own search value."""
+    if target == "absolute":
+        return np.asarray(frame["mean"], dtype=np.float64)
+    if target != "relative":
+        raise FitError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
+    return relative_targets(frame)
 
 
 def relative_targets(frame: Any) -> np.ndarray:
@@ -139,7 +161,7 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
         progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Fit a model to the data folder ``data`` and write it to ``out`` (``.npz``); return its metadata."""
     meta, frame, x = read_data(data)
-    target = relative_targets(frame)
+    target = targets(frame, settings.target)
     games = np.asarray(frame["game"])
     held, valid = games % 10 == 9, games % 10 == 8
     fit_rows = ~(held | valid)
@@ -150,8 +172,12 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
     x_scale = x[fit_rows].std(axis=0)
     x_scale[x_scale < 1e-6] = 1.0
     y_scale = float(np.std(target[fit_rows])) or 1.0
+    y_mean = float(np.mean(target[fit_rows])) if settings.target == "absolute" else 0.0
     xs = (x - x_mean) / x_scale
-    layers = train(xs[fit_rows], target[fit_rows] / y_scale, settings, progress)
+    layers = train(xs[fit_rows], (target[fit_rows] - y_mean) / y_scale, settings, progress)
+    if y_mean:  # the centring folded back into the output bias: the model's values are absolute
+        w_out, b_out = layers[-1]
+        layers[-1] = (w_out, (b_out.astype(np.float64) + y_mean / y_scale).astype(np.float32))
     values = forward(layers, xs) * y_scale
     decisions = np.asarray(frame["decision"])
     chosen = np.asarray(frame["chosen"], dtype=bool)
@@ -164,11 +190,14 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
         "variant": meta["variant"], "rules": meta["rules"], "rules_digest": meta["rules_digest"],
         "feature_version": meta["feature_version"], "data_command": " ".join(meta["command"]),
         "fit_command": " ".join(command or []), "seed": settings.seed, "hidden": settings.hidden,
-        "epochs": settings.epochs, "alpha": settings.alpha, "data": summary(data), "data_seed": meta["spec"]["seed"],
+        "epochs": settings.epochs, "alpha": settings.alpha, "target": settings.target, "data": summary(data),
+        "data_seed": meta["spec"]["seed"],
         "games": int(len(np.unique(games))), "margin": margin, "held_out": figures_of(held, margin),
         "held_out_margin_0": figures_of(held, 0.0), "validation": figures_of(valid, margin),
         "simcli_version": __version__,
     }
+    if settings.target == "absolute":  # the value error beside predicting the training rows' mean
+        model_meta["held_out"]["rmse_mean_baseline"] = round(float(np.sqrt(np.mean((target[held] - y_mean) ** 2))), 2)
     save_model(out, layers, x_mean, x_scale, y_scale, model_meta)
     return model_meta
 
@@ -196,9 +225,10 @@ def evaluate(model: str | Path, data: str | Path, *, margin: float | None = None
 
     loaded = net_module().load_model(model)
     _, frame, x = read_data(data)
+    target = targets(frame, str(loaded.meta.get("target", "relative")))
     rows = np.asarray(frame["game"]) % 10 == 9 if games == "held" else np.ones(len(frame), dtype=bool)
     values = loaded.values(x[rows].astype(np.float64))
     chosen = np.asarray(frame["chosen"], dtype=bool)[rows]
-    return figures(values, relative_targets(frame)[rows], np.asarray(frame["decision"])[rows], chosen,
+    return figures(values, target[rows], np.asarray(frame["decision"])[rows], chosen,
                    loaded.margin if margin is None else margin)
 

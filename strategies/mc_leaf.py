@@ -1,0 +1,79 @@
+"""``mc``'s leaf evaluator (``mc:horizon=N,leaf=MODEL``, issue 31 item 5): a rollout cut at its horizon scored by a
+model of absolute values instead of as it stands.
+
+The model is the learnt player's (strategies/net.py: the same features, strategies/net_features.py, and file format)
+fitted to the search's *absolute* values (``simcli train fit DATA OUT --target absolute``): each candidate's mean
+deal margin for the deciding seat's team, so it rates a position, not only a decision's candidates against each
+other. At a cut, the seat to move there starts its turn (:func:`simcli.players.forward.cut_view`) and the model
+rates the rollout policy's draw for it, from that seat's view of the sampled world: what that seat could see there,
+no hidden card of the world, and never one of the real game (the world is a sample of what the searching player
+may know). The value is that seat's team's expected deal margin over the other team: the searching team's if it is
+the same team, negated otherwise. A game of more than two teams is refused (a team's margin over the best other
+does not give another team's).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from simcli.engine.state import DealState
+from simcli.players.forward import cut_view
+from simcli.players.loading import Strategy
+from simcli.rules.ruleset import RuleSet
+
+from .net_features import decision_features
+
+if TYPE_CHECKING:
+    from .net import Model
+
+
+class Leaf:
+    """A leaf evaluator: a model of absolute values, checked against the rules of each game it scores."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self._rules: RuleSet | None = None
+
+    def _check(self, rules: RuleSet, teams: int) -> None:
+        """Refuse a game of other than two teams, or of rules other than the model's (one line each)."""
+        if teams != 2:
+            raise ValueError(f"mc's leaf needs a game of two teams (this one has {teams}): its model gives one "
+                             f"team's margin over the best other, not every team's")
+        refusal = self.model.refusal(rules)
+        if refusal is not None:
+            raise ValueError(refusal.replace("net's model", "mc's leaf model").replace(
+                ", or play it anyway with net:any_rules=true", " (with --target absolute)"))
+        self._rules = rules
+
+    def value(self, world: DealState, team: int, policies: list[Strategy]) -> float | None:
+        """The model's value of ``world``, a rollout cut at its horizon, for ``team``: the value of the rollout
+        policy's draw for the seat to move, as that seat sees the world (``None``: the deal ended there)."""
+        view = cut_view(world, policies)
+        if view is None:
+            return None
+        if view.rules is not self._rules:
+            self._check(view.rules, view.n_teams)
+        own = policies[view.seat].choose_draw(view)
+        value = float(self.model.values(decision_features(view, "draw", [own]))[0])
+        return value if view.team == team else -value
+
+
+def leaf_option(leaf: Any, horizon: Any) -> Leaf | None:
+    """``mc``'s ``leaf`` option as an evaluator (``None``: off), checked: a model file of absolute values (a missing
+    or damaged one, or one of relative values, is refused in one line), with a horizon."""
+    if leaf is None or leaf == "":
+        return None
+    if not isinstance(leaf, str) or leaf in ("true", "false", "auto"):
+        raise ValueError(f"leaf must be the path of a model file of absolute values (simcli train fit DATA OUT "
+                         f"--target absolute), got {leaf!r}")
+    if not horizon:
+        raise ValueError(f"leaf={leaf} scores a rollout cut at its horizon: set horizon to a number of turns >= 1 "
+                         f"too (horizon=0 plays every rollout to the end of the deal)")
+    from .net import ModelError, load_model  # net imports mc, which imports this module: not at the top
+
+    model = load_model(leaf)  # a missing or damaged file: a one-line ModelError
+    target = model.meta.get("target", "relative")
+    if target != "absolute":
+        raise ModelError(f"leaf model {leaf} was fitted to relative values (target {target}): a leaf needs absolute "
+                         f"ones, simcli train fit DATA OUT --target absolute")
+    return Leaf(model)
