@@ -21,7 +21,7 @@ from simcli.players.forward import cut_view
 from simcli.players.loading import Strategy
 from simcli.rules.ruleset import RuleSet
 
-from .net_features import decision_features
+from .net_features import decision_bytes, decision_counts
 
 if TYPE_CHECKING:
     from .net import Model
@@ -33,6 +33,10 @@ class Leaf:
     def __init__(self, model: Model) -> None:
         self.model = model
         self._rules: RuleSet | None = None
+        #: The play-time pass's buffer (:meth:`strategies.net.Model.play_buffer`) and the output layer's bias, which
+        #: that pass leaves out (a constant of the model: a decision compares candidates) and a value needs.
+        self._buffer = model.play_buffer()
+        self._bias = float(model.layers[-1][1][0]) * model.y_scale
 
     def _check(self, rules: RuleSet, teams: int) -> None:
         """Refuse a game of other than two teams, or of rules other than the model's (one line each)."""
@@ -53,8 +57,17 @@ class Leaf:
             return None
         if view.rules is not self._rules:
             self._check(view.rules, view.n_teams)
-        own = policies[view.seat].choose_draw(view)
-        value = float(self.model.values(decision_features(view, "draw", [own]))[0])
+        return self.rate(view, policies[view.seat].choose_draw(view), team)
+
+    def rate(self, view: Any, draw: Any, team: int) -> float:
+        """The model's value of ``view``'s seat drawing ``draw``, for ``team`` (that seat's team's, or negated): the
+        learnt player's play-time pass over the row as counts (strategies/net_play.py), plus the output bias; the
+        same as :meth:`strategies.net.Model.values` of the float row, up to rounding."""
+        counts: Any = decision_bytes(view, "draw", [draw])
+        if counts is None:  # a count over 255: the same counts as a list
+            state, parts = decision_counts(view, "draw", [draw])
+            counts = state + parts[0]
+        value = self.model.values_of_counts(counts, 1, self._buffer)[0] + self._bias
         return value if view.team == team else -value
 
 

@@ -22,7 +22,9 @@ from simcli.training.data import read_data
 from simcli.training.fit import FitSettings, fit, relative_targets
 from strategies.greedy import Greedy
 from strategies.mc import MonteCarlo, Oracle
+from strategies.mc_leaf import leaf_option
 from strategies.net import ModelError, load_model
+from strategies.net_features import decision_features
 
 TINY = ["--strategies", "mc:samples=2,greedy,mc:samples=2,greedy", "-n", "10", "--chunk", "5", "--seed", "3", "-q"]
 
@@ -118,6 +120,20 @@ def _states(seed: int) -> list[tuple[DealState, int, str]]:
         play_game(load_rules("classic"), ["greedy"] * 4, seed, strategies=players)
         _STATES[seed] = [s for s in states if s[0].turn >= 5 and s[0].deal_index == 0][:40]
     return _STATES[seed]
+
+
+def test_leaf_values_are_the_models(tiny: tuple[Path, Path, Path]) -> None:
+    """The leaf's fast pass (rows as counts, plus the output bias) gives Model.values of the float rows, signed by
+    team."""
+    _, absolute, _ = tiny
+    leaf = leaf_option(str(absolute), 2)
+    assert leaf is not None
+    for st, seat, _ in _states(2)[:10]:
+        view = PlayerView(st.clone(), seat)
+        draw = Greedy(np.random.default_rng(0)).choose_draw(view)
+        expected = float(leaf.model.values(decision_features(view, "draw", [draw]))[0])
+        assert leaf.rate(view, draw, view.team) == pytest.approx(expected, abs=1e-6)
+        assert leaf.rate(view, draw, 1 - view.team) == pytest.approx(-expected, abs=1e-6)
 
 
 def test_leaf_changes_the_search_values(tiny: tuple[Path, Path, Path]) -> None:
