@@ -16,9 +16,10 @@ there has the commands that made them).
 
 Options (``net:model=PATH,margin=20,any_rules=true``):
 
-* ``model`` — a model file; a folder of models: the one trained under the game's exact rules (the same rule-set
-  digest), else the folder's ``<variant>.npz``; or ``auto`` (the default): that choice among the shipped models (the
-  presets' and those trained under the house rules of the published by-level studies).
+* ``model`` — a model file (or a shipped model's name: ``model=ponytail``); a folder of models: the one trained
+  under the game's exact rules (the same rule-set digest), else the folder's ``<variant>.npz``; or ``auto`` (the
+  default): that choice among the shipped models (the presets' and those trained under the house rules of the
+  published by-level studies).
 * ``margin`` — points by which a candidate must be rated above the heuristic's choice to be played instead;
   negative (the default): the model's own, chosen by ``simcli train fit`` on its validation games.
 * ``any_rules`` — play under rules other than the model's (refused otherwise, in one line naming the knobs that
@@ -228,8 +229,14 @@ def model_for_rules(rules: RuleSet, folder: Path = MODELS) -> Model:
 
 
 def load_model(path: str | Path) -> Model:
-    """The model in ``path`` (read once per process), or a one-line :class:`ModelError`."""
-    resolved = Path(path).expanduser().resolve()
+    """The model in ``path`` (read once per process), or a one-line :class:`ModelError`. A bare name that is no file
+    here but a shipped model's (``ponytail``, ``classic-going_out_bonus-500``) is that shipped model, so that a spec
+    such as ``net:model=ponytail,any_rules=true`` means the same on every machine."""
+    given = Path(path).expanduser()
+    shipped = MODELS / f"{given.name}.npz"
+    if not given.exists() and given.name == str(path) and given.suffix != ".npz" and shipped.is_file():
+        given = shipped
+    resolved = given.resolve()
     key = str(resolved)
     if key not in _LOADED:
         _LOADED[key] = Model(resolved)

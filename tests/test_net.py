@@ -242,6 +242,20 @@ def test_a_folder_of_models_plays_the_one_trained_under_the_games_rules(tmp_path
                   [f"net:model={folder}", "greedy"] * 2, 5)
 
 
+def test_a_shipped_models_name_is_that_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``model=ponytail`` is the shipped Ponytail model wherever the command runs; a file of that name in the folder
+    the command runs in comes first, and a name no model has is the one-line missing-file error."""
+    from strategies.net import MODELS
+
+    monkeypatch.chdir(tmp_path)
+    assert load_model("ponytail").path == (MODELS / "ponytail.npz").resolve()
+    with pytest.raises(ModelError, match="not found"):
+        load_model("no_such_model")
+    (tmp_path / "ponytail").write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="damaged"):
+        load_model("ponytail")
+
+
 def test_features_have_the_declared_width() -> None:
     rules = load_rules("classic", {"max_hands": 1})
     seen: list[np.ndarray] = []
