@@ -14,7 +14,6 @@ does not give another team's).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simcli.engine.state import DealState
@@ -27,22 +26,13 @@ from .net_features import decision_bytes, decision_counts
 if TYPE_CHECKING:
     from .net import Model
 
-#: The shipped leaf models (``leaf=auto``): the one trained under the game's exact rules, else ``<variant>.npz``.
-LEAF_MODELS = Path(__file__).resolve().parent / "models" / "leaf"
-
 
 class Leaf:
     """A leaf evaluator: a model of absolute values, checked against the rules of each game it scores."""
 
-    def __init__(self, model: Model | None) -> None:
-        """``model``: a loaded model of absolute values, or ``None`` for the shipped one of each game's rules."""
-        self.auto = model is None
-        self._rules: RuleSet | None = None
-        if model is not None:
-            self._use(model)
-
-    def _use(self, model: Model) -> None:
+    def __init__(self, model: Model) -> None:
         self.model = model
+        self._rules: RuleSet | None = None
         #: The play-time pass's buffer (:meth:`strategies.net.Model.play_buffer`) and the output layer's bias, which
         #: that pass leaves out (a constant of the model: a decision compares candidates) and a value needs.
         self._buffer = model.play_buffer()
@@ -53,8 +43,6 @@ class Leaf:
         if teams != 2:
             raise ValueError(f"mc's leaf needs a game of two teams (this one has {teams}): its model gives one "
                              f"team's margin over the best other, not every team's")
-        if self.auto:
-            self._use(_shipped(rules))
         refusal = self.model.refusal(rules)
         if refusal is not None:
             raise ValueError(refusal.replace("net's model", "mc's leaf model").replace(
@@ -83,44 +71,22 @@ class Leaf:
         return value if view.team == team else -value
 
 
-def _shipped(rules: RuleSet) -> Model:
-    """The shipped leaf model for ``rules`` (``leaf=auto``), or a one-line refusal naming what to do instead."""
-    from .net import ModelError, model_for_rules
-
-    try:
-        model = model_for_rules(rules, LEAF_MODELS)
-    except ModelError:
-        shipped = ", ".join(sorted(p.stem for p in LEAF_MODELS.glob("*.npz"))) or "none"
-        raise ModelError(f"mc's leaf=auto has no model for {rules.variant} (shipped: {shipped}): fit one with "
-                         f"simcli train fit DATA MODEL --target absolute and give leaf=MODEL") from None
-    return _absolute(model, str(model.path))
-
-
-def _absolute(model: Model, name: str) -> Model:
-    """``model`` if it was fitted to absolute values, else a one-line refusal."""
-    from .net import ModelError
-
-    target = model.meta.get("target", "relative")
-    if target != "absolute":
-        raise ModelError(f"leaf model {name} was fitted to relative values (target {target}): a leaf needs absolute "
-                         f"ones, simcli train fit DATA OUT --target absolute")
-    return model
-
-
 def leaf_option(leaf: Any, horizon: Any) -> Leaf | None:
     """``mc``'s ``leaf`` option as an evaluator (``None``: off), checked: a model file of absolute values (a missing
-    or damaged one, or one of relative values, is refused in one line), or ``auto`` (the shipped model of each game's
-    rules, :data:`LEAF_MODELS`), with a horizon."""
+    or damaged one, or one of relative values, is refused in one line), with a horizon."""
     if leaf is None or leaf == "":
         return None
-    if not isinstance(leaf, str) or leaf in ("true", "false"):
-        raise ValueError(f"leaf must be auto or the path of a model file of absolute values (simcli train fit DATA "
-                         f"OUT --target absolute), got {leaf!r}")
+    if not isinstance(leaf, str) or leaf in ("true", "false", "auto"):
+        raise ValueError(f"leaf must be the path of a model file of absolute values (simcli train fit DATA OUT "
+                         f"--target absolute), got {leaf!r}")
     if not horizon:
         raise ValueError(f"leaf={leaf} scores a rollout cut at its horizon: set horizon to a number of turns >= 1 "
                          f"too (horizon=0 plays every rollout to the end of the deal)")
-    if leaf == "auto":
-        return Leaf(None)
-    from .net import load_model  # net imports mc, which imports this module: not at the top
+    from .net import ModelError, load_model  # net imports mc, which imports this module: not at the top
 
-    return Leaf(_absolute(load_model(leaf), leaf))  # a missing or damaged file: a one-line ModelError
+    model = load_model(leaf)  # a missing or damaged file: a one-line ModelError
+    target = model.meta.get("target", "relative")
+    if target != "absolute":
+        raise ModelError(f"leaf model {leaf} was fitted to relative values (target {target}): a leaf needs absolute "
+                         f"ones, simcli train fit DATA OUT --target absolute")
+    return Leaf(model)

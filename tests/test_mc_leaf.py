@@ -155,8 +155,8 @@ def test_leaf_games_repeat(tiny: tuple[Path, Path, Path]) -> None:
 
 @pytest.mark.parametrize(("options", "message"), [
     ({"leaf": "LEAF"}, "set horizon to a number of turns >= 1"),
-    ({"leaf": "true", "horizon": 4}, "leaf must be auto or the path of a model file of absolute values"),
-    ({"leaf": 3, "horizon": 4}, "leaf must be auto or the path of a model file of absolute values"),
+    ({"leaf": "true", "horizon": 4}, "leaf must be the path of a model file of absolute values"),
+    ({"leaf": 3, "horizon": 4}, "leaf must be the path of a model file of absolute values"),
     ({"leaf": "/nonexistent/leaf.npz", "horizon": 4}, "not found"),
     ({"leaf": "RELATIVE", "horizon": 4}, "fitted to relative values"),
 ])
@@ -199,18 +199,3 @@ def test_leaf_reads_no_hidden_card(tiny: tuple[Path, Path, Path]) -> None:
             compared += 1
             apart += name == "all" and decide(Oracle, twin) != oracle
     assert compared >= 10 and apart >= 1
-
-
-def test_leaf_auto_plays_the_folders_model_and_refuses_without_one(tiny: tuple[Path, Path, Path], tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import shutil
-
-    import strategies.mc_leaf as mc_leaf
-
-    _, absolute, _ = tiny
-    monkeypatch.setattr(mc_leaf, "LEAF_MODELS", tmp_path)
-    with pytest.raises(Exception, match="leaf=auto has no model for classic"):
-        _game("mc:samples=2,horizon=3,leaf=auto", 6)
-    shutil.copy(absolute, tmp_path / "classic.npz")
-    assert _game("mc:samples=2,horizon=3,leaf=auto", 6).totals == _game(f"mc:samples=2,horizon=3,leaf={absolute}",
-                                                                      6).totals
