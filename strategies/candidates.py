@@ -20,6 +20,10 @@ from simcli.players.planning import opening_take, take_wilds
 from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand
 from simcli.primitives.cards import FOUR
 
+#: The best heuristic of each variant: the one whose choice is every list's first candidate, ``mc``'s default
+#: rollout policy (``rollout=auto``) and ``net``'s fallback (here, below both, so that neither imports the other).
+BEST_HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
+
 
 def draw_candidates(view: PlayerView, own: Any) -> list[Any]:
     """The heuristic's draw, the stock, and each legal take of the kinds a heuristic makes."""

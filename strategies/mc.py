@@ -46,13 +46,10 @@ from simcli.players.loading import Strategy, load_strategy
 from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, NATURAL_RANKS
 from simcli.rules.ruleset import RuleSet
 
-from .candidates import discard_candidates, draw_candidates, meld_candidates
+from .candidates import BEST_HEURISTIC, discard_candidates, draw_candidates, meld_candidates
 from .greedy import keep_score
 from .inference import inferred_worlds
 from .mc_leaf import leaf_option
-
-#: The best heuristic of each variant, the default rollout policy (``rollout=auto``).
-BEST_HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
 
 #: The default search (the flat search, every candidate in all 16 worlds), named explicitly for matches.
 OLD_DEFAULT = "mc:race=0"

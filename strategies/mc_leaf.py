@@ -14,17 +14,15 @@ does not give another team's).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from simcli.engine.state import DealState
 from simcli.players.forward import cut_view
 from simcli.players.loading import Strategy
 from simcli.rules.ruleset import RuleSet
 
+from .net import Model, ModelError, load_model
 from .net_features import decision_bytes, decision_counts
-
-if TYPE_CHECKING:
-    from .net import Model
 
 
 class Leaf:
@@ -82,8 +80,6 @@ def leaf_option(leaf: Any, horizon: Any) -> Leaf | None:
     if not horizon:
         raise ValueError(f"leaf={leaf} scores a rollout cut at its horizon: set horizon to a number of turns >= 1 "
                          f"too (horizon=0 plays every rollout to the end of the deal)")
-    from .net import ModelError, load_model  # net imports mc, which imports this module: not at the top
-
     model = load_model(leaf)  # a missing or damaged file: a one-line ModelError
     target = model.meta.get("target", "relative")
     if target != "absolute":

@@ -43,7 +43,7 @@ from simcli.players.loading import Strategy, load_strategy
 from simcli.primitives.actions import Meld
 from simcli.rules.ruleset import RuleSet
 
-from .mc import BEST_HEURISTIC
+from .candidates import BEST_HEURISTIC
 from .net_features import (
     CANDIDATE_COLUMNS,
     COUNT_LAYOUT,
