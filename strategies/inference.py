@@ -23,18 +23,24 @@ Approximations, stated: a take needing one natural and a wild card, a pass the r
 a meld cap, discard bars) and the other players' own search are not modelled; the ranks a team had melded are
 read from the history without the closed canastas set aside. The model's temperature and pool are options of
 ``mc``; without ``infer`` the sampler is today's, draw for draw.
+
+The pool is cheap (:class:`HandPool`): the weights read only the other players' hands, so its worlds are drawn as
+permutations of the unseen cards all at once (numpy), only their hands are counted and weighed (vectorized,
+:func:`pool_log_likelihoods`), and a world is made whole (stock, ponies, wings, face-down pile cards) only when
+it is drawn; the distribution is :func:`simcli.engine.worlds.sample_world`'s.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
+from simcli.engine.worlds import clone, hidden_places, unseen_counts
 from simcli.players.planning import penalized_ranks
 from simcli.primitives.cards import CARD_VALUES, FOUR, JOKER, NUM_RANKS, TWO
 
@@ -42,6 +48,8 @@ from simcli.primitives.cards import CARD_VALUES, FOUR, JOKER, NUM_RANKS, TWO
 _HAND_CHANGES = frozenset({"draw", "take", "melds", "special", "pony", "wing", "three"})
 #: How far (in keep-score points) the soft heuristic rates a take of the pile above the stock, when it can take.
 TAKE_MARGIN = 60.0
+#: A world, or what stands for one (its index in a pool).
+W = TypeVar("W")
 
 
 @dataclass(frozen=True)
@@ -175,7 +183,7 @@ def log_likelihood(world: DealState, seen: list[SeenDiscard | SeenPass], tempera
     return total
 
 
-def resampled(worlds: list[DealState], logs: list[float], n: int, rng: np.random.Generator) -> list[DealState]:
+def resampled(worlds: list[W], logs: list[float], n: int, rng: np.random.Generator) -> list[W]:
     """``n`` distinct worlds of ``worlds`` drawn in proportion to ``exp(logs)`` without replacement (the
     Efraimidis-Spirakis keys ``log(u) / w``, one uniform draw a world), in the pool's order.
 
@@ -199,20 +207,151 @@ def effective_size(logs: list[float]) -> float:
     return sum(weights) ** 2 / sum(w * w for w in weights)
 
 
+class HandPool:
+    """``size`` worlds of which only the other players' hands are made (the cheap pool the weights need), the rest
+    of each (stock, ponies, wings, face-down pile cards) made only for the worlds drawn (:meth:`world`).
+
+    Exactly :func:`simcli.engine.worlds.sample_world`'s distribution: a world is a uniform permutation of the
+    unseen cards that are no bonus threes over the hidden positions they may take, after the bonus threes are
+    placed uniformly over the positions that may hold them. A pool draws these permutations for all its worlds at
+    once (numpy), counts the hands from their first positions (the hands are the first hidden places), and a drawn
+    world is filled from its own permutations; so a drawn world, given its hands, has the rest a full sample would
+    have had. Everything is read from ``template``, a world sampled from the view (it reads nothing hidden; the
+    unseen cards and the hidden places are the same in every world of the information set).
+    """
+
+    def __init__(self, template: DealState, seat: int, size: int, rng: np.random.Generator):
+        self.template, self.size = template, size
+        unseen = unseen_counts(template, seat)
+        self.places = places = hidden_places(template, seat)
+        bonus = [r for r in range(NUM_RANKS) if template.is_bonus_three[r] and unseen[r]]
+        self.rest = np.array([r for r in range(NUM_RANKS) if r not in bonus for _ in range(unseen[r])], dtype=np.int64)
+        self.threes = [r for r in bonus for _ in range(unseen[r])]
+        starts = []
+        pos = 0
+        allowed: list[int] = []
+        for _, _, n, may in places:
+            if may:
+                allowed.extend(range(pos, pos + n))
+            starts.append(pos)
+            pos += n
+        self.positions = pos
+        self.allowed = np.array(allowed, dtype=np.int64)
+        self.seats = [idx for kind, idx, _, _ in places if kind == "hand"]
+        self.hand_positions = h = sum(n for kind, _, n, _ in places if kind == "hand")
+        # One uniform permutation a world of the positions that may hold bonus threes (the first len(threes) of
+        # it get them) and of the other unseen cards (dealt over the positions left, in order).
+        self.spots = np.argsort(rng.random((size, len(allowed))), axis=1) if self.threes else None
+        self.order = np.argsort(rng.random((size, len(self.rest))), axis=1)
+        cards = self.rest[self.order[:, :h]]  # the hand positions' cards of a world without threes in its hands
+        if self.threes:
+            assert self.spots is not None
+            hit = self.allowed[self.spots[:, :len(self.threes)]] < h  # a bonus three in a hand position
+            for w in np.flatnonzero(hit.any(axis=1)):
+                cards[w] = self._cards(int(w))[:h]
+        segment = np.repeat(np.arange(len(self.seats)), [n for kind, _, n, _ in places if kind == "hand"])
+        width = len(self.seats) * NUM_RANKS
+        flat = np.arange(size)[:, None] * width + segment[None, :] * NUM_RANKS + cards
+        counts = np.bincount(flat.ravel(), minlength=size * width).reshape(size, len(self.seats), NUM_RANKS)
+        known = np.array([template.known[s] for s in self.seats], dtype=np.int64).reshape(len(self.seats), NUM_RANKS)
+        #: hands[w, i, r]: the count of rank r in the hand of seat ``seats[i]`` in world w.
+        self.hands = counts + known[None, :, :]
+
+    def _cards(self, w: int) -> np.ndarray:
+        """World ``w``'s card at every hidden position, as :func:`sample_world` lays them out."""
+        if not self.threes:
+            return self.rest[self.order[w]]
+        assert self.spots is not None
+        cards = np.full(self.positions, -1, dtype=np.int64)
+        cards[self.allowed[self.spots[w, :len(self.threes)]]] = self.threes
+        cards[cards < 0] = self.rest[self.order[w]]
+        return cards
+
+    def world(self, w: int) -> DealState:
+        """World ``w`` whole: the template with every hidden place filled from the world's permutations."""
+        cards = self._cards(w).tolist()
+        template = self.template
+        world = clone(template)
+        pos = 0
+        for kind, idx, n, _ in self.places:
+            chunk = cards[pos:pos + n]
+            pos += n
+            if kind == "stock":
+                world.stock = chunk
+                continue
+            if kind == "pile":
+                world.pile[idx] = chunk[0]
+                continue
+            counts = list(template.known[idx]) if kind == "hand" else [0] * NUM_RANKS
+            for card in chunk:
+                counts[card] += 1
+            if kind == "hand":
+                world.hands[idx] = counts
+            elif kind == "pony":
+                world.ponies[idx] = counts
+            elif kind == "wing":
+                world.wings[idx] = counts
+            elif kind == "void":
+                world.wings_void[idx] = counts
+            else:
+                world.wing_pending[idx] = counts
+        return world
+
+
+def pool_log_likelihoods(hands: np.ndarray, seats: list[int], seen: list[SeenDiscard | SeenPass],
+                         temperature: float, noise: float = 0.0) -> np.ndarray:
+    """:func:`log_likelihood` of every world of a pool at once: ``hands[w, i]`` is seat ``seats[i]``'s hand in
+    world ``w`` (tests/test_inference.py checks it against :func:`log_likelihood`, world by world)."""
+    total = np.zeros(hands.shape[0])
+    slip = math.exp(-TAKE_MARGIN / temperature)
+    eps = max(slip / (1.0 + slip), 1e-12)
+    eps = (1.0 - noise) * eps + noise * 0.5
+    where = {s: i for i, s in enumerate(seats)}
+    naturals = np.arange(NUM_RANKS) >= FOUR
+    for obs in seen:
+        hand = hands[:, where[obs.seat], :]
+        if isinstance(obs, SeenDiscard):
+            d = obs.card
+            then = hand.copy()
+            then[:, d] += 1
+            held = (then > 0) & naturals[None, :]
+            score = -(np.array(obs.base, dtype=np.float64)[None, :] + 10.0 * then) / temperature
+            masked = np.where(held, score, -np.inf)
+            top = masked.max(axis=1, keepdims=True)
+            p = np.exp(score[:, d] - top[:, 0]) / np.exp(masked - top).sum(axis=1)
+            total += np.log((1.0 - noise) * p + noise / held.sum(axis=1))
+        else:
+            t = obs.top
+            held_then = hand[:, t] + obs.out[t] - obs.taken[t]
+            size = hand.sum(axis=1) + sum(obs.out) - sum(obs.taken)
+            cache: dict[tuple[int, int], float] = {}
+            for w in np.flatnonzero(held_then >= 2):
+                key = (int(held_then[w]), int(size[w]))
+                if key not in cache:
+                    p = _held_pair(key[0], max(key[1], key[0]), obs.unseen)
+                    cache[key] = math.log(eps * p + 1.0 - p)
+                total[w] += cache[key]
+    return total
+
+
 def inferred_worlds(view: PlayerView, samples: int, pool: int, temperature: float, noise: float,
                     rng: np.random.Generator) -> list[DealState]:
-    """``samples`` worlds for a search: ``pool * samples`` sampled uniformly (``view.sample_world``), weighed by
-    :func:`log_likelihood` and resampled; just ``samples`` uniform ones while nothing is there to weigh.
+    """``samples`` worlds for a search: ``pool * samples`` sampled uniformly, weighed by :func:`log_likelihood` and
+    resampled; just ``samples`` uniform ones while nothing is there to weigh.
 
+    The pool's worlds are only the other players' hands (:class:`HandPool`: what the weights read), the rest of a
+    world is dealt for the drawn ones only; the pool's sampling costs about a world, not ``pool * samples``.
     The worlds carry no history (``DealState.history`` is ``None``): the rollouts' heuristics do not read it, and a
     world that carried it would have every rollout record its turns (about a tenth of a rollout's cost)."""
     seen = observations(view)
     if not seen:
         worlds = [view.sample_world(rng) for _ in range(samples)]
     else:
-        pool_worlds = [view.sample_world(rng) for _ in range(pool * samples)]
-        logs = [log_likelihood(w, seen, temperature, noise) for w in pool_worlds]
-        worlds = resampled(pool_worlds, logs, samples, rng)
+        template = view.sample_world(rng)
+        template.history = None  # not copied into the drawn worlds
+        hands = HandPool(template, view.seat, pool * samples, rng)
+        logs = pool_log_likelihoods(hands.hands, hands.seats, seen, temperature, noise).tolist()
+        worlds = [hands.world(w) for w in resampled(list(range(hands.size)), logs, samples, rng)]
     for world in worlds:
         world.history = None
     return worlds

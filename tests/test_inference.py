@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from simcli.engine.view import PlayerView
+from simcli.engine.worlds import hidden_places, rank_totals
 from simcli.players.loading import Strategy, load_strategy, strategy_options
 from simcli.players.seating import play_game
 from simcli.primitives.seeding import seat_rng
@@ -24,12 +25,14 @@ from simcli.rules.presets import load_rules
 from simcli.viewer.weighed import Recording
 from strategies.greedy import Greedy
 from strategies.inference import (
+    HandPool,
     SeenDiscard,
     SeenPass,
     _held_pair,
     effective_size,
     log_likelihood,
     observations,
+    pool_log_likelihoods,
     resampled,
 )
 from strategies.mc import BEST_HEURISTIC, MonteCarlo
@@ -170,3 +173,84 @@ def test_mc_with_inference_plays_legal_seeded_games(variant: str) -> None:
     b = play_game(rules, ["mc", "h", "mc", "h"], 3, strategies=table())
     assert (a.totals, a.decisions) == (b.totals, b.decisions)
     assert sum(p.searches for p in first if isinstance(p, MonteCarlo)) > 0
+
+
+class Keeper(Greedy):
+    """Greedy that keeps a copy of the table at each of its decisions with something to weigh (and, for the bonus
+    threes, at its first draws)."""
+
+    reads_history = True
+
+    def __init__(self, rng: np.random.Generator):
+        super().__init__(rng)
+        self.views: list[PlayerView] = []
+
+    def choose_draw(self, view: PlayerView) -> Any:
+        if observations(view) or view.turn < 4:
+            self.views.append(PlayerView(view._st.clone(), view.seat))  # a test keeps the true state
+        return super().choose_draw(view)
+
+
+def _kept(variant: str, seed: int) -> list[PlayerView]:
+    keeper = Keeper(np.random.default_rng(0))
+    rules = load_rules(variant, {"max_hands": 1})
+    heuristic = load_strategy(BEST_HEURISTIC[variant])
+    play_game(rules, ["h"] * 4, seed, strategies=[keeper] + [heuristic(np.random.default_rng(s)) for s in (1, 2, 3)])
+    return keeper.views
+
+
+@pytest.mark.parametrize("variant", ["classic", "ponytail", "americana"])
+def test_hand_pool_weighs_and_deals_whole_worlds(variant: str) -> None:
+    # The cheap pool (only the other hands, the rest dealt for the drawn worlds): every pool world, made whole, is
+    # a world of the information set (the pack's cards, the public sizes, bonus threes only where they may be) whose
+    # hands are the pool's counts, and the pool's vectorized weights are log_likelihood's, world by world.
+    views = _kept(variant, 5)
+    weighed = 0
+    for view in views[::2]:
+        truth = view._st
+        seen = observations(view)
+        rng = np.random.default_rng(weighed)
+        template = view.sample_world(rng)
+        pool = HandPool(template, view.seat, 12, rng)
+        logs = pool_log_likelihoods(pool.hands, pool.seats, seen, 20.0, 0.3)
+        places = hidden_places(truth, view.seat)
+        for w in range(pool.size):
+            world = pool.world(w)
+            assert rank_totals(world) == rank_totals(truth)
+            assert world.hand_sizes == truth.hand_sizes and len(world.stock) == len(truth.stock)
+            assert hidden_places(world, view.seat) == places
+            for i, s in enumerate(pool.seats):
+                assert world.hands[s] == pool.hands[w, i].tolist()
+                assert sum(world.hands[s]) == truth.hand_sizes[s]
+            assert world.hands[view.seat] == truth.hands[view.seat]
+            for kind, idx, _, may in places:
+                if kind == "hand" and not may:
+                    assert not any(world.hands[idx][r] > truth.known[idx][r]
+                                   for r in range(15) if truth.is_bonus_three[r])
+            if seen:
+                assert logs[w] == pytest.approx(log_likelihood(world, seen, 20.0, 0.3), abs=1e-9)
+                weighed += 1
+    assert weighed > 40
+
+
+@pytest.mark.parametrize("variant", ["classic", "ponytail"])
+def test_hand_pool_deals_as_sample_world_does(variant: str) -> None:
+    # The same distribution as view.sample_world: the mean count of every rank in every hidden hand and on the
+    # stock's top, over 3,000 worlds of each, at a first draw (Ponytail: bonus threes may still be in hands).
+    view = _kept(variant, 7)[0]
+    rng = np.random.default_rng(1)
+    n = 3000
+    pool = HandPool(view.sample_world(rng), view.seat, n, rng)
+    full = [view.sample_world(rng) for _ in range(n)]
+    seats = pool.seats
+    a = pool.hands.mean(axis=0)
+    b = np.array([[w.hands[s] for s in seats] for w in full]).mean(axis=0)
+    assert np.abs(a - b).max() < 0.12
+    tops = [pool.world(w).stock[-1] for w in range(600)]
+    top_a = np.bincount(tops, minlength=15) / 600
+    top_b = np.bincount([w.stock[-1] for w in full], minlength=15) / n
+    assert np.abs(top_a - top_b).max() < 0.07
+    if variant == "ponytail":  # threes in the hands, as often as sample_world deals them there
+        threes = [r for r in range(15) if view._st.is_bonus_three[r]]
+        assert a[:, threes].sum() > 0.05
+        assert abs(a[:, threes].sum() - b[:, threes].sum()) < 0.1
