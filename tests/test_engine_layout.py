@@ -139,10 +139,9 @@ def test_a_three_may_be_kept_only_before_opening() -> None:
 
 # ---------------------------------------------------------------- size: modules and functions a reader can hold
 ROOT = SIMCLI.parent
-#: Engine modules beyond setup.py's COMPILED list: the knob table and its value kinds, the rules loader and the
-#: forward model.
-ENGINE_EXTRA = ("simcli/rules/knobs.py", "simcli/rules/knob_values.py", "simcli/rules/presets.py",
-                "simcli/players/forward.py")
+#: Engine modules beyond setup.py's COMPILED list: the knob table and its value kinds and the rules loader (the
+#: forward model, simcli/players/forward.py, is compiled: every rollout starts there).
+ENGINE_EXTRA = ("simcli/rules/knobs.py", "simcli/rules/knob_values.py", "simcli/rules/presets.py")
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 #: The marker that lets a function run longer, on its def line or the line above it (or above its decorators),

@@ -138,5 +138,15 @@ def true_state(view: PlayerView) -> DealState:
 
 def margin(result: DealResult, team: int) -> int:
     """A team's deal score minus the best other team's."""
-    totals = [s["total"] for s in result.scores]
-    return totals[team] - max(t for i, t in enumerate(totals) if i != team)
+    # A loop, not a generator: the compiled build makes an object of every generator, and every rollout ends here.
+    scores = result.scores
+    own = 0
+    best: int | None = None
+    for i in range(len(scores)):
+        t: int = scores[i]["total"]
+        if i == team:
+            own = t
+        elif best is None or t > best:
+            best = t
+    assert best is not None, "a deal has at least two teams"
+    return own - best
