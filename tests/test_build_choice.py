@@ -152,3 +152,48 @@ def test_stale_compiled_modules_of_a_checkout_are_named(monkeypatch: pytest.Monk
     assert builds.stale_modules() == ["simcli/engine/deal.py"]
     assert builds.describe().startswith("compiled build, STALE: 1 edited source(s) shadowed by older compiled "
                                         "modules (simcli/engine/deal.py); rebuild with SIMCLI_COMPILE=1")
+
+
+def test_a_compiler_that_refuses_the_direct_call_flags_builds_without_them(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """setup.py's BuildExt builds once more without DIRECT_CALL_FLAGS when the compiler fails with them (a compiler
+    that does not know them), and falls back to pure only when that fails too."""
+    import runpy
+
+    import setuptools
+    from setuptools import Distribution, Extension
+    from setuptools.command.build_ext import build_ext
+
+    monkeypatch.setattr(setuptools, "setup", lambda **kwargs: None)
+    monkeypatch.setattr(sys, "argv", ["setup.py", "egg_info"])  # metadata only: setup.py compiles nothing
+    monkeypatch.setenv("SIMCLI_COMPILE", "auto")
+    names = runpy.run_path(str(REPO / "setup.py"))
+    flags = names["DIRECT_CALL_FLAGS"]
+    tried: list[list[str]] = []
+
+    def compile_refusing(refused: list[str]) -> object:
+        def run(self: build_ext) -> None:
+            args = list(self.extensions[0].extra_compile_args)
+            tried.append(args)
+            if any(a in refused for a in args):
+                raise RuntimeError(f"cc: error: unrecognized command-line option {args[-1]!r}")
+        return run
+
+    def build_ext_command() -> build_ext:
+        ext = Extension("x", ["x.c"], extra_compile_args=["-O3", *flags])
+        command = names["BuildExt"](Distribution({"ext_modules": [ext]}))
+        command.ensure_finalized()
+        return command
+
+    monkeypatch.setattr(build_ext, "run", compile_refusing(flags))
+    build_ext_command().run()
+    assert tried == [["-O3", *flags], ["-O3"]]
+    err = capsys.readouterr().err
+    assert "building again without " + " ".join(flags) in err and "pure-Python" not in err
+
+    tried.clear()
+    monkeypatch.setattr(build_ext, "run", compile_refusing([*flags, "-O3"]))
+    command = build_ext_command()
+    command.run()
+    assert tried == [["-O3", *flags], ["-O3"]] and command.extensions == []
+    assert "building the pure-Python package" in capsys.readouterr().err

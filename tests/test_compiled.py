@@ -73,6 +73,18 @@ def test_compiled_build_is_compiled(module: str, tmp_path: Path) -> None:
     assert pure.endswith(".py"), pure
 
 
+def test_compiled_functions_call_each_other_directly() -> None:
+    """setup.py's DIRECT_CALL_FLAGS reached the compiler: the compiled functions are not exported from the shared
+    library (every call between them would go through the PLT), only the modules' init functions are."""
+    libraries = list(compiled_path().glob("*__mypyc*.so"))
+    assert libraries, f"no mypyc library in {compiled_path()}"
+    for library in libraries:
+        exported = subprocess.run(["nm", "-D", "--defined-only", str(library)], capture_output=True, text=True,
+                                  check=True).stdout
+        assert "PyInit_" in exported, exported[:500]
+        assert "CPyDef_" not in exported, [line for line in exported.splitlines() if "CPyDef_" in line][:5]
+
+
 #: Engine test files whose tests call the engine directly (no mock.patch of engine internals, which cannot reach
 #: into compiled callers): hand-dealt scenarios, golden cases, knobs, determinism, traces, strategy loading.
 ENGINE_TESTS = [
