@@ -4,7 +4,7 @@ Usage::
 
     PYTHONPATH=/tmp/c32 python scripts/inference_calibration.py [--variants classic,ponytail,americana,spanish]
         [--games 10] [--seed 1] [--pool 64] [--temperatures 10,20,40] [--noises 0,0.3]
-        [--opponents model,slowplay,mc]
+        [--opponents model,slowplay,mc] [--fitted 1,2]
 
 For each variant and kind of opponent, plays ``games`` games with the variant's heuristic in seat 0 (the observer)
 and in the other seats the heuristic (``model``: the players the soft model describes), ``scripts/slowplay.py``'s
@@ -22,8 +22,9 @@ natural rank, the worlds' forecast of the true hand:
   discard, a pile top it passed by), where the weights have something to say;
 * ``ess``: the effective share of the pool the weights keep (Kish), the decisions scored and CPU seconds.
 
-Uniform worlds are the same pool unweighted (``uniform``). The games depend on the seed alone; no search runs but
-the ``mc`` opponents'.
+``--fitted`` adds the model fitted to today's ``mc`` (``mc:infer=SCALE,opponent=mc``, scripts/fit_opponent.py) at
+each scale and noise. Uniform worlds are the same pool unweighted (``uniform``). The games depend on the seed
+alone; no search runs but the ``mc`` opponents'.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from simcli.strategies.inference import log_likelihood, observations  # noqa: E402
+from simcli.strategies.inference import fitted_model, log_likelihood, observations  # noqa: E402
 from simcli.strategies.mc import BEST_HEURISTIC, MonteCarlo  # noqa: E402
 from slowplay import SlowPlay  # noqa: E402
 
@@ -60,8 +61,9 @@ class Observer(Strategy):
     reads_history = True
 
     def __init__(self, rng: np.random.Generator, heuristic: Strategy, pool: int, temperatures: list[float],
-                 noises: list[float], sums: dict[str, dict[str, float]]):
+                 noises: list[float], sums: dict[str, dict[str, float]], fitted: list[float] | None = None):
         super().__init__(rng)
+        self.fitted = fitted or []
         self.noises = noises
         self.heuristic = heuristic
         self.pool = pool
@@ -102,6 +104,13 @@ class Observer(Strategy):
                 logs = [log_likelihood(w, seen, t, noise) for w in worlds]
                 top = max(logs)
                 weightings[f"T={t:g}" + (f",noise={noise:g}" if noise else "")] = [math.exp(x - top) for x in logs]
+        for scale in self.fitted:  # the model fitted to mc (mc:infer=SCALE,opponent=mc)
+            model = fitted_model(view.rules.variant).scaled(scale)
+            for noise in self.noises:
+                logs = [log_likelihood(w, seen, model, noise) for w in worlds]
+                top = max(logs)
+                weightings[f"fitted {scale:g}" + (f",noise={noise:g}" if noise else "")] = [
+                    math.exp(x - top) for x in logs]
         for label, weights in weightings.items():
             total = sum(weights)
             row = self.sums.setdefault(label, dict.fromkeys(FIELDS, 0.0))
@@ -127,7 +136,7 @@ class Observer(Strategy):
 
 
 def calibrate(variant: str, opponents: str, games: int, seed: int, pool: int, temperatures: list[float],
-              noises: list[float]) -> tuple[dict[str, dict[str, float]], float]:
+              noises: list[float], fitted: list[float] | None = None) -> tuple[dict[str, dict[str, float]], float]:
     """The summed scores of ``games`` games of ``variant`` against ``opponents``, and the CPU seconds they took."""
     rules = load_rules(variant)
     heuristic = load_strategy(BEST_HEURISTIC[variant])
@@ -138,7 +147,8 @@ def calibrate(variant: str, opponents: str, games: int, seed: int, pool: int, te
         for s in range(rules.num_players):
             rng = seat_rng(seed, game, s)
             if s == 0:
-                table.append(Observer(rng, heuristic(seat_rng(seed, game, 100)), pool, temperatures, noises, sums))
+                table.append(Observer(rng, heuristic(seat_rng(seed, game, 100)), pool, temperatures, noises, sums,
+                                      fitted))
             elif opponents == "model":
                 table.append(heuristic(rng))
             elif opponents == "mc":
@@ -159,7 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--temperatures", default="10,20,40")
     parser.add_argument("--noises", default="0")
     parser.add_argument("--opponents", default="model,slowplay")
+    parser.add_argument("--fitted", default="", help="scales of the model fitted to mc to weigh with (e.g. 1,2)")
     args = parser.parse_args(argv)
+    fitted = [float(x) for x in args.fitted.split(",") if x]
     temperatures = [float(t) for t in args.temperatures.split(",")]
     noises = [float(t) for t in args.noises.split(",")]
     print("| variant | opponents | worlds | decisions | ess | loglik (nats) | pairs right | brier | loglik seen | "
@@ -167,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for variant in args.variants.split(","):
         for opponents in args.opponents.split(","):
-            sums, cpu = calibrate(variant, opponents, args.games, args.seed, args.pool, temperatures, noises)
+            sums, cpu = calibrate(variant, opponents, args.games, args.seed, args.pool, temperatures, noises, fitted)
             for label, row in sums.items():
                 n, d, k = row["n"], row["decisions"], max(row["seen_n"], 1)
                 print(f"| {variant} | {opponents} | {label} | {d:.0f} | {row['ess'] / d:.2f} | "

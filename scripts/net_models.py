@@ -10,6 +10,7 @@ model is written beside it and cannot drift from it.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -94,9 +95,30 @@ def section(path: Path) -> str:
         f"own pick, chosen on those values: {held['search_gain_over_heuristic']:+.2f}).", ""])
 
 
+def opponents_section() -> str:
+    """The section of opponents.json, the inference's opponent models fitted to ``mc`` (``mc:opponent=mc``)."""
+    path = MODELS / "opponents.json"
+    if not path.exists():
+        return ""
+    fits = json.loads(path.read_text())
+    lines = [f"## opponents.json ({path.stat().st_size / 1024:.0f} KB): how `mc` discards and passes piles", "",
+             "Not a `net` model: the opponent model `mc:infer=S,opponent=mc` weighs its sampled worlds with "
+             "(strategies/inference.py), a conditional logit over the naturals held fitted to today's `mc`'s "
+             "discards and the share of takeable piles it passed holding a pair, one a variant. Its command "
+             "(`PYTHONPATH=` a compiled build for speed; the games and the fit are the same):", "", "```"]
+    lines += [fit["command"] for fit in fits.values()]
+    lines += ["```", "", "| variant | games (seed) | discards | mean log-likelihood a discard, fitted / soft greedy "
+              "T=20 | piles passed holding a pair |", "|---|---|---:|---|---|"]
+    for variant, fit in fits.items():
+        lines.append(f"| {variant} | {fit['games']} ({fit['seed']}) | {fit['discards']:,} | {fit['loglik_fit']:.3f} / "
+                     f"{fit['loglik_soft_greedy_T20']:.3f} | {fit['passed_with_pair']} of "
+                     f"{fit['takeable_with_pair']} ({fit['passing']:.3f}, smoothed) |")
+    return "\n".join(lines) + "\n"
+
+
 def render() -> str:
     """The README's text."""
-    return HEAD + "\n" + "\n".join(section(path) for path in model_files())
+    return HEAD + "\n" + "\n".join(section(path) for path in model_files()) + "\n" + opponents_section()
 
 
 def main() -> int:

@@ -48,7 +48,7 @@ from simcli.rules.ruleset import RuleSet
 
 from .candidates import BEST_HEURISTIC, discard_candidates, draw_candidates, meld_candidates
 from .greedy import keep_score
-from .inference import inferred_worlds
+from .inference import OPPONENTS, OpponentModel, fitted_model, inferred_worlds
 from .mc_leaf import leaf_option
 
 #: The default search (the flat search, every candidate in all 16 worlds), named explicitly for matches.
@@ -126,6 +126,9 @@ class MonteCarlo(Strategy):
       model, in keep-score points (``noise``: the share of decisions it leaves unexplained); ``pool`` times
       ``samples`` worlds are weighed by how likely the other players' public decisions are in each, ``samples``
       drawn; 0 (the default): uniform worlds.
+    * ``opponent`` — the opponent model of ``infer``: ``greedy`` (the default: greedy's rules made soft, ``infer``
+      its temperature in keep-score points) or ``mc`` (the model fitted to today's ``mc`` in the variant,
+      strategies/models/opponents.json by scripts/fit_opponent.py; ``infer`` divides its logits, 1: as fitted).
     * ``leaf`` — a model file of absolute values that scores a rollout cut at its ``horizon`` (which it needs),
       :mod:`strategies.mc_leaf`; empty (the default): as it stands."""
 
@@ -136,7 +139,7 @@ class MonteCarlo(Strategy):
     def __init__(self, rng: np.random.Generator, *, samples: int = 16, rollout: str = "auto", melds: int = 3,
                  discards: int = 0, budget: float = 0.0, confidence: float = 1.0, race: int = 0,
                  drop: float = -0.25, halve: bool = True, horizon: int = 0, infer: float = 0.0, pool: int = 4,
-                 noise: float = 0.0, leaf: str = ""):
+                 noise: float = 0.0, leaf: str = "", opponent: str = "greedy"):
         super().__init__(rng)
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
@@ -151,6 +154,8 @@ class MonteCarlo(Strategy):
                              f"got {horizon!r}")
         if not (math.isfinite(infer) and infer >= 0 and pool >= 1 and 0 <= noise <= 1):
             raise ValueError(f"infer must be >= 0 (0: off), pool >= 1, noise in [0, 1]; got {infer}, {pool}, {noise}")
+        if opponent not in OPPONENTS:
+            raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r}")
         if not math.isfinite(drop):
             raise ValueError(f"drop must be a finite number of standard errors, got {drop}")
         if not isinstance(halve, (bool, int)):  # bool("false") is True: a string here is a caller's mistake
@@ -169,6 +174,8 @@ class MonteCarlo(Strategy):
         self.race, self.drop, self.halve, self.horizon = int(race), float(drop), bool(halve), int(horizon)
         self.infer, self.pool, self.noise = float(infer), int(pool), float(noise)
         self.reads_history = self.infer > 0  # the engine records the table's history for inference
+        self.opponent = str(opponent)
+        self._opponent_models: dict[str, OpponentModel | float] = {}
         self._rules: RuleSet | None = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).
@@ -251,6 +258,17 @@ class MonteCarlo(Strategy):
         ``melds``; :func:`strategies.candidates.meld_candidates`)."""
         return meld_candidates(view, own, self.max_melds)
 
+    def _opponent_model(self, view: PlayerView) -> OpponentModel | float:
+        """How inference reads the other players: greedy made soft at temperature ``infer``, or (``opponent=mc``)
+        the model fitted to today's ``mc`` in the variant with its discard logits divided by ``infer``."""
+        variant = view.rules.variant
+        if variant not in self._opponent_models:
+            model: OpponentModel | float = self.infer
+            if self.opponent == "mc":
+                model = fitted_model(variant).scaled(self.infer)
+            self._opponent_models[variant] = model
+        return self._opponent_models[variant]
+
     # ---------------------------------------------------------------- search
     def _worlds(self, view: PlayerView) -> Any:
         """The worlds to search: samples of the information set (``oracle``: the true state)."""
@@ -258,7 +276,7 @@ class MonteCarlo(Strategy):
             yield true_state(view)  # cheating by design: the true state
             return
         if self.infer:
-            yield from inferred_worlds(view, self.samples, self.pool, self.infer, self.noise, self.rng)
+            yield from inferred_worlds(view, self.samples, self.pool, self._opponent_model(view), self.noise, self.rng)
             return
         for _ in range(self.samples):
             world = view.sample_world(self.rng)

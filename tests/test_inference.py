@@ -25,11 +25,14 @@ from simcli.rules.presets import load_rules
 from simcli.viewer.weighed import Recording
 from strategies.greedy import Greedy
 from strategies.inference import (
+    DISCARD_FEATURES,
     HandPool,
+    OpponentModel,
     SeenDiscard,
     SeenPass,
     _held_pair,
     effective_size,
+    fitted_model,
     log_likelihood,
     observations,
     pool_log_likelihoods,
@@ -109,7 +112,7 @@ def test_noise_bounds_what_one_observation_can_cost() -> None:
     hand = [0] * 15
     hand[4] = hand[5] = hand[6] = 1
     world.hands = [hand, hand, hand, hand]
-    seen = [SeenDiscard(1, 13, tuple([0] * 4 + [5] * 7 + [10] * 4))]
+    seen = [SeenDiscard(1, 13, (0,) * 15, (0,) * 15)]  # nothing melded: the keep scores are the card values
     strict = log_likelihood(world, seen, 1.0)
     noisy = log_likelihood(world, seen, 1.0, 0.3)
     assert strict < -3.0
@@ -213,6 +216,8 @@ def test_hand_pool_weighs_and_deals_whole_worlds(variant: str) -> None:
         template = view.sample_world(rng)
         pool = HandPool(template, view.seat, 12, rng)
         logs = pool_log_likelihoods(pool.hands, pool.seats, seen, 20.0, 0.3)
+        fitted = fitted_model(variant)  # the model fitted to mc (opponent=mc), weighed the same two ways
+        fitted_logs = pool_log_likelihoods(pool.hands, pool.seats, seen, fitted, 0.1)
         places = hidden_places(truth, view.seat)
         for w in range(pool.size):
             world = pool.world(w)
@@ -229,6 +234,7 @@ def test_hand_pool_weighs_and_deals_whole_worlds(variant: str) -> None:
                                    for r in range(15) if truth.is_bonus_three[r])
             if seen:
                 assert logs[w] == pytest.approx(log_likelihood(world, seen, 20.0, 0.3), abs=1e-9)
+                assert fitted_logs[w] == pytest.approx(log_likelihood(world, seen, fitted, 0.1), abs=1e-9)
                 weighed += 1
     assert weighed > 40
 
@@ -254,3 +260,105 @@ def test_hand_pool_deals_as_sample_world_does(variant: str) -> None:
         threes = [r for r in range(15) if view._st.is_bonus_three[r]]
         assert a[:, threes].sum() > 0.05
         assert abs(a[:, threes].sum() - b[:, threes].sum()) < 0.1
+
+
+def test_the_soft_greedy_model_is_greedys_keep_score_and_a_fitted_one_reads_its_weights() -> None:
+    # The soft greedy model's logits are -keep_score / T (the card value, 200 for an own meld, 100 an other
+    # team's meld, 10 a copy); a fitted model's are its weights' product with DISCARD_FEATURES, a single the
+    # reference. Scaling divides a fitted model's logits, and multiplies the soft greedy model's temperature.
+    own = (0,) * 13 + (1, 0)
+    opp = (0,) * 12 + (1, 0, 0)
+    counts = np.array([0, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0, 0, 1, 1, 0])
+    greedy = OpponentModel.soft_greedy(20.0).logits(own, opp, counts)
+    assert greedy[4] == pytest.approx(-(5 + 10) / 20) and greedy[6] == pytest.approx(-(5 + 30) / 20)
+    assert greedy[12] == pytest.approx(-(10 + 100 + 10) / 20) and greedy[13] == pytest.approx(-(10 + 200 + 10) / 20)
+    assert OpponentModel.soft_greedy(20.0).scaled(2.0) == OpponentModel.soft_greedy(40.0)
+    assert len(DISCARD_FEATURES) == 5
+    fitted = OpponentModel((-1.0, -3.0, -2.0, -4.0, -5.0), 0.2)
+    z = fitted.logits(own, opp, counts)
+    assert z[4] == pytest.approx(-0.5) and z[5] == pytest.approx(-0.5 - 4.0) and z[6] == pytest.approx(-0.5 - 5.0)
+    assert z[12] == pytest.approx(-1.0 - 2.0) and z[13] == pytest.approx(-1.0 - 3.0)
+    assert fitted.scaled(2.0).logits(own, opp, counts) == pytest.approx(z / 2.0)
+
+
+def test_the_fitted_model_is_there_for_every_variant_and_an_unknown_one_is_refused_in_one_line() -> None:
+    for variant in ("classic", "ponytail", "americana", "spanish"):
+        model = fitted_model(variant)
+        assert len(model.discard) == len(DISCARD_FEATURES) and 0 < model.passing < 1
+    with pytest.raises(ValueError, match="no opponent model fitted for variant 'nosuch'.*fit_opponent.py"):
+        fitted_model("nosuch")
+    with pytest.raises(ValueError, match="opponent must be one of greedy, mc, got 'bot'"):
+        MonteCarlo(np.random.default_rng(0), infer=1, opponent="bot")
+
+
+def test_the_fit_recovers_a_known_discard_model() -> None:
+    # Discards drawn from a known model are fitted back to its weights (scripts/fit_opponent.py's fit).
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "fit_opponent", Path(__file__).resolve().parent.parent / "scripts" / "fit_opponent.py")
+    assert spec is not None and spec.loader is not None
+    fit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fit)
+    truth = OpponentModel((-0.8, -3.0, -1.5, -2.0, -1.0), 0.1)
+    rng = np.random.default_rng(4)
+    discards = []
+    for _ in range(4000):
+        hand = [0] * 4 + rng.multinomial(11, [1 / 11] * 11).tolist()
+        own = tuple(int(x) for x in (rng.random(15) < 0.15))
+        opp = tuple(int(x) for x in (rng.random(15) < 0.15))
+        z = truth.logits(own, opp, np.array(hand))
+        held = [r for r in range(4, 15) if hand[r]]
+        p = np.exp(z[held] - z[held].max())
+        discards.append((tuple(hand), own, opp, held[int(rng.choice(len(held), p=p / p.sum()))]))
+    weights, fit_ll, greedy_ll = fit.fit_discards(discards)
+    assert weights == pytest.approx(truth.discard, abs=0.25)
+    assert fit_ll > greedy_ll
+
+
+@pytest.mark.parametrize("variant", ["classic", "americana"])
+def test_mc_reading_the_fitted_model_plays_seeded_games_that_differ_from_the_greedy_reading(variant: str) -> None:
+    rules = load_rules(variant, {"max_hands": 1})
+    heuristic = load_strategy(BEST_HEURISTIC[variant])
+
+    def play(**options: Any) -> Any:
+        table = [MonteCarlo(seat_rng(3, 0, s), samples=3, discards=3, melds=2, **options) if s % 2 == 0
+                 else heuristic(seat_rng(3, 0, s)) for s in range(4)]
+        return play_game(rules, ["mc", "h", "mc", "h"], 3, strategies=table)
+
+    fitted = play(infer=1.0, opponent="mc")
+    assert (fitted.totals, fitted.decisions) == (lambda g: (g.totals, g.decisions))(play(infer=1.0, opponent="mc"))
+    greedy = play(infer=20.0)
+    assert fitted.decisions != greedy.decisions  # the model changes the worlds, and so the play
+
+
+def test_the_observed_oracle_searches_worlds_true_on_what_the_table_saw() -> None:
+    # scripts/observed_oracle.py (a ceiling for inference, cheating by design): its worlds are worlds of the
+    # information set (the pack's cards, the public sizes) that hold the true count of every (player, rank) the
+    # other players' discards and passes were about; uniform worlds mostly do not.
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "observed_oracle", Path(__file__).resolve().parent.parent / "scripts" / "observed_oracle.py")
+    assert spec is not None and spec.loader is not None
+    oracle = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(oracle)
+    player = oracle.ObservedOracle(np.random.default_rng(2), samples=4)
+    exact = uniform_exact = checked = 0
+    for view in _kept("classic", 5)[::2] + _kept("classic", 6)[::2]:
+        pairs = oracle.observed_pairs(view)
+        if not pairs:
+            continue
+        truth = view._st
+        assert all(s != view.seat and r >= 4 for s, r in pairs)
+        for world in player._worlds(view):
+            assert rank_totals(world) == rank_totals(truth) and world.hand_sizes == truth.hand_sizes
+            assert len(world.stock) == len(truth.stock) and world.hands[view.seat] == truth.hands[view.seat]
+            exact += all(world.hands[s][r] == truth.hands[s][r] for s, r in pairs)
+            other = view.sample_world(np.random.default_rng(checked))
+            uniform_exact += all(other.hands[s][r] == truth.hands[s][r] for s, r in pairs)
+            checked += 1
+    assert checked >= 20
+    assert exact >= 0.9 * checked and uniform_exact < 0.5 * checked

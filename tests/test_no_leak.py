@@ -133,6 +133,7 @@ class Probe(Strategy):
         mc = decide(Recording, st, seat, phase, seed, samples=2) if searched else None
         # With inference (strategies/inference.py): the worlds weighed by the history, resampled.
         inferring = decide(Recording, st, seat, phase, seed, samples=2, infer=20.0) if searched else None
+        reading_mc = decide(Recording, st, seat, phase, seed, samples=2, infer=1.0, opponent="mc") if searched else None
         oracle = decide(RecordingOracle, st, seat, phase, seed) if searched else None
         tree = decide(RecordingIsmcts, st, seat, phase, seed, iterations=6) if searched else None
         cheat = decide(CheatingIsmcts, st, seat, phase, seed, iterations=6) if searched else None
@@ -153,6 +154,8 @@ class Probe(Strategy):
                     self._differ(name, "mc")
                 if decide(Recording, twin, seat, phase, seed, samples=2, infer=20.0) != inferring:
                     self._differ(name, "mc:infer")
+                if decide(Recording, twin, seat, phase, seed, samples=2, infer=1.0, opponent="mc") != reading_mc:
+                    self._differ(name, "mc:infer,opponent=mc")
                 if decide(RecordingIsmcts, twin, seat, phase, seed, iterations=6) != tree:
                     self._differ(name, "ismcts")
                 if name == "all" and decide(RecordingOracle, twin, seat, phase, seed) != oracle:
