@@ -48,8 +48,9 @@ from simcli.rules.ruleset import RuleSet
 
 from .candidates import BEST_HEURISTIC, discard_candidates, draw_candidates, meld_candidates
 from .greedy import keep_score
-from .inference import OPPONENTS, OpponentModel, fitted_model, inferred_worlds
+from .inference import inferred_worlds
 from .mc_leaf import leaf_option
+from .opponent_model import OPPONENTS, OpponentModel, fitted_model
 
 #: The default search (the flat search, every candidate in all 16 worlds), named explicitly for matches.
 OLD_DEFAULT = "mc:race=0"
@@ -175,7 +176,6 @@ class MonteCarlo(Strategy):
         self.infer, self.pool, self.noise = float(infer), int(pool), float(noise)
         self.reads_history = self.infer > 0  # the engine records the table's history for inference
         self.opponent = str(opponent)
-        self._opponent_models: dict[str, OpponentModel | float] = {}
         self._rules: RuleSet | None = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).
@@ -261,13 +261,7 @@ class MonteCarlo(Strategy):
     def _opponent_model(self, view: PlayerView) -> OpponentModel | float:
         """How inference reads the other players: greedy made soft at temperature ``infer``, or (``opponent=mc``)
         the model fitted to today's ``mc`` in the variant with its discard logits divided by ``infer``."""
-        variant = view.rules.variant
-        if variant not in self._opponent_models:
-            model: OpponentModel | float = self.infer
-            if self.opponent == "mc":
-                model = fitted_model(variant).scaled(self.infer)
-            self._opponent_models[variant] = model
-        return self._opponent_models[variant]
+        return fitted_model(view.rules.variant).scaled(self.infer) if self.opponent == "mc" else self.infer
 
     # ---------------------------------------------------------------- search
     def _worlds(self, view: PlayerView) -> Any:
