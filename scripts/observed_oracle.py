@@ -63,14 +63,14 @@ class ObservedOracle(MonteCarlo):
         for w in sorted(order.tolist()):
             world = pool.world(int(w))
             world.history = None
-            repair(world, truth, pairs, self.rng)
+            repair(world, truth, pairs, pool.seats, self.rng)
             yield world
 
 
-def repair(world: Any, truth: Any, pairs: list[tuple[int, int]], rng: np.random.Generator) -> int:
-    """Swap cards between the other hands and the stock until each observed (seat, rank) count is the truth's;
-    the counts left wrong (no card to swap with). Cards moved into a hand are never bonus threes, a hand's cards
-    known to the table stay, and a swap never breaks a count already right."""
+def repair(world: Any, truth: Any, pairs: list[tuple[int, int]], others: list[int], rng: np.random.Generator) -> int:
+    """Swap cards between the hands of ``others`` (the other seats) and the stock until each observed (seat, rank)
+    count is the truth's; the counts left wrong (no card to swap with). Cards moved into a hand are never bonus
+    threes, a hand's cards known to the table stay, and a swap never breaks a count already right."""
     pinned: dict[int, set[int]] = {}
     for seat, rank in pairs:
         pinned.setdefault(seat, set()).add(rank)
@@ -90,7 +90,7 @@ def repair(world: Any, truth: Any, pairs: list[tuple[int, int]], rng: np.random.
             else:  # a copy too few: take one from the stock, or from a hand not pinned on it, for a free card
                 give = [y for y in range(len(hand)) if hand[y] > known[y] and y not in pinned[seat]]
                 spots = [j for j, x in enumerate(world.stock) if x == rank]
-                donors = [t for t in range(len(world.hands)) if t != seat and rank not in pinned.get(t, set())
+                donors = [t for t in others if t != seat and rank not in pinned.get(t, set())
                           and world.hands[t][rank] > world.known[t][rank]] if not spots else []
                 if not give or not (spots or donors):
                     break
