@@ -23,8 +23,8 @@ natural rank, the worlds' forecast of the true hand:
 * ``ess``: the effective share of the pool the weights keep (Kish), the decisions scored and CPU seconds.
 
 ``--fitted`` adds the model fitted to today's ``mc`` (``mc:infer=SCALE,opponent=mc``, scripts/fit_opponent.py) at
-each scale and noise. Uniform worlds are the same pool unweighted (``uniform``). The games depend on the seed
-alone; no search runs but the ``mc`` opponents'.
+each scale and noise, and with every older discard weighed too (``older``). Uniform worlds are the same pool
+unweighted (``uniform``). The games depend on the seed alone; no search runs but the ``mc`` opponents'.
 """
 
 from __future__ import annotations
@@ -104,13 +104,15 @@ class Observer(Strategy):
                 logs = [log_likelihood(w, seen, t, noise) for w in worlds]
                 top = max(logs)
                 weightings[f"T={t:g}" + (f",noise={noise:g}" if noise else "")] = [math.exp(x - top) for x in logs]
-        for scale in self.fitted:  # the model fitted to mc (mc:infer=SCALE,opponent=mc)
+        older = observations(view, older=True)
+        for scale in self.fitted:  # the model fitted to mc (mc:infer=SCALE,opponent=mc), also with older discards
             model = fitted_model(view.rules.variant).scaled(scale)
             for noise in self.noises:
-                logs = [log_likelihood(w, seen, model, noise) for w in worlds]
-                top = max(logs)
-                weightings[f"fitted {scale:g}" + (f",noise={noise:g}" if noise else "")] = [
-                    math.exp(x - top) for x in logs]
+                for label, weighed in (("", seen), (",older", older)):
+                    logs = [log_likelihood(w, weighed, model, noise) for w in worlds]
+                    top = max(logs)
+                    weightings[f"fitted {scale:g}" + (f",noise={noise:g}" if noise else "") + label] = [
+                        math.exp(x - top) for x in logs]
         for label, weights in weightings.items():
             total = sum(weights)
             row = self.sums.setdefault(label, dict.fromkeys(FIELDS, 0.0))

@@ -77,7 +77,8 @@ class SeenDiscard:
 class SeenPass:
     """A pile of top ``top`` the player could have taken with a natural pair and passed by in turn ``turn``; since
     then (that draw included) ``out`` cards by rank left its hand, ``taken`` came in face up and ``unseen`` came in
-    unseen."""
+    unseen. With ``discard`` true it is instead an older discard of natural ``top`` (not the player's last, or its
+    hand changed since: ``mc:older``), ``out`` counting that discard: weighed by whether it held a pair then."""
 
     seat: int
     turn: int
@@ -85,6 +86,7 @@ class SeenPass:
     out: tuple[int, ...]
     taken: tuple[int, ...]
     unseen: int
+    discard: bool = False
 
 
 def _laid(entry: tuple[Any, ...]) -> list[Any]:
@@ -113,8 +115,9 @@ def melded_ranks(view: PlayerView) -> list[int]:
     return melded
 
 
-def observations(view: PlayerView) -> list[SeenDiscard | SeenPass]:
-    """What the other players were seen to do this deal that the model can weigh in a sampled world."""
+def observations(view: PlayerView, older: bool = False) -> list[SeenDiscard | SeenPass]:
+    """What the other players were seen to do this deal that the model can weigh in a sampled world (``older``:
+    every natural discard of theirs too, not only each one's last while its hand has not changed since)."""
     rules = view.rules
     n_teams = view.n_teams
     avoid = penalized_ranks(rules)
@@ -122,26 +125,33 @@ def observations(view: PlayerView) -> list[SeenDiscard | SeenPass]:
     opened = [False] * n_teams
     melded = [0] * n_teams  # bit r: the team has a meld of rank r
     last: dict[int, SeenDiscard | None] = {}
-    passes: list[tuple[int, int, int]] = []  # (history index, seat, top)
+    passes: list[tuple[int, int, int, bool]] = []  # (history index, seat, top or discard, a discard)
+    last_at: dict[int, int] = {}  # seat -> history index of its last discard while it is weighed exactly
     for i, entry in enumerate(history):
         kind, seat = entry[0], entry[1]
         team = seat % n_teams
         if seat != view.seat:
             if kind in _HAND_CHANGES:
                 last[seat] = None  # its hand changed after its last discard
+                last_at.pop(seat, None)
             if kind == "discard" and entry[3] >= FOUR:
                 own, opp = meld_marks(melded, team)
                 last[seat] = SeenDiscard(seat, entry[3], own, opp)
+                last_at[seat] = i
+                if older:
+                    passes.append((i, seat, entry[3], True))
             elif kind == "draw":
                 top, frozen = entry[4], entry[6] or rules.pile_always_frozen
                 has = top >= FOUR and melded[team] >> top & 1
                 if top >= FOUR and opened[team] and (frozen or not has) and (has or top not in avoid):
-                    passes.append((i, seat, top))
+                    passes.append((i, seat, top, False))
         for meld in _laid(entry):
             melded[team] |= 1 << meld.rank
             opened[team] = True
     out: list[SeenDiscard | SeenPass] = [d for d in last.values() if d is not None]
-    for i, seat, top in passes:
+    for i, seat, top, discard in passes:
+        if discard and last_at.get(seat) == i:
+            continue  # weighed exactly, as its last discard
         gone, came = [0] * NUM_RANKS, [0] * NUM_RANKS
         unseen = 0
         for entry in history[i:]:
@@ -159,7 +169,7 @@ def observations(view: PlayerView) -> list[SeenDiscard | SeenPass]:
                 gone[meld.rank] += meld.naturals if meld.rank >= FOUR else 0
                 gone[TWO] += meld.twos
                 gone[JOKER] += meld.jokers
-        out.append(SeenPass(seat, history[i][2], top, tuple(gone), tuple(came), unseen))
+        out.append(SeenPass(seat, history[i][2], top, tuple(gone), tuple(came), unseen, discard))
     return out
 
 
@@ -188,6 +198,7 @@ def log_likelihood(world: DealState, seen: list[SeenDiscard | SeenPass], model: 
     model = opponent_model(model)
     total = 0.0
     eps = (1.0 - noise) * model.passing + noise * 0.5
+    split = (1.0 - noise) * model.split + noise
     for obs in seen:
         hand = world.hands[obs.seat]
         if isinstance(obs, SeenDiscard):
@@ -206,7 +217,7 @@ def log_likelihood(world: DealState, seen: list[SeenDiscard | SeenPass], model: 
                 continue
             size = sum(hand) + sum(obs.out) - sum(obs.taken)
             p = _held_pair(held, max(size, held), obs.unseen)
-            total += math.log(eps * p + 1.0 - p)
+            total += math.log((split if obs.discard else eps) * p + 1.0 - p)
     return total
 
 
@@ -332,6 +343,7 @@ def pool_log_likelihoods(hands: np.ndarray, seats: list[int], seen: list[SeenDis
     model = opponent_model(model)
     total = np.zeros(hands.shape[0])
     eps = (1.0 - noise) * model.passing + noise * 0.5
+    split = (1.0 - noise) * model.split + noise
     where = {s: i for i, s in enumerate(seats)}
     naturals = np.arange(NUM_RANKS) >= FOUR
     for obs in seen:
@@ -355,13 +367,13 @@ def pool_log_likelihoods(hands: np.ndarray, seats: list[int], seen: list[SeenDis
                 key = (int(held_then[w]), int(size[w]))
                 if key not in cache:
                     p = _held_pair(key[0], max(key[1], key[0]), obs.unseen)
-                    cache[key] = math.log(eps * p + 1.0 - p)
+                    cache[key] = math.log((split if obs.discard else eps) * p + 1.0 - p)
                 total[w] += cache[key]
     return total
 
 
 def inferred_worlds(view: PlayerView, samples: int, pool: int, model: OpponentModel | float, noise: float,
-                    rng: np.random.Generator) -> list[DealState]:
+                    rng: np.random.Generator, older: bool = False) -> list[DealState]:
     """``samples`` worlds for a search: ``pool * samples`` sampled uniformly, weighed by :func:`log_likelihood` and
     resampled; just ``samples`` uniform ones while nothing is there to weigh.
 
@@ -369,7 +381,7 @@ def inferred_worlds(view: PlayerView, samples: int, pool: int, model: OpponentMo
     world is dealt for the drawn ones only; the pool's sampling costs about a world, not ``pool * samples``.
     The worlds carry no history (``DealState.history`` is ``None``): the rollouts' heuristics do not read it, and a
     world that carried it would have every rollout record its turns (about a tenth of a rollout's cost)."""
-    seen = observations(view)
+    seen = observations(view, older)
     if not seen:
         worlds = [view.sample_world(rng) for _ in range(samples)]
     else:

@@ -129,7 +129,7 @@ class MonteCarlo(Strategy):
       drawn; 0 (the default): uniform worlds.
     * ``opponent`` — the opponent model of ``infer``: ``greedy`` (the default: greedy's rules made soft, ``infer``
       its temperature in keep-score points) or ``mc`` (the model fitted to today's ``mc`` in the variant,
-      strategies/models/opponents.json by scripts/fit_opponent.py; ``infer`` divides its logits, 1: as fitted).
+      models/opponents.json; ``infer`` divides its logits); ``older``: every discard weighed, not only the last.
     * ``leaf`` — a model file of absolute values that scores a rollout cut at its ``horizon`` (which it needs),
       :mod:`strategies.mc_leaf`; empty (the default): as it stands."""
 
@@ -140,7 +140,7 @@ class MonteCarlo(Strategy):
     def __init__(self, rng: np.random.Generator, *, samples: int = 16, rollout: str = "auto", melds: int = 3,
                  discards: int = 0, budget: float = 0.0, confidence: float = 1.0, race: int = 0,
                  drop: float = -0.25, halve: bool = True, horizon: int = 0, infer: float = 0.0, pool: int = 4,
-                 noise: float = 0.0, leaf: str = "", opponent: str = "greedy"):
+                 noise: float = 0.0, leaf: str = "", opponent: str = "greedy", older: bool = False):
         super().__init__(rng)
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
@@ -175,7 +175,7 @@ class MonteCarlo(Strategy):
         self.race, self.drop, self.halve, self.horizon = int(race), float(drop), bool(halve), int(horizon)
         self.infer, self.pool, self.noise = float(infer), int(pool), float(noise)
         self.reads_history = self.infer > 0  # the engine records the table's history for inference
-        self.opponent = str(opponent)
+        self.opponent, self.older = str(opponent), bool(older)
         self._rules: RuleSet | None = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).
@@ -270,7 +270,8 @@ class MonteCarlo(Strategy):
             yield true_state(view)  # cheating by design: the true state
             return
         if self.infer:
-            yield from inferred_worlds(view, self.samples, self.pool, self._opponent_model(view), self.noise, self.rng)
+            yield from inferred_worlds(view, self.samples, self.pool, self._opponent_model(view), self.noise, self.rng,
+                                       self.older)
             return
         for _ in range(self.samples):
             world = view.sample_world(self.rng)

@@ -59,6 +59,13 @@ class OpponentModel:
         return cls((-10.0 / t, -200.0 / t, -100.0 / t, -10.0 / t, -20.0 / t),  # "many": as if three
                    max(slip / (1.0 + slip), 1e-12), t)  # without overflow at a small T
 
+    @property
+    def split(self) -> float:
+        """How much likelier a discard of a rank is from a single than from a pair, inverted: ``exp`` of the pair's
+        weight (an older discard's weight, :class:`strategies.inference.SeenPass`, whose other ranks then are not
+        known in a world)."""
+        return math.exp(self.discard[3])
+
     def scaled(self, temperature: float) -> OpponentModel:
         """The same model with its discard logits divided by ``temperature`` (1: as it is)."""
         if self.temperature:

@@ -52,6 +52,10 @@ class Watched(Greedy):
         self.hands[(view.deal_index, view.seat, view.turn)] = view.hand
         return super().choose_draw(view)
 
+    def choose_discard(self, view: PlayerView) -> int | None:
+        self.hands[(view.deal_index, view.seat, -view.turn - 1)] = view.hand  # the hand a discard came from
+        return super().choose_discard(view)
+
 
 class Observer(Greedy):
     """Greedy in seat 0 that, at each discard decision, checks the observations against the true state."""
@@ -61,7 +65,7 @@ class Observer(Greedy):
     def __init__(self, rng: np.random.Generator, hands: dict[tuple[int, int, int], tuple[int, ...]]):
         super().__init__(rng)
         self.hands = hands
-        self.discards = self.modes = self.passes = self.bounded = 0
+        self.discards = self.modes = self.passes = self.bounded = self.older = self.older_bounded = 0
         self.true_logs: list[float] = []
         self.uniform_logs: list[float] = []
 
@@ -82,6 +86,12 @@ class Observer(Greedy):
                 self.passes += 1
                 upper = hand[obs.top] + obs.out[obs.top] - obs.taken[obs.top]
                 self.bounded += held_then < 2 and held_then <= upper <= held_then + obs.unseen
+        for obs in observations(view, older=True):
+            if isinstance(obs, SeenPass) and obs.discard:  # an older discard: the count it came from, bounded
+                held_then = self.hands[(view.deal_index, obs.seat, -obs.turn - 1)][obs.top]
+                upper = truth.hands[obs.seat][obs.top] + obs.out[obs.top] - obs.taken[obs.top]
+                self.older += 1
+                self.older_bounded += held_then >= 1 and held_then <= upper <= held_then + obs.unseen
         if seen:
             rng = np.random.default_rng(view.turn)
             self.true_logs.append(log_likelihood(truth, seen, 20.0))
@@ -101,6 +111,9 @@ def test_observations_match_the_true_hands_of_greedy_players() -> None:
     # No pair held when passing, and the count then bounded; a pass the rules forced (a pair that would empty the
     # hand of a team that may not go out) is not modelled, and rare.
     assert observer.bounded >= 0.97 * observer.passes
+    # Every older discard (mc:older): the count of its rank it came from is bounded by the count now, plus what
+    # left the hand since (that discard included), less what came in face up, and by that plus the unseen arrivals.
+    assert observer.older > 100 and observer.older_bounded == observer.older
     # The true cards are likelier than uniform worlds under the model they were played by.
     assert np.mean(observer.true_logs) > np.mean(observer.uniform_logs) + 0.5
 
@@ -217,7 +230,8 @@ def test_hand_pool_weighs_and_deals_whole_worlds(variant: str) -> None:
         pool = HandPool(template, view.seat, 12, rng)
         logs = pool_log_likelihoods(pool.hands, pool.seats, seen, 20.0, 0.3)
         fitted = fitted_model(variant)  # the model fitted to mc (opponent=mc), weighed the same two ways
-        fitted_logs = pool_log_likelihoods(pool.hands, pool.seats, seen, fitted, 0.1)
+        seen_all = observations(view, older=True)  # and every older discard (mc:older)
+        fitted_logs = pool_log_likelihoods(pool.hands, pool.seats, seen_all, fitted, 0.1)
         places = hidden_places(truth, view.seat)
         for w in range(pool.size):
             world = pool.world(w)
@@ -234,7 +248,7 @@ def test_hand_pool_weighs_and_deals_whole_worlds(variant: str) -> None:
                                    for r in range(15) if truth.is_bonus_three[r])
             if seen:
                 assert logs[w] == pytest.approx(log_likelihood(world, seen, 20.0, 0.3), abs=1e-9)
-                assert fitted_logs[w] == pytest.approx(log_likelihood(world, seen, fitted, 0.1), abs=1e-9)
+                assert fitted_logs[w] == pytest.approx(log_likelihood(world, seen_all, fitted, 0.1), abs=1e-9)
                 weighed += 1
     assert weighed > 40
 
