@@ -31,7 +31,7 @@ from simcli.players.planning import (
     take_wilds,
 )
 from simcli.primitives.actions import DRAW_STOCK, Meld
-from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, SEVEN, TWO, WILD_MELD
+from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, RED_THREE, SEVEN, TWO, WILD_MELD
 from simcli.rules.ruleset import RuleSet
 
 NATURALS: Final = NATURAL_RANKS
@@ -286,7 +286,9 @@ class Greedy(Strategy):
                     best, best_score = r, score
         if best >= 0:
             return best
-        for r in (TWO, JOKER, BLACK_THREE):  # nothing natural left
+        # Nothing natural left. A red three only where it is the last card and the stock is out (Americana lays
+        # threes and replaces them from the stock: with none left, it stays in hand and goes out as the discard).
+        for r in (TWO, JOKER, BLACK_THREE, RED_THREE):
             if hand[r]:
                 return r
         return best
