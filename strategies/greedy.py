@@ -31,7 +31,17 @@ from simcli.players.planning import (
     take_wilds,
 )
 from simcli.primitives.actions import DRAW_STOCK, Meld
-from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, FOUR, JOKER, NATURAL_RANKS, RED_THREE, SEVEN, TWO, WILD_MELD
+from simcli.primitives.cards import (
+    BLACK_THREE,
+    CARD_VALUES,
+    FOUR,
+    JOKER,
+    NATURAL_RANKS,
+    RED_THREE,
+    SEVEN,
+    TWO,
+    WILD_MELD,
+)
 from simcli.rules.ruleset import RuleSet
 
 NATURALS: Final = NATURAL_RANKS
