@@ -26,40 +26,38 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize
-from simcli.strategies.candidates import discard_candidates
-from simcli.strategies.inference import meld_marks, melded_ranks
-from simcli.strategies.net import Net
-from simcli.strategies.net_features import decision_features
-from simcli.strategies.opponent_model import fitted_model
 
-from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy, strategy_factory
-from simcli.players.seating import play_game
-from simcli.primitives.cards import CARD_VALUES, FOUR
-from simcli.primitives.seeding import seat_rng
-from simcli.rules.presets import load_rules
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fit_opponent import Recorder  # noqa: E402
+from simcli.strategies.candidates import discard_candidates  # noqa: E402
+from simcli.strategies.inference import meld_marks, melded_ranks  # noqa: E402
+from simcli.strategies.net import Net  # noqa: E402
+from simcli.strategies.net_features import decision_features  # noqa: E402
+from simcli.strategies.opponent_model import fitted_model  # noqa: E402
+
+from simcli.engine.view import PlayerView  # noqa: E402
+from simcli.players.loading import Strategy, strategy_factory  # noqa: E402
+from simcli.players.seating import play_game  # noqa: E402
+from simcli.primitives.cards import CARD_VALUES, FOUR  # noqa: E402
+from simcli.primitives.seeding import seat_rng  # noqa: E402
+from simcli.rules.presets import load_rules  # noqa: E402
 
 
-class Reader(Strategy):
-    """A seat that plays as ``inner`` and, at each of its discards of a natural, records the fitted logit's features
-    and the net's value of every natural it could discard, and which one it discarded."""
+class Reader(Recorder):
+    """A seat that plays as ``inner`` (scripts/fit_opponent.py's recorder, whose other records are dropped) and,
+    at each of its discards of a natural, records the fitted logit's features and the net's value of every natural
+    it could discard, and which one it discarded."""
 
     name = "reader"
-    reads_history = True
 
     def __init__(self, rng: np.random.Generator, inner: Strategy, net: Net, rows: list[Any]):
-        super().__init__(rng)
-        self.inner, self.net, self.rows = inner, net, rows
-
-    def choose_draw(self, view: PlayerView) -> Any:
-        return self.inner.choose_draw(view)
-
-    def choose_melds(self, view: PlayerView) -> Any:
-        return self.inner.choose_melds(view)
+        super().__init__(rng, inner, [], [])
+        self.net, self.rows = net, rows
 
     def choose_discard(self, view: PlayerView) -> int | None:
         decision = self.inner.choose_discard(view)
@@ -79,15 +77,6 @@ class Reader(Strategy):
                           (counts >= 3).astype(float)], axis=1)
             self.rows.append((x, values[keep] / 100.0, ranks.index(decision)))
         return decision
-
-    def hold_three(self, view: PlayerView, rank: int) -> bool:
-        return self.inner.hold_three(view, rank)
-
-    def ask_to_go_out(self, view: PlayerView) -> bool:
-        return self.inner.ask_to_go_out(view)
-
-    def answer_go_out(self, view: PlayerView) -> bool:
-        return self.inner.answer_go_out(view)
 
 
 def record(variant: str, player: str, seed: int, games: int) -> list[Any]:

@@ -12,10 +12,14 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 from unittest import mock
 
@@ -421,3 +425,25 @@ def checking_deals(make_checker: Callable[[DealState, Any], Any]) -> Iterator[No
 
     with mock.patch.object(simcli.engine.game, "Deal", CheckedDeal):
         yield
+
+
+#: The project's scripts/ folder (not a package: its scripts are loaded by path).
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def load_script(name: str) -> ModuleType:
+    """``scripts/NAME.py`` as a module, loaded once and registered in ``sys.modules`` under ``name`` (dataclasses
+    look a module up there while a class is built, and a script may import another by name)."""
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        return loaded
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module

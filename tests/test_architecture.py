@@ -3,23 +3,17 @@ scripts/architecture.py and no import (module level, in a function or under TYPE
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("architecture_script", ROOT / "scripts" / "architecture.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look the module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_script("architecture")
 
 
 arch = _load()

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import load_script
 
 from simcli.engine.view import PlayerView
 from simcli.engine.worlds import hidden_places, rank_totals
@@ -307,14 +308,7 @@ def test_the_fitted_model_is_there_for_every_variant_and_an_unknown_one_is_refus
 
 def test_the_fit_recovers_a_known_discard_model() -> None:
     # Discards drawn from a known model are fitted back to its weights (scripts/fit_opponent.py's fit).
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location(
-        "fit_opponent", Path(__file__).resolve().parent.parent / "scripts" / "fit_opponent.py")
-    assert spec is not None and spec.loader is not None
-    fit = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fit)
+    fit = load_script("fit_opponent")
     truth = OpponentModel((-0.8, -3.0, -1.5, -2.0, -1.0), 0.1)
     rng = np.random.default_rng(4)
     discards = []
@@ -351,14 +345,7 @@ def test_the_observed_oracle_searches_worlds_true_on_what_the_table_saw() -> Non
     # scripts/observed_oracle.py (a ceiling for inference, cheating by design): its worlds are worlds of the
     # information set (the pack's cards, the public sizes) that hold the true count of every (player, rank) the
     # other players' discards and passes were about; uniform worlds mostly do not.
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location(
-        "observed_oracle", Path(__file__).resolve().parent.parent / "scripts" / "observed_oracle.py")
-    assert spec is not None and spec.loader is not None
-    oracle = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(oracle)
+    oracle = load_script("observed_oracle")
     player = oracle.ObservedOracle(np.random.default_rng(2), samples=4)
     exact = uniform_exact = checked = 0
     for view in _kept("classic", 5)[::2] + _kept("classic", 6)[::2]:

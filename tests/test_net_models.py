@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+from helpers import load_script
 
 from simcli.rules.presets import load_rules
 from strategies.net import MODELS, load_model, model_for_rules
@@ -42,8 +42,5 @@ def test_every_shipped_model_is_the_one_net_plays_under_its_rules() -> None:
 
 
 def test_the_models_readme_says_what_the_models_say() -> None:
-    spec = importlib.util.spec_from_file_location("net_models", ROOT / "scripts" / "net_models.py")
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("net_models")
     assert (MODELS / "README.md").read_text(encoding="utf-8") == script.render()

@@ -4,24 +4,12 @@ first by them at every natural discard, where another player is not."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
-
 import numpy as np
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "net_reads_mc", Path(__file__).resolve().parent.parent / "scripts" / "net_reads_mc.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from helpers import load_script
 
 
 def test_the_net_values_read_a_net_player_exactly_and_another_player_not() -> None:
-    nr = _script()
+    nr = load_script("net_reads_mc")
     one = np.array([1.0])
     net_rows = nr.record("classic", "net:margin=0", 7, 1)
     greedy_rows = nr.record("classic", "greedy", 7, 1)

@@ -8,24 +8,18 @@ build.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def playthroughs() -> ModuleType:
     """scripts/playthroughs.py as a module (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("playthroughs", ROOT / "scripts" / "playthroughs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("playthroughs", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("playthroughs")
 
 
 PT = playthroughs()

@@ -4,25 +4,20 @@ sweep played again writes it: page, CSV, JSON and figure byte for byte (a plain 
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from cli_helpers import cli
+from helpers import load_script
 
 import simcli.stats.comparisons as comparisons
 from simcli import stats
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "recompute_paired_intervals.py"
-spec = importlib.util.spec_from_file_location("recompute_paired_intervals", SCRIPT)
-assert spec is not None and spec.loader is not None
-recompute = importlib.util.module_from_spec(spec)
-sys.modules["recompute_paired_intervals"] = recompute
-spec.loader.exec_module(recompute)
+recompute = load_script("recompute_paired_intervals")
 
 SWEEPS = {
     "plain": ("--strategies", "greedy"),

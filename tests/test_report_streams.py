@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import shutil
@@ -26,6 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from cli_helpers import cli
+from helpers import load_script
 
 from simcli import stats
 from simcli.rules.presets import load_rules
@@ -252,11 +252,7 @@ def test_the_streamed_check_finds_damaged_deal_rows(runs: dict[str, Path], tmp_p
 
 # --------------------------------------------------------------------------------------- benchmark runs
 def load_bench() -> Any:
-    spec = importlib.util.spec_from_file_location("report_bench", TESTS.parent / "scripts" / "report_bench.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("report_bench")
 
 
 def test_a_synthetic_run_is_a_valid_run_of_copies(runs: dict[str, Path], tmp_path: Path) -> None:
