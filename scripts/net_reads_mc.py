@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.append(str(Path(__file__).resolve().parent))  # run as a script, scripts/ is first already
 from fit_opponent import Recorder  # noqa: E402
 from simcli.strategies.candidates import discard_candidates  # noqa: E402
 from simcli.strategies.inference import meld_marks, melded_ranks  # noqa: E402

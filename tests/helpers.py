@@ -432,18 +432,20 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 
 def load_script(name: str) -> ModuleType:
-    """``scripts/NAME.py`` as a module, loaded once and registered in ``sys.modules`` under ``name`` (dataclasses
-    look a module up there while a class is built, and a script may import another by name)."""
-    loaded = sys.modules.get(name)
+    """``scripts/NAME.py`` as a module, loaded once and registered in ``sys.modules`` as ``scripts_NAME``
+    (dataclasses look a module up there while a class is built; the prefix keeps a script apart from a test helper
+    of the same name, such as tests/net_models.py)."""
+    key = f"scripts_{name}"
+    loaded = sys.modules.get(key)
     if loaded is not None:
         return loaded
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(key, SCRIPTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
+    sys.modules[key] = module
     try:
         spec.loader.exec_module(module)
     except BaseException:
-        del sys.modules[name]
+        del sys.modules[key]
         raise
     return module
