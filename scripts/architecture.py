@@ -11,7 +11,8 @@ that re-export from the layers; nothing inside simcli imports them), except the 
     python scripts/architecture.py            # write docs/architecture.png (and print the layers)
     python scripts/architecture.py --check    # exit 1 naming every module in no layer, every upward import, every
                                               # import of the public API from inside, every module over its size,
-                                              # and when docs/architecture.png no longer shows the code
+                                              # every command function over 50 lines, and when
+                                              # docs/architecture.png no longer shows the code
     python scripts/architecture.py --list     # print each module's layer and imports
     python scripts/architecture.py --tree     # one line per package: its layer, modules, lines and what it holds
 
@@ -42,6 +43,9 @@ ENTRY_POINTS = ("simcli.cli", "simcli.__main__")
 #: The size limits of issue 30: lines of a module, and of a command module.
 MAX_MODULE_LINES = 400
 MAX_COMMAND_LINES = 300
+#: Issue 46: commands parse, call and print, so no function of a command module is longer than this (from its
+#: ``def`` line to its last line: docstring and nested functions counted, decorators not).
+MAX_COMMAND_FUNCTION_LINES = 50
 #: Modules written by a script rather than by hand, exempt from the size limit (none is over it today).
 GENERATED = ("simcli.rules.ruleset",)
 
@@ -65,6 +69,8 @@ LAYERS: tuple[Layer, ...] = (
     Layer("rules", "knob declarations, the TOML presets, --rule overrides, the frozen RuleSet", ("simcli.rules",)),
     Layer("engine", "deal state, legality, scoring, the view and Strategy interface, the turn's phases, the game, "
           "events; variant features in engine/features", ("simcli.engine",)),
+    Layer("positions", "the score command's end-of-deal positions as JSON: read and checked, and written back",
+          ("simcli.positions",)),
     Layer("players", "loading strategies and their options, planning helpers, the forward model",
           ("simcli.players",)),
     Layer("strategies", "the built-in strategies (random, greedy, ponytail, americana, spanish, mc, ismcts, oracle, "
@@ -180,6 +186,21 @@ def oversized(root: Path = ROOT) -> list[str]:
         if m not in GENERATED and _lines(path) > limit:
             out.append(f"{m}: {_lines(path)} lines, over the {limit} a {'command ' * (limit == MAX_COMMAND_LINES)}"
                        "module may have")
+    return out
+
+
+def long_command_functions(root: Path = ROOT) -> list[str]:
+    """Every function of a command module (``simcli/commands/``) over :data:`MAX_COMMAND_FUNCTION_LINES`."""
+    out = []
+    for m, path in discover(root).items():
+        if not m.startswith("simcli.commands."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_COMMAND_FUNCTION_LINES:
+                    out.append(f"{m}.{node.name}: {length} lines, over the {MAX_COMMAND_FUNCTION_LINES} a command "
+                               "function may have (move the work into the package that owns it)")
     return out
 
 
@@ -357,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to read (default: this one)")
     args = parser.parse_args(argv)
     edges = graph(args.root)
-    found = problems(edges) + oversized(args.root)
+    found = problems(edges) + oversized(args.root) + long_command_functions(args.root)
     if args.list:
         for i, row in enumerate(by_layer(edges)):
             for m in row:
@@ -375,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
                   "python scripts/architecture.py", file=sys.stderr)
             return 1
         print(f"ok: {len(edges)} modules in {len(LAYERS)} layers, no import goes up a layer, no module over its "
-              "size, the picture is current")
+              "size nor command function over its length, the picture is current")
         return 0
     draw(edges, args.out)
     print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")

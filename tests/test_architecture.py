@@ -88,6 +88,20 @@ def test_modules_over_their_size_are_named(tmp_path: Path) -> None:
     assert arch.main(["--check", "--root", str(root)]) == 1
 
 
+def test_command_functions_over_fifty_lines_are_named(tmp_path: Path) -> None:
+    """Issue 46: a command parses, calls and prints; the work is in the packages below, so no function of a command
+    module is over 50 lines (``def`` to last line, decorators not counted)."""
+    assert arch.long_command_functions() == []
+    body = "    x = 1\n"
+    root = _tree(tmp_path, {"simcli/commands/fat.py": "import click\n\n\n@click.command()\n@click.option('--n')\n"
+                            + "def fat(n):\n" + body * 50 + "\n\ndef lean():\n" + body * 49,
+                            "simcli/runs/work.py": "def long():\n" + body * 80})  # outside the commands: no limit
+    assert arch.long_command_functions(root) == [
+        "simcli.commands.fat.fat: 51 lines, over the 50 a command function may have (move the work into the "
+        "package that owns it)"]
+    assert arch.main(["--check", "--root", str(root)]) == 1
+
+
 def test_at_most_twelve_files_directly_under_simcli() -> None:
     """Issue 30: the top of the package is the public API, the CLI, ``__main__`` and ``__init__``; the rest is in
     the layer packages."""

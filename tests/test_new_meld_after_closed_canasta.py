@@ -24,12 +24,13 @@ from helpers_ponytail import all_cards, pony_deal_state, pt_rules
 from helpers_spanish import es_deal_state, es_rules, es_table
 
 from simcli.cli import main
-from simcli.engine.position import PositionError, parse_position, position_to_json
 from simcli.engine.scoring import score_deal
 from simcli.engine.trace import EventLog
 from simcli.engine.view import PlayerView
 from simcli.players.planning import naturals_plan
 from simcli.players.seating import play_game
+from simcli.positions.reader import PositionError, parse_position
+from simcli.positions.writer import position_to_json
 from simcli.primitives.actions import Meld
 from simcli.primitives.cards import KING, QUEEN, SEVEN, WILD_MELD, deck_counts
 from simcli.primitives.errors import IllegalDecision
