@@ -113,8 +113,8 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         except RunError as exc:
             raise click.ClickException(str(exc)) from None
         variant, games, seed, strategies = p["variant"], p["games"], p["seed"], p["strategies"]
-        rotate_seats, trace_games, on_error, chunk_size = p["rotate_seats"], p["trace_games"], p["on_error"], \
-            p["chunk_size"]
+        rotate_seats, trace_games, on_error, chunk_size = (p["rotate_seats"], p["trace_games"], p["on_error"],
+                                                           p["chunk_size"])
         fmt, stored_rules = p["fmt"], p["stored_rules"]
     rs = build_rules(variant, rules, rules_file, stored=stored_rules)
     try:
