@@ -21,7 +21,7 @@ arch = _load()
 
 def test_the_code_keeps_its_layers() -> None:
     edges = arch.graph()
-    assert "simcli.engine.deal" in edges and "strategies.mc" in edges and "simcli.commands.run" in edges
+    assert "simcli.engine.deal" in edges and "simcli.strategies.search.mc" in edges and "simcli.commands.run" in edges
     assert arch.problems(edges) == []
     assert arch.main(["--check"]) == 0
 
@@ -39,19 +39,21 @@ def test_an_upward_import_anywhere_in_a_file_is_found(tmp_path: Path) -> None:
         "simcli/primitives/cards.py": "def f():\n    from simcli.engine.view import PlayerView\n",  # in a function
         "simcli/engine/state.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .deal import Deal\n",
         "simcli/engine/view.py": "import simcli.primitives.cards\n",
-        "simcli/engine/deal.py": "from simcli.engine import view\nfrom simcli.strategies.greedy import Greedy\n",
-        "strategies/greedy.py": "from . import mc\n",
-        "strategies/mc.py": "",
+        "simcli/engine/deal.py": "from simcli.engine import view\n"
+                                 "from simcli.strategies.heuristics.greedy import Greedy\n",
+        "strategies/heuristics/greedy.py": "from ..search import mc\n",
+        "strategies/search/mc.py": "",
     })
     edges = arch.graph(root)
     assert edges["simcli.primitives.cards"] == {"simcli.engine.view"}
     assert edges["simcli.engine.state"] == {"simcli.engine.deal"}  # the same layer: allowed
-    assert edges["simcli.engine.deal"] == {"simcli.engine.view", "strategies.greedy"}  # simcli.strategies: strategies/
-    assert edges["strategies.greedy"] == {"strategies.mc"}
+    # simcli.strategies is the folder strategies/
+    assert edges["simcli.engine.deal"] == {"simcli.engine.view", "simcli.strategies.heuristics.greedy"}
+    assert edges["simcli.strategies.heuristics.greedy"] == {"simcli.strategies.search.mc"}
     assert edges["simcli.engine.view"] == {"simcli.primitives.cards"}
     found = arch.problems(edges)
     assert found == [
-        "simcli.engine.deal (engine) imports strategies.greedy (strategies), a layer above it",
+        "simcli.engine.deal (engine) imports simcli.strategies.heuristics.greedy (strategies), a layer above it",
         "simcli.primitives.cards (primitives) imports simcli.engine.view (engine), a layer above it"]
     assert arch.main(["--check", "--root", str(root)]) == 1
 

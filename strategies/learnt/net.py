@@ -3,16 +3,17 @@ best, with one forward pass of a small network over all of a decision's candidat
 torch at play time).
 
 The candidates are ``mc``'s own (the heuristic's choice first, then the stock and the legal pile takes, a few meld
-plans, each distinct legal discard; strategies/mc.py), each described by :mod:`strategies.net_features` from the
-``PlayerView`` alone. The model was fitted (``simcli train fit``) to the search's value of each candidate relative to
-the mean of its decision's candidates, over decisions of ``mc`` self-play (``simcli train data``); it keeps the
-heuristic's choice unless another candidate is rated at least ``margin`` points better.
+plans, each distinct legal discard; strategies/search/mc.py), each described by
+:mod:`simcli.strategies.learnt.net_features` from the ``PlayerView`` alone. The model was fitted (``simcli train fit``)
+to the search's value of each candidate relative to the mean of its decision's candidates, over decisions of ``mc``
+self-play (``simcli train data``); it keeps the heuristic's choice unless another candidate is rated at least ``margin``
+points better.
 
 A model file is an ``.npz``: the layers' weights (``W0``, ``b0``, ``W1``, ...: ReLU between them, one output), the
 input scaling (``x_mean``, ``x_scale``), the output scale (``y_scale``, points) and ``meta``, a JSON text (variant,
 rule-set digest and knobs, feature version, the data command, seed, games, held-out figures, simcli version). The
-models of the four presets ship in ``strategies/models/`` (installed as ``simcli/strategies/models/``; the README
-there has the commands that made them).
+models of the four presets ship in ``strategies/learnt/models/`` (installed as ``simcli/strategies/learnt/models/``; the
+README there has the commands that made them).
 
 Options (``net:model=PATH,margin=20,any_rules=true``):
 
@@ -38,12 +39,13 @@ from typing import Any
 
 import numpy as np
 
+from simcli.engine.strategy_base import Strategy
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy, load_strategy
+from simcli.players.best_heuristic import best_heuristic
+from simcli.players.loading import load_strategy
 from simcli.primitives.actions import Meld
 from simcli.rules.ruleset import RuleSet
 
-from .candidates import BEST_HEURISTIC
 from .net_features import (
     CANDIDATE_COLUMNS,
     COUNT_LAYOUT,
@@ -116,7 +118,7 @@ class Model:
                              f"{FEATURE_VERSION}: train it again (simcli train data, simcli train fit)")
         if self.layers[0][0].shape[0] != self.x_mean.size or self.x_mean.size != STATE_COLUMNS + CANDIDATE_COLUMNS:
             raise ModelError(f"model file {path} is damaged or not a net model (its shapes disagree)")
-        # The play-time pass (:meth:`values_of_counts`) is over rows of counts (strategies.net_features:
+        # The play-time pass (:meth:`values_of_counts`) is over rows of counts (simcli.strategies.learnt.net_features:
         # COUNT_LAYOUT): the input scaling folded into the first layer, each float column's weights (over its
         # divisor) moved onto the counts it is made of, the first layer's bias onto the kind columns (one of them is
         # 1 in every row); the output layer a vector with the output scale folded in, and no output bias (the same
@@ -158,11 +160,11 @@ class Model:
 
     def values_of_counts(self, counts: bytes | list[int], k: int, buffer: np.ndarray | None = None) -> list[float]:
         """The values of a decision's ``k`` candidates from its rows as counts, the state part and then each
-        candidate's part: bytes (:func:`~strategies.net_features.decision_bytes`), or a list where a count is over 255
-        (:func:`~strategies.net_features.decision_counts`). The same as :meth:`values` of the float rows less the
-        output layer's bias (a constant of the model), up to rounding. The play-time pass: no float made in Python,
-        the state through the first layer once (into ``buffer``'s last row, :meth:`play_buffer`, which every
-        candidate's last count, 1, adds), every candidate in one product, a few numpy calls a decision."""
+        candidate's part: bytes (:func:`~simcli.strategies.learnt.net_features.decision_bytes`), or a list where a count
+        is over 255 (:func:`~simcli.strategies.learnt.net_features.decision_counts`). The same as :meth:`values` of the
+        float rows less the output layer's bias (a constant of the model), up to rounding. The play-time pass: no float
+        made in Python, the state through the first layer once (into ``buffer``'s last row, :meth:`play_buffer`, which
+        every candidate's last count, 1, adds), every candidate in one product, a few numpy calls a decision."""
         if buffer is None:
             buffer = self.play_buffer()
         return forward(counts, k, self._w_state, buffer, self._hidden, self._w_out)
@@ -312,7 +314,7 @@ class Net(Strategy):
             self._seeds = np.random.SeedSequence(_policy_entropy(self._rule_sets)).spawn(rules.num_players)
             self._rule_sets += 1
             self._heuristics = [None] * rules.num_players
-            self._heuristic_class = load_strategy(BEST_HEURISTIC.get(rules.variant, "greedy"))
+            self._heuristic_class = load_strategy(best_heuristic(rules.variant))
             self._rules = rules
         seat = view.seat
         heuristic = self._heuristics[seat]
@@ -321,7 +323,8 @@ class Net(Strategy):
         return heuristic
 
     def _seat(self, view: PlayerView) -> Seat:
-        """The seat's compiled play (strategies/net_play.py): its heuristic, the model's arrays and the margin."""
+        """The seat's compiled play (strategies/learnt/net_play.py): its heuristic, the model's arrays and the
+        margin."""
         if view.rules is self._model_rules and view.rules is self._rules:
             seat = self._seats.get(view.seat)
             if seat is not None:
