@@ -164,12 +164,12 @@ def dynamic_imports_of(module: str, path: Path, modules: dict[str, Path]) -> set
         if named is None:
             found.add(UNPLACED)
             continue
-        name, _ = named
-        target = _known(name, modules)
+        name, literal = named
+        ours = name.partition(".")[0] in {p.partition(".")[0] for p in PACKAGES.values()}
+        target = (name if name in modules else None) if literal else _known(name, modules)
         if target is not None:
-            if target != module or not is_package:
-                found.add(target)
-        elif name.partition(".")[0] in {p.partition(".")[0] for p in PACKAGES.values()}:
+            found.add(target)
+        elif ours:
             found.add(UNPLACED)  # a module of ours that is not there
     found.discard(module)
     return found
