@@ -160,9 +160,13 @@ def test_module_class_from_the_working_directory_without_pythonpath(tmp_path: Pa
     assert f"0:{module}:Optioned:high=true(team 0)" in out.stdout
 
 
-def test_old_strategies_prefix_and_module_names_still_work() -> None:
+def test_a_builtin_by_its_module_path_is_the_same_class() -> None:
+    # One name for the built-ins (issue 46): simcli.strategies.KIND.MODULE, in a checkout as installed.
     assert load_strategy("simcli.strategies.heuristics.greedy:Greedy") is load_strategy("greedy")
-    assert load_strategy("ponytail").__name__ == "Ponytail"  # a module in strategies/ with STRATEGY
+    assert load_strategy("simcli.strategies.search.oracle:Oracle") is load_strategy("oracle")
+    assert load_strategy("ponytail").__name__ == "Ponytail"
+    with pytest.raises(StrategyLookupError, match="no module named 'strategies.greedy'"):
+        load_strategy("strategies.greedy:Greedy")  # the folder's own name is no package
 
 
 @pytest.mark.parametrize(("make", "message"), [
