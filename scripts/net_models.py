@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simcli.rules.presets import load_rules  # noqa: E402
-from simcli.strategies.learnt.net import MODELS, load_model  # noqa: E402
+from simcli.strategies.learnt.model import MODELS, load_model  # noqa: E402
 
 VARIANTS = ("classic", "ponytail", "americana", "spanish")
 

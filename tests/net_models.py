@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from simcli.rules.presets import load_rules
-from simcli.strategies.learnt.net import FEATURE_VERSION, rules_digest
-from simcli.strategies.learnt.net_features import CANDIDATE_COLUMNS, COUNT_LAYOUT, STATE_COLUMNS
+from simcli.strategies.learnt.model import rules_digest
+from simcli.strategies.learnt.net_features import CANDIDATE_COLUMNS, COUNT_LAYOUT, FEATURE_VERSION, STATE_COLUMNS
 from simcli.training.fit import save_model
 
 

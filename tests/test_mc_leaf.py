@@ -18,7 +18,7 @@ from simcli.engine.view import PlayerView
 from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
 from simcli.strategies.heuristics.greedy import Greedy
-from simcli.strategies.learnt.net import ModelError, load_model
+from simcli.strategies.learnt.model import ModelError, load_model
 from simcli.strategies.learnt.net_features import decision_features
 from simcli.strategies.search.mc import MonteCarlo
 from simcli.strategies.search.mc_leaf import leaf_option

@@ -25,17 +25,11 @@ from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
 from simcli.strategies.heuristics.greedy import Greedy
 from simcli.strategies.learnt import net_play
-from simcli.strategies.learnt.net import (
-    FEATURE_VERSION,
-    Model,
-    ModelError,
-    Net,
-    load_model,
-    model_for_rules,
-    rules_digest,
-)
+from simcli.strategies.learnt.model import Model, ModelError, load_model, model_for_rules, rules_digest
+from simcli.strategies.learnt.net import Net
 from simcli.strategies.learnt.net_features import (
     CANDIDATE_COLUMNS,
+    FEATURE_VERSION,
     STATE_COLUMNS,
     STATE_COUNTS,
     decision_features,
@@ -253,7 +247,7 @@ def test_a_folder_of_models_plays_the_one_trained_under_the_games_rules(tmp_path
 def test_a_shipped_models_name_is_that_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``model=ponytail`` is the shipped Ponytail model wherever the command runs; a file of that name in the folder
     the command runs in comes first, and a name no model has is the one-line missing-file error."""
-    from simcli.strategies.learnt.net import MODELS
+    from simcli.strategies.learnt.model import MODELS
 
     monkeypatch.chdir(tmp_path)
     assert load_model("ponytail").path == (MODELS / "ponytail.npz").resolve()

@@ -58,7 +58,7 @@ def learnt_rung(variant: str, rules: RuleSet | None = None) -> bool:
     preset of ``variant``) and loads. Under other rules ``net`` refuses to play (strategies/learnt/net.py), so a ladder
     of changed rules leaves it out rather than fail; ``--rungs`` with ``net:any_rules=true`` puts it back."""
     try:
-        from simcli.strategies.learnt.net import model_for_rules  # numpy's model code, only when a ladder is built
+        from simcli.strategies.learnt.model import model_for_rules  # numpy's model code, only when a ladder is built
 
         played = rules if rules is not None else load_rules(variant)
         model = model_for_rules(played)

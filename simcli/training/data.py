@@ -41,7 +41,7 @@ from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend, use_backend
 from simcli.runs.storage import atomic_write_bytes
-from simcli.strategies.learnt.net import rules_digest
+from simcli.strategies.learnt.model import rules_digest
 from simcli.strategies.learnt.net_features import FEATURE_VERSION, decision_features
 
 #: The data folder's settings file.

@@ -204,7 +204,7 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
 
 def save_model(out: str | Path, layers: list[tuple[np.ndarray, np.ndarray]], x_mean: np.ndarray,
                x_scale: np.ndarray, y_scale: float, meta: dict[str, Any]) -> None:
-    """Write a model file (the format of strategies/learnt/net.py: ``W0``, ``b0``, ..., the scaling and ``meta``)."""
+    """Write a model file (the format of strategies/learnt/model.py: ``W0``, ``b0``, ..., the scaling and ``meta``)."""
     arrays: dict[str, Any] = {"x_mean": x_mean.astype(np.float32), "x_scale": x_scale.astype(np.float32),
                               "y_scale": np.float64(y_scale), "meta": np.array(json.dumps(meta))}
     for i, (w, b) in enumerate(layers):
@@ -221,7 +221,7 @@ def evaluate(model: str | Path, data: str | Path, *, margin: float | None = None
     """The figures of a model file on a data folder's held-out games (``games="held"``: ``i % 10 == 9``; ``"all"``:
     every game), against that folder's search values: a model taught by one search measured on another's values.
     ``margin``: the model's own unless given."""
-    from simcli.strategies.learnt.net import load_model
+    from simcli.strategies.learnt.model import load_model
 
     loaded = load_model(model)
     _, frame, x = read_data(data)

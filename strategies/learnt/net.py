@@ -9,11 +9,8 @@ to the search's value of each candidate relative to the mean of its decision's c
 self-play (``simcli train data``); it keeps the heuristic's choice unless another candidate is rated at least ``margin``
 points better.
 
-A model file is an ``.npz``: the layers' weights (``W0``, ``b0``, ``W1``, ...: ReLU between them, one output), the
-input scaling (``x_mean``, ``x_scale``), the output scale (``y_scale``, points) and ``meta``, a JSON text (variant,
-rule-set digest and knobs, feature version, the data command, seed, games, held-out figures, simcli version). The
-models of the four presets ship in ``strategies/learnt/models/`` (installed as ``simcli/strategies/learnt/models/``; the
-README there has the commands that made them).
+The model and its file format are :mod:`.model`; the models of the four presets ship in
+``strategies/learnt/models/`` (the README there has the commands that made them).
 
 Options (``net:model=PATH,margin=20,any_rules=true``):
 
@@ -29,10 +26,7 @@ Options (``net:model=PATH,margin=20,any_rules=true``):
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
-import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -46,204 +40,10 @@ from simcli.players.loading import load_strategy
 from simcli.primitives.actions import Meld
 from simcli.rules.ruleset import RuleSet
 
-from .net_features import (
-    CANDIDATE_COLUMNS,
-    COUNT_LAYOUT,
-    FEATURE_VERSION,
-    KINDS,
-    STATE_COLUMNS,
-    STATE_COUNTS,
-    decision_features,
-)
-from .net_play import Seat, forward
+from .model import Model, ModelError, load_model, model_for_rules
+from .net_play import Seat
 
-__all__ = ["FEATURE_VERSION", "MODELS", "Model", "ModelError", "Net", "decision_features", "load_model",
-           "model_for_rules", "models_by_rules", "rules_digest"]
-
-#: Where the shipped models are: ``<variant>.npz``.
-MODELS = Path(__file__).resolve().parent / "models"
-
-#: Models already read in this process, by resolved path (a match builds a strategy for every game).
-_LOADED: dict[str, Model] = {}
-
-
-class ModelError(ValueError):
-    """A model file that cannot be used: missing, damaged, of another feature version, or of other rules."""
-
-
-def rules_digest(rules: RuleSet) -> str:
-    """A short SHA-256 digest of a rule set's every knob (as written on the command line) and its variant."""
-    text = json.dumps({"variant": rules.variant, **rules.formatted()}, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def train_command(rules: RuleSet, path: str = "MODEL.npz") -> str:
-    """The commands that make a model for ``rules`` (data, then fit), as one line."""
-    knobs = "".join(f" --rule {k}={v}" for k, (_, v) in sorted(_preset_diff(rules).items()))
-    return (f"simcli train data DATA --variant {rules.variant}{knobs} && simcli train fit DATA {path}")
-
-
-def _preset_diff(rules: RuleSet) -> dict[str, tuple[str, str]]:
-    from simcli.rules.presets import diff
-
-    return diff(rules)
-
-
-class Model:
-    """A loaded model: the layers and scaling of an ``.npz`` file and its metadata."""
-
-    def __init__(self, path: Path) -> None:
-        try:
-            with np.load(path, allow_pickle=False) as npz:
-                arrays = {k: np.asarray(npz[k]) for k in npz.files}
-            meta = json.loads(str(arrays.pop("meta")))
-            n = sum(1 for k in arrays if k.startswith("W"))
-            self.layers = [(arrays[f"W{i}"].astype(np.float64), arrays[f"b{i}"].astype(np.float64)) for i in range(n)]
-            self.x_mean = arrays["x_mean"].astype(np.float64)
-            self.x_scale = arrays["x_scale"].astype(np.float64)
-            self.y_scale = float(arrays["y_scale"])
-        except FileNotFoundError:
-            raise ModelError(f"model file {path} not found") from None
-        except (OSError, KeyError, ValueError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
-            raise ModelError(f"model file {path} is damaged or not a net model ({type(exc).__name__})") from None
-        if not n or not isinstance(meta, dict):
-            raise ModelError(f"model file {path} is damaged or not a net model (no layers)")
-        self.meta: dict[str, Any] = meta
-        self.path = path
-        #: The margin the fit chose on its validation games (points).
-        self.margin = float(meta.get("margin", 0.0))
-        self._refusals: dict[int, tuple[RuleSet, str | None]] = {}
-        if meta.get("feature_version") != FEATURE_VERSION:
-            raise ModelError(f"model file {path} has feature version {meta.get('feature_version')}, this simcli "
-                             f"{FEATURE_VERSION}: train it again (simcli train data, simcli train fit)")
-        if self.layers[0][0].shape[0] != self.x_mean.size or self.x_mean.size != STATE_COLUMNS + CANDIDATE_COLUMNS:
-            raise ModelError(f"model file {path} is damaged or not a net model (its shapes disagree)")
-        # The play-time pass (:meth:`values_of_counts`) is over rows of counts (simcli.strategies.learnt.net_features:
-        # COUNT_LAYOUT): the input scaling folded into the first layer, each float column's weights (over its
-        # divisor) moved onto the counts it is made of, the first layer's bias onto the kind columns (one of them is
-        # 1 in every row); the output layer a vector with the output scale folded in, and no output bias (the same
-        # for every candidate: a decision compares them; a linear model's only layer is its output layer).
-        w0, b0 = self.layers[0]
-        folded = w0 / self.x_scale[:, None]
-        w_count = np.zeros((STATE_COUNTS + CANDIDATE_COLUMNS, w0.shape[1]))
-        for j, (divisor, terms) in enumerate(COUNT_LAYOUT):
-            for column, coefficient in terms:
-                w_count[column] += folded[j] * coefficient / divisor
-        w_count[STATE_COUNTS:STATE_COUNTS + len(KINDS)] += b0 - (self.x_mean / self.x_scale) @ w0
-        if len(self.layers) == 1:  # a linear model: the first layer is the output, whose bias is left out
-            w_count[STATE_COUNTS:STATE_COUNTS + len(KINDS)] -= b0
-        rest = self.layers[1:]
-        self._hidden = [(w.copy(), b.copy()) for w, b in rest[:-1]]
-        self._w_out: np.ndarray | None = None
-        if rest:
-            self._w_out = np.ascontiguousarray(rest[-1][0][:, 0] * self.y_scale)
-        else:  # a linear model (``--hidden 0``): the first layer is the output
-            w_count = w_count * self.y_scale
-        self._w_state = np.ascontiguousarray(w_count[:STATE_COUNTS])
-        # the candidate part's rows, and a last row for the state's share (its last count is 1): see play_buffer
-        self._w_candidate = np.ascontiguousarray(np.vstack([w_count[STATE_COUNTS:], np.zeros(w_count.shape[1])]))
-
-    def values(self, x: np.ndarray) -> np.ndarray:
-        """The model's value (points, relative to the decision's mean) of each row of ``x``, in one batch."""
-        h = (x - self.x_mean) / self.x_scale
-        last = len(self.layers) - 1
-        for i, (w, b) in enumerate(self.layers):
-            h = h @ w + b
-            if i < last:
-                np.maximum(h, 0.0, out=h)
-        return h[:, 0] * self.y_scale
-
-    def play_buffer(self) -> np.ndarray:
-        """The candidate part's weights of the first layer, to hand to :meth:`values_of_counts` (one a player: its
-        last row is written at each decision)."""
-        return self._w_candidate.copy()
-
-    def values_of_counts(self, counts: bytes | list[int], k: int, buffer: np.ndarray | None = None) -> list[float]:
-        """The values of a decision's ``k`` candidates from its rows as counts, the state part and then each
-        candidate's part: bytes (:func:`~simcli.strategies.learnt.net_features.decision_bytes`), or a list where a count
-        is over 255 (:func:`~simcli.strategies.learnt.net_features.decision_counts`). The same as :meth:`values` of the
-        float rows less the output layer's bias (a constant of the model), up to rounding. The play-time pass: no float
-        made in Python, the state through the first layer once (into ``buffer``'s last row, :meth:`play_buffer`, which
-        every candidate's last count, 1, adds), every candidate in one product, a few numpy calls a decision."""
-        if buffer is None:
-            buffer = self.play_buffer()
-        return forward(counts, k, self._w_state, buffer, self._hidden, self._w_out)
-
-    def refusal(self, rules: RuleSet) -> str | None:
-        """Why this model should not play under ``rules`` (its knobs differ), or ``None`` (kept per rule set: a
-        match builds a player for every game)."""
-        kept = self._refusals.get(id(rules))
-        if kept is None or kept[0] is not rules:
-            kept = self._refusals[id(rules)] = (rules, self._refusal(rules))  # the rule set kept: its id stays its
-        return kept[1]
-
-    def _refusal(self, rules: RuleSet) -> str | None:
-        if self.meta.get("rules_digest") == rules_digest(rules):
-            return None
-        theirs: dict[str, str] = self.meta.get("rules", {})
-        ours = rules.formatted()
-        knobs = [f"{k} {theirs.get(k, '?')} -> {v}" for k, v in ours.items() if theirs.get(k) != v]
-        if self.meta.get("variant") != rules.variant:
-            knobs.insert(0, f"variant {self.meta.get('variant')} -> {rules.variant}")
-        return (f"net's model {self.path.name} was trained under other rules ({'; '.join(knobs) or 'digest differs'})"
-                f": train one with `{train_command(rules)}`, or play it anyway with net:any_rules=true")
-
-
-#: Each folder's models by the digest of the rule set each was trained under, read once per folder.
-_BY_DIGEST: dict[str, dict[str, Path]] = {}
-
-#: The model :func:`model_for_rules` chose, by folder and rule set (kept with the rule set, so its id stays its own;
-#: a match builds a player a game).
-_CHOSEN: dict[tuple[str, int], tuple[RuleSet, Model]] = {}
-
-
-def models_by_rules(folder: Path) -> dict[str, Path]:
-    """The ``.npz`` models in ``folder`` by the digest of the rule set each was trained under (its metadata's
-    ``rules_digest``; a file whose metadata does not read is left out here and fails where it is named)."""
-    key = str(folder.resolve())
-    found = _BY_DIGEST.get(key)
-    if found is None:
-        found = {}
-        for path in sorted(folder.glob("*.npz")):
-            try:
-                with np.load(path, allow_pickle=False) as npz:
-                    digest = json.loads(str(npz["meta"])).get("rules_digest")
-            except (OSError, KeyError, ValueError, zipfile.BadZipFile, json.JSONDecodeError, AttributeError):
-                continue
-            if isinstance(digest, str):
-                found.setdefault(digest, path)
-        _BY_DIGEST[key] = found
-    return found
-
-
-def model_for_rules(rules: RuleSet, folder: Path = MODELS) -> Model:
-    """The model in ``folder`` trained under exactly ``rules`` (the same digest: a study's house rule has its own
-    model there), else the variant's, ``<variant>.npz`` (which refuses other rules when asked, :meth:`Model.refusal`).
-    ``folder`` defaults to the shipped models (``net``'s ``model=auto``)."""
-    key = (str(folder), id(rules))
-    kept = _CHOSEN.get(key)
-    if kept is not None and kept[0] is rules:
-        return kept[1]
-    path = models_by_rules(folder).get(rules_digest(rules), folder / f"{rules.variant}.npz")
-    model = load_model(path)
-    _CHOSEN[key] = (rules, model)
-    return model
-
-
-def load_model(path: str | Path) -> Model:
-    """The model in ``path`` (read once per process), or a one-line :class:`ModelError`. A bare name that is no file
-    here but a shipped model's (``ponytail``, ``classic-going_out_bonus-500``) is that shipped model, so that a spec
-    such as ``net:model=ponytail,any_rules=true`` means the same on every machine."""
-    given = Path(path).expanduser()
-    shipped = MODELS / f"{given.name}.npz"
-    if not given.exists() and given.name == str(path) and given.suffix != ".npz" and shipped.is_file():
-        given = shipped
-    resolved = given.resolve()
-    key = str(resolved)
-    if key not in _LOADED:
-        _LOADED[key] = Model(resolved)
-    return _LOADED[key]
-
+__all__ = ["Net"]
 
 #: The entropy of the seeds ``mc`` gives its rollout policies, by how many rule sets it has met (a fresh ``mc``'s
 #: stream, ``default_rng(0)``, draws one number a rule set): net's heuristic is the one ``mc`` would build for its seat.

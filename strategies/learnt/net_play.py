@@ -31,7 +31,7 @@ _ZERO.setflags(write=False)
 def forward(counts: bytes | list[int], k: int, w_state: Any, buffer: Any, hidden: list[tuple[Any, Any]],
             w_out: Any) -> list[float]:
     """The values of a decision's ``k`` candidates from its rows as counts (``Model.values_of_counts`` in
-    strategies/learnt/net.py, which has the arrays): the state part through the first layer once, written into
+    strategies/learnt/model.py, which has the arrays): the state part through the first layer once, written into
     ``buffer``'s last row, which each candidate's last count (1) adds, every candidate in one product (array
     methods rather than numpy's functions: no dispatch a call)."""
     if isinstance(counts, bytes):

@@ -1,7 +1,7 @@
 """``mc``'s leaf evaluator (``mc:horizon=N,leaf=MODEL``, issue 31 item 5): a rollout cut at its horizon scored by a
 model of absolute values instead of as it stands.
 
-The model is the learnt player's (strategies/learnt/net.py: the same features, strategies/learnt/net_features.py, and
+The model is the learnt player's (strategies/learnt/model.py: the same features, strategies/learnt/net_features.py, and
 file format) fitted to the search's *absolute* values (``simcli train fit DATA OUT --target absolute``): each
 candidate's mean deal margin for the deciding seat's team, so it rates a position, not only a decision's candidates
 against each other. At a cut, the seat to move there starts its turn (:func:`simcli.players.forward.cut_view`) and the
@@ -21,7 +21,7 @@ from simcli.engine.strategy_base import Strategy
 from simcli.players.forward import cut_view
 from simcli.rules.ruleset import RuleSet
 
-from ..learnt.net import Model, ModelError, load_model
+from ..learnt.model import Model, ModelError, load_model
 from ..learnt.net_features import decision_bytes, decision_counts
 
 
@@ -31,7 +31,7 @@ class Leaf:
     def __init__(self, model: Model) -> None:
         self.model = model
         self._rules: RuleSet | None = None
-        #: The play-time pass's buffer (:meth:`simcli.strategies.learnt.net.Model.play_buffer`) and the output layer's
+        #: The play-time pass's buffer (:meth:`simcli.strategies.learnt.model.Model.play_buffer`) and the output layer's
         #: bias, which that pass leaves out (a constant of the model: a decision compares candidates) and a value needs.
         self._buffer = model.play_buffer()
         self._bias = float(model.layers[-1][1][0]) * model.y_scale
@@ -60,7 +60,7 @@ class Leaf:
     def rate(self, view: Any, draw: Any, team: int) -> float:
         """The model's value of ``view``'s seat drawing ``draw``, for ``team`` (that seat's team's, or negated): the
         learnt player's play-time pass over the row as counts (strategies/learnt/net_play.py), plus the output bias; the
-        same as :meth:`simcli.strategies.learnt.net.Model.values` of the float row, up to rounding."""
+        same as :meth:`simcli.strategies.learnt.model.Model.values` of the float row, up to rounding."""
         counts: Any = decision_bytes(view, "draw", [draw])
         if counts is None:  # a count over 255: the same counts as a list
             state, parts = decision_counts(view, "draw", [draw])
