@@ -64,7 +64,8 @@ LAYERS: tuple[Layer, ...] = (
     Layer("rules", "knob declarations, the TOML presets, --rule overrides, the frozen RuleSet", ("simcli.rules",)),
     Layer("engine", "deal state, legality, scoring, the view and Strategy interface, the turn's phases, the game, "
           "events; variant features in engine/features", ("simcli.engine",)),
-    Layer("players", "loading strategies and their options, planning helpers, the forward model",
+    Layer("players", "loading strategies and their options, planning helpers, the forward model; what search "
+          "players share with the viewer and training: the search record, seats, the best heuristics",
           ("simcli.players",)),
     Layer("strategies", "the built-in strategies: heuristics (random, greedy, ponytail, americana, spanish), search "
           "(mc, oracle, ismcts), learnt (net)",
