@@ -77,8 +77,10 @@ def test_installed_wheel_from_another_directory(tmp_path: Path) -> None:
     assert (site / "simcli" / "strategies" / "heuristics" / "greedy.py").is_file()
     # The learnt player's models ship in the wheel (package data), each beside its README of commands.
     models = site / "simcli" / "strategies" / "learnt" / "models"
-    assert {p.name for p in models.glob("*.npz")} == {f"{v}.npz" for v in ("classic", "ponytail", "americana",
-                                                                                "spanish")}
+    shipped = {p.name for p in models.glob("*.npz")}  # the presets' and the by-level studies' house-rule models
+    assert shipped == {p.name for p in (REPO / "strategies" / "learnt" / "models").glob("*.npz")}
+    assert {f"{v}.npz" for v in ("classic", "ponytail", "americana", "spanish")} <= shipped
+    assert (models / "opponents.json").is_file()
     assert (models / "README.md").is_file()
     record = next(site.glob("simcli-*.dist-info")) / "RECORD"
     assert not [line for line in record.read_text().splitlines() if line.startswith("strategies/")]
