@@ -36,8 +36,8 @@ from simcli.primitives.cards import KING, QUEEN, SEVEN, WILD_MELD, deck_counts
 from simcli.primitives.errors import IllegalDecision
 from simcli.rules.knobs import RuleError
 from simcli.rules.presets import load_rules
-from strategies.greedy import Greedy
-from strategies.ponytail import Ponytail
+from simcli.strategies.heuristics.greedy import Greedy
+from simcli.strategies.heuristics.ponytail import Ponytail
 
 HANDS = {0: "K K K K K K K Q Q Q Q Q Q 2 JK", 1: "8 " * 15, 2: "4 " * 15, 3: "J " * 15}
 PONIES = {0: "7 7 7 7 7 7 2 2 2 2 JK JK K", 1: "10 " * 13, 2: "5 " * 13, 3: "Q " * 13}

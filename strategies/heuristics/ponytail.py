@@ -1,6 +1,6 @@
 """``ponytail``: greedy play tuned for Ponytail Canasta's four required canastas.
 
-Over :class:`~strategies.greedy.Greedy` it:
+Over :class:`~simcli.strategies.heuristics.greedy.Greedy` it:
 
 1. keeps every wild card for the wild canasta until it is complete, then uses one to
    turn a six-card natural meld into the mixed canasta the set needs; under

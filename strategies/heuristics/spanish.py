@@ -1,6 +1,6 @@
 """``spanish``: greedy play tuned for the Spanish "Canasta (juego)" (RULES.md §2.4).
 
-Over :class:`~strategies.greedy.Greedy` it:
+Over :class:`~simcli.strategies.heuristics.greedy.Greedy` it:
 
 1. lays hidden canastas (*ocultas*): seven cards of a rank the team has not melded, or four to six
    naturals completed with wild cards, all at once from the hand, for 1,000 instead of 500 or 300;
