@@ -37,13 +37,14 @@ from simcli.engine.judge import (
     melds_error,
     melds_shape_error,
     must_take_pile,
+    no_discard_error,
     take_error,
 )
 from simcli.engine.state import DealState
 from simcli.engine.strategy_base import Strategy
 from simcli.engine.trace_json import describe_decision, meld_json
 from simcli.engine.view import PlayerView
-from simcli.primitives.cards import RANK_NAMES
+from simcli.primitives.cards import BLACK_THREE, RANK_NAMES, RED_THREE
 from simcli.primitives.errors import EngineError, GameContext
 
 #: Names other modules and tests import from here (the engine's entry points).
@@ -338,6 +339,10 @@ class Deal(Engine):
         st = self.st
         emit = self.emit
         st.phase += 1
+        if self._discard_rules or st.hand_sizes[seat] == 1:  # elsewhere any card in a hand of two is legal
+            err = no_discard_error(st, seat)
+            if err:  # issue 53: a strategy is never asked for a decision with no legal answer
+                raise EngineError(f"no legal discard for seat {seat} ({self.ctx.describe()}): {err}", self.ctx)
         try:
             returned: Any = self.strategies[seat].choose_discard(self.views[seat])
         except Exception as exc:
@@ -353,7 +358,7 @@ class Deal(Engine):
         lifted = 0
         if emit:  # after every check: a refused discard is never traced as made
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard", "value": RANK_NAMES[card]})
-            if self._lifts and not st.pile:
+            if self._lifts and (not st.pile or card == RED_THREE or card == BLACK_THREE):
                 lifted = discard_lifts(st, seat)  # read before the card leaves the hand
         hand[card] = hand[card] - 1  # not -=: the compiled build then subtracts natively
         sizes = st.hand_sizes
@@ -369,7 +374,7 @@ class Deal(Engine):
             spanish_pile.on_freezing_discard(st, card)
         if emit:
             data = {"seat": seat, "card": RANK_NAMES[card], "pile_size": len(st.pile), "frozen": st.pile_frozen}
-            if lifted:  # RULES.md A-AM-4d: no card was discardable, so bars were lifted (the last one named)
+            if lifted:  # RULES.md A-AM-4d (and the three lift): no card was discardable, so bars were lifted
                 data["bar_lifted"] = DISCARD_LIFTS[lifted - 1]
             emit("discard", data)
         if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat):
