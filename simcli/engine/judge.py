@@ -218,6 +218,8 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
     pile = st.pile
     if not pile:
         return "the pile is empty"
+    if st.top_facedown():  # one answer for every hidden card (issue 52)
+        return "the pile's top card is face down: it cannot be taken until a card is discarded on it (RULES.md §1.7)"
     top = pile[-1]
     if not IS_NATURAL[top]:
         return f"the pile cannot be taken with {RANK_NAMES[top]} on top"
@@ -278,7 +280,7 @@ def must_take_pile(st: DealState, seat: int) -> bool:
     r = st.rules
     if not stock_exhausted(st) or r.stock_exhaustion_rule != "CLASSIC_CONTINUATION":
         return False
-    if not r.must_take_pile_after_stock_empty_if_matches or not st.pile:
+    if not r.must_take_pile_after_stock_empty_if_matches or not st.pile or st.top_facedown():
         return False
     team = st.team_of[seat]
     top = st.pile[-1]

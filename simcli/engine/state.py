@@ -297,8 +297,9 @@ class DealState(MeldBook):
         """``seat`` drew ``cards`` cards from the stock into the hand (:attr:`history` is on): packed into an int."""
         pile = self.pile
         assert self.history is not None
-        self.history.append(HISTORY_DRAW | seat << 2 | self.turn << 6 | cards << 19 | (
-            (pile[-1] + 1 if pile else 0) << 24) | len(pile) << 28 | (1 << 36 if self.pile_frozen else 0))
+        top = pile[-1] + 1 if pile and not self.top_facedown() else 0  # a face-down top shows nothing (issue 52)
+        self.history.append(HISTORY_DRAW | seat << 2 | self.turn << 6 | cards << 19 | top << 24 | len(pile) << 28 | (
+            1 << 36 if self.pile_frozen else 0))
 
     def record_discard(self, seat: int, card: int) -> None:
         """``seat`` discarded ``card`` (:attr:`history` is on): packed into an int."""
@@ -348,6 +349,15 @@ class DealState(MeldBook):
             self.forget(seat, rank, naturals)
             self.forget(seat, 1, twos)  # TWO
             self.forget(seat, 0, jokers)  # JOKER
+
+    def top_facedown(self) -> bool:
+        """Whether the pile's top card is face down (RULES.md §1.7): a pile laid with ``initial_pile_faceup = 0``
+        and ``initial_pile_facedown > 0``, before the first discard covers it. Such a pile cannot be taken and
+        shows no top card (issue 52); the first discard turns it into an ordinary pile whose top is that discard.
+        Only the initial pile can have a face-down top (covers of premios are always covered by an upcard)."""
+        r = self.rules
+        return (not r.initial_pile_faceup and 0 < len(self.pile) <= r.initial_pile_facedown
+                and not self.first_take_done)
 
     def facedown_positions(self) -> list[int]:
         """Indices in :attr:`pile` of face-down cards (an initial pile or covers of premios) nobody has seen.

@@ -32,8 +32,11 @@ KNOBS: tuple[Knob, ...] = (
     _k("decks", "int", "54-card decks shuffled together", lo=1, hi=12),
     _k("jokers_per_deck", "int", "jokers in each deck", lo=0, hi=4),
     _k("hand_size", "int", "cards dealt to each player", lo=1, hi=30),
-    _k("initial_pile_facedown", "int", "cards placed face down in the pile at the start", lo=0, hi=20),
-    _k("initial_pile_faceup", "int", "upcards turned at the start (0 = the pile starts empty)", lo=0, hi=1),
+    _k("initial_pile_facedown", "int", "cards placed face down in the pile at the start (under the upcard; with "
+       "initial_pile_faceup=0 the top card is face down: see that knob)", lo=0, hi=20),
+    _k("initial_pile_faceup", "int", "upcards turned at the start (0 = no upcard: the pile starts empty, or with "
+       "initial_pile_facedown > 0 its top card is face down, so it shows no top card and cannot be taken until a "
+       "card is discarded on it, RULES.md §1.7)", lo=0, hi=1),
     _k("upcard_cover_ranks", "ranks", "an upcard of these ranks is covered by turning another"),
     _k("upcard_cover_facedown", "int", "cards put face down before each new upcard when one is covered", lo=0, hi=5),
     _k("upcard_cover_effect", "enum", "what a covered upcard does to the pile (PREMIADO: frozen like FREEZE, "
@@ -102,8 +105,11 @@ KNOBS: tuple[Knob, ...] = (
     _k("canasta_bonus.wild_all_jokers", "int", "wild canasta holding every joker of the pack (null = as wild)",
        lo=0, hi=100000, nullable=True),
     _k("canasta_bonus.natural_aces", "int", "natural aces canasta (needs aces_special)", lo=0, hi=100000),
-    _k("aces_special", "bool", "aces canastas are special: pure aces score canasta_bonus.natural_aces"),
-    _k("mixed_aces_only_in_opening", "bool", "wild cards may join aces only in the team's opening"),
+    _k("aces_special", "bool", "aces canastas are special: pure aces score canasta_bonus.natural_aces and a pure "
+       "aces meld short of a canasta costs incomplete_penalty.pure_aces (false: aces are an ordinary rank for "
+       "scoring; mixed_aces_only_in_opening still applies on its own)"),
+    _k("mixed_aces_only_in_opening", "bool", "wild cards may join aces only in the team's opening, whatever "
+       "aces_special says (a mixed aces meld then scores as an ordinary mixed meld)"),
     _k("incomplete_penalty.pure_aces", "int", "penalty for a pure aces meld short of a canasta", lo=-100000, hi=0),
     _k("incomplete_penalty.sevens", "int", "penalty for a sevens meld short of a canasta (needs canasta_bonus.sevens)",
        lo=-100000, hi=0),
