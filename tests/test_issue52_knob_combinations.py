@@ -128,3 +128,59 @@ def test_aces_mixed_in_the_opening_stay_legal_with_aces_special_false() -> None:
 
     st = am_deal_state(am_rules(aces_special="false"), {0: "A A A 2 K K K Q Q Q JK 9 9"})
     assert melds_error(st, 0, [meld("A", 3, 1), meld("K", 3), meld("Q", 3)]) is None
+
+
+# ------------------------------------------------------------------------------------------ 3. threes
+def _ponytail_colour_table() -> tuple[object, Table]:
+    from helpers_ponytail import pony_deal_state, pt_rules
+
+    rules = pt_rules(threes_mode="AMERICAN_COLOUR_TABLE")
+    st = pony_deal_state(rules, {0: "8 8 9 9"}, ponies={0: "B3 R3 K K"}, upcards="5")
+    return st, Table(st, [Scripted() for _ in range(st.n_players)])
+
+
+def test_a_black_three_in_a_pony_is_laid_like_a_drawn_one() -> None:
+    from simcli.engine.features import ponies
+    from simcli.primitives.cards import BLACK_THREE, RED_THREE
+
+    st, table = _ponytail_colour_table()
+    team = st.team_of[0]
+    before = (st.black_threes[team], st.red_threes[team])
+    ponies.pick_up_pony(table.deal, 0)
+    assert st.hands[0][BLACK_THREE] == 0 and st.hands[0][RED_THREE] == 0
+    assert (st.black_threes[team], st.red_threes[team]) == (before[0] + 1, before[1] + 1)
+
+
+def test_a_black_three_taken_with_the_pile_is_laid() -> None:
+    from simcli.engine import melding
+    from simcli.primitives.cards import BLACK_THREE, parse_rank
+
+    st, table = _ponytail_colour_table()
+    team = st.team_of[0]
+    st.opened[team] = True
+    st.pile[:] = [BLACK_THREE, parse_rank("6"), parse_rank("8")]
+    before = st.black_threes[team]
+    assert PlayerView(st, 0).check_take(take("8", 2)) is None
+    melding.take_pile(table.deal, 0, take("8", 2))
+    assert st.hands[0][BLACK_THREE] == 0 and st.black_threes[team] == before + 1
+    assert st.hands[0][parse_rank("6")] >= 1
+
+
+def test_red_bonus_black_threes_do_not_count_toward_the_one_kept_three() -> None:
+    from helpers_americana import am_deal_state, am_rules
+
+    from simcli.engine.features.threes import may_keep_three
+    from simcli.primitives.cards import BLACK_THREE
+
+    st = am_deal_state(am_rules(threes_mode="RED_BONUS"), {0: "B3 8 8 9"})
+    assert st.hands[0][BLACK_THREE] == 1
+    assert may_keep_three(st, 0)  # a black three is an ordinary card under RED_BONUS
+
+
+def test_the_threes_knobs_say_what_they_do_outside_americana() -> None:
+    from simcli.rules.knobs import knob
+
+    hold = knob("may_hold_one_three_before_opening").help
+    assert "RED_BONUS" in hold and "red three" in hold
+    assert "black" in knob("threes_mode").help and "pony" in knob("threes_mode").help
+    assert "AMERICAN_COLOUR_TABLE" in knob("red_three_from_pile_replaced").help

@@ -258,11 +258,12 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
         return f"taking by {method} is not allowed (take_methods_unfrozen)"
     gained = len(pile) - 1
     if not r.red_three_from_pile_replaced:
-        # Only the red threes the taker can see are laid without reaching the hand: a face-down card (a Spanish
+        # Only the bonus threes the taker can see are laid without reaching the hand: a face-down card (a Spanish
         # initial pile) counts as a card gained, so that the answer depends on public cards only.
-        threes = pile.count(RED_THREE)
+        bonus = st.is_bonus_three
+        threes = pile.count(RED_THREE) + (pile.count(BLACK_THREE) if bonus[BLACK_THREE] else 0)
         if threes:
-            threes -= sum(1 for i in st.facedown_positions() if pile[i] == RED_THREE)
+            threes -= sum(1 for i in st.facedown_positions() if bonus[pile[i]])
         gained -= threes
     return melds_error(st, seat, (m, *take.extra), top_card=top, hand_bonus=gained)
 

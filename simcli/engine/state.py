@@ -13,7 +13,7 @@ from simcli.engine.meld_book import MeldBook
 from simcli.engine.melds import ACES, MIXED, NATURAL, SEVENS, WILD, initial_meld_minimum
 from simcli.engine.table_layout import TableLayout as TableLayout  # re-exported: the layout a state carries
 from simcli.engine.table_layout import table_layout
-from simcli.primitives.cards import NUM_RANKS, RED_THREE
+from simcli.primitives.cards import NUM_RANKS
 from simcli.rules.ruleset import RuleSet
 
 CANASTA_KINDS: Final = (NATURAL, MIXED, WILD, SEVENS, ACES)
@@ -385,7 +385,8 @@ class DealState(MeldBook):
         if self.first_take_done:
             return  # only the first take of a deal can hold face-down cards (an initial pile)
         k = self.known[seat]
+        bonus = self.is_bonus_three
         for i in self.facedown_positions():
             card = self.pile[i]
-            if card != RED_THREE:
+            if not bonus[card]:  # a bonus three is laid, not taken into the hand
                 k[card] -= 1

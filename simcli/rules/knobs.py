@@ -141,11 +141,20 @@ KNOBS: tuple[Knob, ...] = (
     _k("concealed_out_waives_minimum", "bool", "concealed going out after a stock draw needs no minimum"),
     _k("hidden_canasta_satisfies_opening", "bool", "opening melds that include a hidden canasta need no minimum"),
     # 3.5 threes
-    _k("threes_mode", "enum", "how threes score: red ones as bonus cards, or both colours by table",
+    _k("threes_mode", "enum", "how threes play and score. RED_BONUS: red threes are bonus cards, laid and replaced "
+       "(red_three_* knobs); black threes are ordinary cards kept in hand (black_three_in_hand_value, melded only "
+       "going out: black_three_meld_when_going_out). AMERICAN_COLOUR_TABLE: both colours are bonus cards, laid "
+       "wherever they enter the hand (dealt, drawn, in a pony or a wing, taken with the pile) and scored by "
+       "american_threes_table/sign. Under discard_restrictions NO_THREE_UNLESS_OUT a hand of threes only may "
+       "discard a three (docs/rules.md, note below §3.6)",
        allowed=("RED_BONUS", "AMERICAN_COLOUR_TABLE")),
     _k("american_threes_table", "table", "bonus by count of one colour, e.g. '1:100,2:300,3:500,4:1000'"),
     _k("american_threes_sign", "signs", "sign of the threes table with 0, 1 and 2+ canastas (S1: -1,0,1)"),
-    _k("may_hold_one_three_before_opening", "bool", "a player may keep one three until the team opens"),
+    _k("may_hold_one_three_before_opening", "bool", "a player may keep one bonus three, dealt or drawn, until the "
+       "team opens; it is laid (and replaced) at the player's first turn start after the team opened, or when a wing "
+       "arrives; threes from a pony, a wing or the pile are always laid. Outside Americana (threes_mode=RED_BONUS) "
+       "only red threes are bonus cards: the one kept is a red three, black threes do not count toward it, and a "
+       "red three still held at the deal's end counts 0 in hand"),
     _k("dealt_threes_laid", "enum", "when dealt red threes are laid and replaced",
        allowed=("AFTER_DEAL", "FIRST_TURN")),
     _k("red_three_value", "int", "bonus per red three", lo=0, hi=10000),
@@ -155,8 +164,10 @@ KNOBS: tuple[Knob, ...] = (
        "before all_red_threes_total; RULES.md A-CL-4)", nullable=True),
     _k("red_three_negative_if", "enum", "when red threes count against the team",
        allowed=("NEVER", "NO_MELD", "NO_CANASTA")),
-    _k("red_three_from_pile_replaced", "bool", "a red three taken with the pile is replaced from the stock"),
-    _k("black_three_in_hand_value", "int", "value of a black three left in hand (negative = penalty)",
+    _k("red_three_from_pile_replaced", "bool", "a red three taken with the pile is replaced from the stock (it is "
+       "laid either way; under threes_mode=AMERICAN_COLOUR_TABLE a black three taken with the pile too)"),
+    _k("black_three_in_hand_value", "int", "value of a black three left in hand (negative = penalty; under "
+       "threes_mode=AMERICAN_COLOUR_TABLE of any three left in hand)",
        lo=-10000, hi=10000),
     # 3.6 going out
     _k("go_out_requirement", "requirement", "canastas a team needs before it may go out"),
