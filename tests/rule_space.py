@@ -17,7 +17,8 @@ engine error, a deal over its turn limit) is recorded as such, and the tests req
 
 Run as a script for the long report (the note's figures)::
 
-    .venv/bin/python tests/rule_space.py RULE_SETS [SEED]
+    .venv/bin/python tests/rule_space.py RULE_SETS [SEED]      # drawn rule sets, one checked game each
+    .venv/bin/python tests/rule_space.py --threes [GAMES]     # issue 53: every variant under each threes mode
 """
 
 from __future__ import annotations
@@ -370,7 +371,41 @@ def run(n: int, seed: int = 0, threes_mode: str | None = None, probes: int = 2) 
     return stats
 
 
+#: Each variant's own heuristic (the seats of :func:`threes_census`).
+OWN_HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
+
+
+def threes_census(games: int, seed: int = 8000) -> Counter[str]:
+    """Issue 53's count: per variant and threes mode (the preset with only ``threes_mode`` set, and
+    ``max_hands=2``), ``games`` games of the variant's heuristic in every seat and as many with it against
+    ``random``, seeds ``seed``, ``seed + 1``, ...: how many played to their end and how many stopped in play."""
+    out: Counter[str] = Counter()
+    for variant in VARIANTS:
+        for mode in ("RED_BONUS", "AMERICAN_COLOUR_TABLE"):
+            rules = load_rules(variant, {"threes_mode": mode, "max_hands": 2})
+            own = OWN_HEURISTIC[variant]
+            for mix, names in (("heuristic", [own] * rules.num_players),
+                               ("mixed", [own if s % 2 == 0 else RANDOM for s in range(rules.num_players)])):
+                for g in range(games):
+                    try:
+                        play_game(rules, names, seed + g, 0)
+                    except Exception as exc:  # an illegal decision, an engine error
+                        out[f"{variant}/{mode}/{mix}: stopped"] += 1
+                        print(f"STOPPED {variant} threes_mode={mode} {names} seed {seed + g}: {exc}")
+                    else:
+                        out[f"{variant}/{mode}/{mix}: to_end"] += 1
+    return out
+
+
 def main(argv: list[str]) -> None:
+    if argv and argv[0] == "--threes":
+        games = int(argv[1]) if len(argv) > 1 else 40
+        t0 = time.perf_counter()
+        census = threes_census(games)
+        print(f"threes census, {games} games per cell (max_hands=2), {time.perf_counter() - t0:.0f}s")
+        for k, v in sorted(census.items()):
+            print(f"  {k}: {v}")
+        return
     n = int(argv[0]) if argv else 200
     seed = int(argv[1]) if len(argv) > 1 else 0
     t0 = time.perf_counter()
