@@ -6,6 +6,7 @@ discarded when the hand holds nothing else. The trace names the lifted bar."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from cli_helpers import cli
 from helpers import Scripted
 from helpers_americana import AmTable, am_deal_state, am_rules
@@ -13,7 +14,7 @@ from helpers_americana import AmTable, am_deal_state, am_rules
 from simcli.engine.judge import DISCARD_LIFTS, discard_error, discard_lifts
 from simcli.engine.trace import EventLog
 from simcli.engine.view import PlayerView
-from simcli.players.loading import strategy_factory
+from simcli.players.loading import available_strategies, strategy_factory
 from simcli.primitives.cards import BLACK_THREE, parse_rank
 
 
@@ -48,8 +49,11 @@ def test_the_three_stays_barred_while_another_card_is_held() -> None:
     assert PlayerView(st, 0).legal_discards() == [parse_rank("9")]
 
 
-def test_every_built_in_heuristic_discards_the_three() -> None:
-    for name in ("greedy", "americana", "random", "ponytail", "spanish"):
+def test_every_built_in_strategy_discards_the_three() -> None:
+    """net is left out: its model refuses rules it was not trained under (a one-line ModelError)."""
+    names = [n for n in available_strategies() if n != "net"]
+    assert {"greedy", "americana", "random", "ponytail", "spanish", "mc", "ismcts"} <= set(names)
+    for name in names:
         st = threes_only_state()
         strategy = strategy_factory(name)(np.random.default_rng(0))
         assert strategy.choose_discard(PlayerView(st, 0)) == BLACK_THREE, name
@@ -68,3 +72,24 @@ def test_the_issue_game_plays_to_its_end() -> None:
     out = cli("play", "--variant", "americana", "--seed", "8039", "--strategies", "americana",
               "--rule", "max_hands=2", "--rule", "threes_mode=RED_BONUS").stdout
     assert "winner:" in out and "deal  2" in out
+
+
+def test_the_engine_never_asks_for_a_discard_that_has_no_legal_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were every card barred (here: a bar forced on every card), the engine stops with an engine error before
+    asking the strategy (issue 53: no strategy is asked for a decision with no legal answer)."""
+    import simcli.engine.judge as judge
+    from simcli.primitives.errors import EngineError
+
+    st = am_deal_state(am_rules(), {0: "8 9 K K"}, stock="Q")
+    asked: list[int] = []
+
+    class Recorder(Scripted):
+        def choose_discard(self, view: PlayerView) -> int | None:
+            asked.append(view.turn)
+            return super().choose_discard(view)
+
+    monkeypatch.setattr(judge, "_discard_bar", lambda *args: "barred (test)")
+    with pytest.raises(EngineError, match="no legal discard"):
+        AmTable(st, [Recorder(), Scripted(), Scripted(), Scripted()]).step()
+    assert not asked
+    assert judge.no_discard_error(st, 0) == "no card in hand may be discarded"
