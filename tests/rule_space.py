@@ -17,7 +17,7 @@ engine error, a deal over its turn limit) is recorded as such, and the tests req
 
 Run as a script for the long report (the note's figures)::
 
-    .venv/bin/python tests/rule_space.py RULE_SETS [SEED]      # drawn rule sets, one checked game each
+    .venv/bin/python tests/rule_space.py RULE_SETS [SEED [THREES_MODE]]  # drawn rule sets, a checked game each
     .venv/bin/python tests/rule_space.py --threes [GAMES]     # issue 53: every variant under each threes mode
 """
 
@@ -355,6 +355,9 @@ def run(n: int, seed: int = 0, threes_mode: str | None = None, probes: int = 2) 
         stats["rule_sets"] += 1
         stats["knobs_changed"] += len(kept) - 1
         stats["knobs_refused"] += len(refused)
+        for name in kept:
+            if name != "max_hands":
+                stats[f"knob:{name}"] += 1
         names = seats(rules, heuristic, mix)
         before = stats["stopped"]
         why = play_checked(rules, names, game_seed + seed, stats, probes)
@@ -408,11 +411,16 @@ def main(argv: list[str]) -> None:
         return
     n = int(argv[0]) if argv else 200
     seed = int(argv[1]) if len(argv) > 1 else 0
+    mode = argv[2] if len(argv) > 2 else None
     t0 = time.perf_counter()
-    stats = run(n, seed)
+    stats = run(n, seed, threes_mode=mode)
     print(f"{n} drawn rule sets, {time.perf_counter() - t0:.0f}s")
+    knobs = sorted(k[5:] for k in stats if k.startswith("knob:"))
+    never = sorted(k.name for k in DRAWN_KNOBS if k.name not in knobs)
+    print(f"  distinct knobs changed: {len(knobs)} of {len(DRAWN_KNOBS) + 3} (never: {', '.join(never) or 'none'})")
     for k, v in sorted(stats.items()):
-        print(f"  {k}: {v}")
+        if not k.startswith(("knob:", "event:")):
+            print(f"  {k}: {v}")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from rule_space import (
 
 from simcli.rules.knobs import KNOB_BY_NAME, KNOBS
 
-SHORT = settings(max_examples=24, deadline=None, derandomize=True, database=None,
+SHORT = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                  suppress_health_check=list(HealthCheck))
 
 
@@ -49,7 +49,7 @@ def test_random_rule_sets_play_to_their_end_with_every_invariant(
     _play(drawn, heuristic, mix, game_seed)
 
 
-@settings(max_examples=8, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=30, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 @given(drawn=rule_sets(variants=("americana",), threes_mode="RED_BONUS"), mix=hs.integers(0, 2),
        game_seed=hs.integers(0, 10**6))
 def test_americana_under_red_bonus_plays_to_its_end(drawn: tuple[str, dict[str, str]], mix: int,
@@ -109,15 +109,15 @@ def test_the_help_of_a_knob_that_touches_others_names_them(name: str) -> None:
 # ------------------------------------------------------------------------------------------ the long version
 @pytest.mark.slow
 def test_the_long_rule_space_run() -> None:
-    """600 drawn rule sets over two hypothesis seeds, one checked game each: none may stop in play."""
+    """1000 drawn rule sets over two hypothesis seeds, one checked game each: none may stop in play."""
     for seed in (1, 2):
-        stats = run(300, seed)
-        assert stats["stopped"] == 0 and stats["played_to_end"] == 300, dict(stats)
+        stats = run(500, seed)
+        assert stats["stopped"] == 0 and stats["played_to_end"] == 500, dict(stats)
 
 
 @pytest.mark.slow
 def test_the_long_red_bonus_run() -> None:
     """Issue 53: every variant under threes_mode=RED_BONUS (Americana's dead end) and AMERICAN_COLOUR_TABLE."""
     for mode in ("RED_BONUS", "AMERICAN_COLOUR_TABLE"):
-        stats = run(150, 7, threes_mode=mode)
-        assert stats["stopped"] == 0 and stats["played_to_end"] == 150, dict(stats)
+        stats = run(250, 7, threes_mode=mode)
+        assert stats["stopped"] == 0 and stats["played_to_end"] == 250, dict(stats)
