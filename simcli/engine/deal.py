@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from simcli.engine import ending, melding
+from simcli.engine import ending, judge, melding
 from simcli.engine.core import SPECIAL_HAND, STOCK_DRAW, Emit, Engine
 from simcli.engine.dealing import emit_opening, new_deal
 from simcli.engine.ending import DealResult
@@ -37,7 +37,6 @@ from simcli.engine.judge import (
     melds_error,
     melds_shape_error,
     must_take_pile,
-    no_discard_error,
     take_error,
 )
 from simcli.engine.state import DealState
@@ -213,8 +212,7 @@ class Deal(Engine):
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": describe_decision(decision)})
         if decision is STOCK_DRAW:
             stock = st.stock
-            if not stock or (len(stock) < r.draw_count and not r.partial_draw_allowed):
-                # An empty stock, or too short for a whole draw (RULES.md A-X-5), ends the deal.
+            if not stock or (len(stock) < r.draw_count and not r.partial_draw_allowed):  # empty, or short: A-X-5
                 ending.stock_out(self, seat, {} if not stock else {"stock_left": len(stock)})
                 return True
             # The stock draw, inlined (it runs on most turns): bonus threes are laid and replaced by draw_one.
@@ -328,8 +326,7 @@ class Deal(Engine):
             return True
         if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
                 st.hand_sizes[seat] == 1 and go_out_error(st, seat, st.canastas[st.team_of[seat]]) is not None)):
-            # The last stock card was a three and could not be replaced: by the knob, or because the
-            # player is left with one card it may not discard, the deal ends here (stock out).
+            # The last stock card was an unreplaced three: by the knob, or as the last card may not go, stock out.
             ending.stock_out(self, seat, {"last_card_red_three": True})
             return True
         return False
@@ -339,10 +336,8 @@ class Deal(Engine):
         st = self.st
         emit = self.emit
         st.phase += 1
-        if self._discard_rules or st.hand_sizes[seat] == 1:  # elsewhere any card in a hand of two is legal
-            err = no_discard_error(st, seat)
-            if err:  # issue 53: a strategy is never asked for a decision with no legal answer
-                raise EngineError(f"no legal discard for seat {seat} ({self.ctx.describe()}): {err}", self.ctx)
+        if self._discard_rules or st.hand_sizes[seat] == 1:  # issue 53: never ask when no discard is legal
+            judge.require_discard(st, seat, self.ctx)
         try:
             returned: Any = self.strategies[seat].choose_discard(self.views[seat])
         except Exception as exc:

@@ -41,6 +41,7 @@ from simcli.primitives.cards import (
     RED_THREE,
     SEVEN,
 )
+from simcli.primitives.errors import EngineError, GameContext
 
 
 def _is_int(x: Any) -> bool:
@@ -334,6 +335,14 @@ def no_discard_error(st: DealState, seat: int) -> str | None:
         if hand[r] and discard_error(st, seat, r) is None:
             return None
     return "no card in hand may be discarded"
+
+
+def require_discard(st: DealState, seat: int, ctx: GameContext) -> None:
+    """Raise :class:`EngineError` if ``seat`` has no legal discard (:func:`no_discard_error`): the engine calls
+    this before asking a strategy for a discard, so that no strategy is asked for a decision with no legal answer."""
+    err = no_discard_error(st, seat)
+    if err:
+        raise EngineError(f"no legal discard for seat {seat} ({ctx.describe()}): {err}", ctx)
 
 
 def _only_threes(hand: Sequence[int]) -> bool:
