@@ -56,18 +56,15 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
     sizes[seat] = sizes[seat] - (n + tw + jk)
     add_to_meld(eng, seat, top, n + 1, tw, jk)
     gained = 0
-    bonus = st.is_bonus_three
-    laid: list[int] = []
+    bonus = st.is_bonus_three  # red threes; under AMERICAN_COLOUR_TABLE black ones too (issue 52: one rule everywhere)
     for card in pile:
-        if bonus[card]:  # red threes; under AMERICAN_COLOUR_TABLE black ones too (issue 52: one rule everywhere)
-            laid.append(card)
-            continue
-        hand[card] = hand[card] + 1
-        known[card] = known[card] + 1  # everyone saw the face-up cards go into this hand
-        gained += 1
+        if not bonus[card]:
+            hand[card] = hand[card] + 1
+            known[card] = known[card] + 1  # everyone saw the face-up cards go into this hand
+            gained += 1
     sizes[seat] = sizes[seat] + gained
     st.unlearn_facedown(seat)  # ... but not the face-down ones
-    pile[:] = laid
+    pile[:] = [card for card in pile if bonus[card]]
     st.pile_frozen = False
     # Bonus threes found in the pile are laid one by one once the rest of the pile is in the hand,
     # so that every event sees each card in exactly one place.
