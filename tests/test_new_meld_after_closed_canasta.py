@@ -74,7 +74,7 @@ def test_preset_values_and_rules_show() -> None:
         assert load_rules(variant).new_meld_after_closed_canasta is False
     res = CliRunner().invoke(main, ["rules", "show", "ponytail"])
     assert res.exit_code == 0
-    line = next(x for x in res.output.splitlines() if "new_meld_after_closed_canasta" in x)
+    line = next(x for x in res.output.splitlines() if x.split()[:1] == ["new_meld_after_closed_canasta"])
     assert "= true" in line and "a closed canasta (meld_max_size cards) frees its rank" in line
 
 
