@@ -33,7 +33,7 @@ from simcli.rules.knobs import RuleError
 from simcli.rules.presets import diff, load_rules, parse_overrides, read_rules_file
 from simcli.runs.errors import RunError
 from simcli.runs.execute import execute_run
-from simcli.runs.integrity import manifest_error
+from simcli.runs.integrity import lost_settings_hint, manifest_error
 from simcli.runs.rebuild import recovered_settings
 from simcli.runs.spec import RunSpec, default_chunk_size
 from simcli.runs.storage import read_manifest
@@ -55,8 +55,7 @@ def _stored_settings(out: Path, fmt: str) -> tuple[dict[str, Any], str]:
     why = manifest_error(manifest)
     if why:
         raise click.ClickException(
-            f"cannot resume: {out / 'run.json'} is not a run manifest ({why}); the run's settings are lost: "
-            "play it again into a new --out")
+            f"cannot resume: {out / 'run.json'} is not a run manifest ({why}); {lost_settings_hint(out)}")
     return manifest["spec"], manifest.get("format", "parquet")
 
 
