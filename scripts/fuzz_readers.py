@@ -99,7 +99,8 @@ READERS: dict[str, Reader] = {r.name: r for r in (
         lambda d: ["run", "--resume", "--out", d / "run", "--games", "4", "--seed", "1", "--jobs", "1", "--quiet",
                    *FAST],
         lambda d: ["compare", d / "run", d / "run"]), statuses=frozenset({3, 4})),
-    Reader("sweep", ("sweep/sweep.json", "sweep/*/run.json"), (lambda d: ["compare", d / "sweep"],)),
+    Reader("sweep", ("sweep/sweep.json", "sweep/*/run.json"), (
+        lambda d: ["compare", d / "sweep", d / "sweep" / "sweep.json"],)),
     Reader("match", ("match/match.json", "match/batches/*.json"), (
         lambda d: ["match", "--resume", "--out", d / "match", "--jobs", "1"],)),
     Reader("tournament", ("tour/tournament.json", "tour/matches/*.json"), (
@@ -293,7 +294,8 @@ def fuzz(readers: list[str], counts: dict[str, int], seed: int, base: Path, work
 
 def table(tallies: dict[str, Tally]) -> str:
     """The issue's table: mutated inputs, valid runs, clean refusals and what was not one clean line."""
-    rows = ["| reader | mutated inputs | ran (valid) | one clean line | not one clean line |", "|---|---:|---:|---:|---:|"]
+    rows = ["| reader | mutated inputs | ran (valid) | one clean line | not one clean line |",
+            "|---|---:|---:|---:|---:|"]
     for name, t in tallies.items():
         pct = f" ({100 * len(t.bad) / t.cases:.0f}%)" if t.bad and t.cases else ""
         rows.append(f"| {name} | {t.cases} | {t.ok} | {t.clean} | {len(t.bad)}{pct} |")

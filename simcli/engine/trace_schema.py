@@ -28,6 +28,7 @@ from simcli.primitives.schema import (
     OneOf,
     Record,
     Spec,
+    found,
     opt,
     problem,
 )
@@ -64,8 +65,9 @@ BREAKDOWN_PARTS = ("going_out", "canasta_natural", "canasta_mixed", "canasta_wil
 TEAM_SCORE = Record("a team's deal score", {
     "total": INT, "breakdown": Record("a breakdown", dict.fromkeys(BREAKDOWN_PARTS, INT)),
     "melds": MapOf(TRIPLE), "red_threes": NAT, "hands": ListOf(CARDS_TEXT)}, optional={
-    "unpicked_ponies": ListOf(CARDS_TEXT), "black_threes": NAT, "closed_canastas": ListOf(ListOf(AnyOf((MELD_RANK, NAT))))})
-GRAB = {"count": NAT, "target": NAT, "exact": BOOL, "bonus_team": NULLABLE_TEAM}
+    "unpicked_ponies": ListOf(CARDS_TEXT), "black_threes": NAT,
+    "closed_canastas": ListOf(ListOf(AnyOf((MELD_RANK, NAT))))})
+GRAB: dict[str, Spec] = {"count": NAT, "target": NAT, "exact": BOOL, "bonus_team": NULLABLE_TEAM}
 CANDIDATE = Record("a search candidate", {"value": ANY_DECISION, "chosen": BOOL, "worlds": NAT, "mean": NUMBER,
                                           "se": opt(NUMBER)}, optional={"gain": opt(NUMBER), "gain_se": opt(NUMBER)})
 
@@ -118,8 +120,8 @@ def line_problem(ev: Any, seq: int) -> str | None:
     if "event" not in ev:
         return "no 'event' key: not a trace event"
     kind = ev["event"]
-    if kind not in EVENTS:
-        return f"key 'event': found {kind!r}, allowed one of the events of docs/trace-format.md"
+    if not isinstance(kind, str) or kind not in EVENTS:
+        return f"key 'event': found {found(kind)}, allowed one of the events of docs/trace-format.md"
     if ev.get("seq") != seq or isinstance(ev.get("seq"), bool):
         return f"key 'seq': found {ev.get('seq')!r}, allowed {seq} (lines are numbered 0, 1, 2, ... in file order)"
     why = problem(ev, EVENTS[kind])

@@ -28,7 +28,7 @@ from simcli.runs.run_files import (  # noqa: F401 - the run's files and findings
     first_line,
     games_text,
 )
-from simcli.runs.run_schema import manifest_problem, marker_problem
+from simcli.runs.run_schema import manifest_problem, read_marker  # noqa: F401 - read_marker: as always named
 
 
 class DamagedRunError(ValueError):
@@ -71,7 +71,7 @@ class RunCheck:
 def lost_settings_hint(run_dir: Path) -> str:
     """How to repair a run whose ``run.json`` cannot be used: play it again, or, when its done-markers and tables
     are there (they may be intact when run.json is not), rebuild run.json from them (:mod:`simcli.runs.rebuild`)."""
-    from simcli.runs.rebuild import describe, recovered_settings
+    from simcli.runs.recovery import describe, recovered_settings
 
     try:
         found = recovered_settings(run_dir)
@@ -113,21 +113,6 @@ def manifest_error(manifest: Any) -> str | None:
     field that does not fit :data:`simcli.runs.run_schema.RUN_JSON` (settings are never guessed from a damaged
     manifest: a truthy ``rotate_seats: "yes"`` would double the run)."""
     return manifest_problem(manifest)
-
-
-def read_marker(path: Path) -> tuple[dict[str, Any] | None, str | None]:
-    """A done-marker's content, or why it cannot be trusted."""
-    try:
-        info = json.loads(path.read_text(encoding="utf-8"))
-        index = int(path.stem.rsplit("-", 1)[1])
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        return None, f"cannot be read (truncated or corrupt: {first_line(exc)})"
-    why = marker_problem(info)
-    if why:
-        return None, f"is not a done-marker ({why})"
-    if info["chunk"] != index:
-        return None, "names another chunk"
-    return info, None
 
 
 def check_chunk(run_dir: Path, spec: dict[str, Any], k: int, marker: dict[str, Any]) -> tuple[list[Problem], int]:

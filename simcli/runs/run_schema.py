@@ -10,6 +10,8 @@ first mismatch as one line (``key 'spec.games': found "ten" (a string), allowed 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from simcli.primitives.schema import (
@@ -27,6 +29,7 @@ from simcli.primitives.schema import (
     opt,
     problem,
 )
+from simcli.runs.run_files import first_line
 
 RULES = MapOf(STR)
 STRATEGIES = ListOf(TEXT, 1)
@@ -65,3 +68,18 @@ def manifest_problem(manifest: Any) -> str | None:
 def marker_problem(marker: Any) -> str | None:
     """Why a parsed done-marker cannot be trusted, or None."""
     return problem(marker, MARKER)
+
+
+def read_marker(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """A done-marker's content, or why it cannot be trusted."""
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+        index = int(path.stem.rsplit("-", 1)[1])
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return None, f"cannot be read (truncated or corrupt: {first_line(exc)})"
+    why = marker_problem(info)
+    if why:
+        return None, f"is not a done-marker ({why})"
+    if info["chunk"] != index:
+        return None, "names another chunk"
+    return info, None

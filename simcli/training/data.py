@@ -41,6 +41,7 @@ from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend, use_backend
 from simcli.runs.storage import atomic_write_bytes
+from simcli.training.data_schema import folder_problems
 
 #: The data folder's settings file.
 SETTINGS = "data.json"
@@ -212,6 +213,8 @@ def settings(spec: DataSpec, command: Sequence[str]) -> dict[str, Any]:
 def _open_folder(folder: Path, spec: DataSpec, command: Sequence[str]) -> None:
     path = folder / SETTINGS
     if path.exists():
+        if bad := folder_problems(folder):
+            raise DataError(f"{folder}: " + "; ".join(bad))
         old = json.loads(path.read_text())
         version = net_module().FEATURE_VERSION
         if old.get("spec") != json.loads(json.dumps(asdict(spec))) or old.get("feature_version") != version:
@@ -262,7 +265,8 @@ def check_data(folder: str | Path) -> list[str]:
     out = Path(folder)
     if not (out / SETTINGS).exists():
         return [f"{out}: no {SETTINGS} (not a data folder)"]
-    problems = []
+    if problems := folder_problems(out):
+        return problems
     for k, marker in done(out).items():
         path = out / f"chunk-{k:05d}.parquet"
         if not path.exists():

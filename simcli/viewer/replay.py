@@ -108,9 +108,9 @@ def parse_trace(lines: Iterable[str], name: str = "the trace") -> list[dict[str,
             raise ReplayError(f"{name}, line {i + 1}: not JSON ({why})") from None
         if not events:
             _check_header(ev, name)
-        why = line_problem(ev, len(events))
-        if why:
-            raise ReplayError(f"{name}, line {i + 1}: {why}")
+        bad = line_problem(ev, len(events))
+        if bad:
+            raise ReplayError(f"{name}, line {i + 1}: {bad}")
         events.append(ev)
     if not events:
         raise ReplayError(f"{name} does not start with a trace_header line: is it a `simcli play --trace` file?")
