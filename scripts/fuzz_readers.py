@@ -98,7 +98,8 @@ READERS: dict[str, Reader] = {r.name: r for r in (
         lambda d: ["report", d / "run"], lambda d: ["verify", d / "run"],
         lambda d: ["run", "--resume", "--out", d / "run", "--games", "4", "--seed", "1", "--jobs", "1", "--quiet",
                    *FAST],
-        lambda d: ["compare", d / "run", d / "run"]), statuses=frozenset({3, 4})),
+        lambda d: ["compare", d / "run", d / "run"], lambda d: ["plot", d / "run", "--out", d / "plot.png"]),
+           statuses=frozenset({3, 4}), outputs=("plot.png",)),
     Reader("sweep", ("sweep/sweep.json", "sweep/*/run.json"), (
         lambda d: ["compare", d / "sweep", d / "sweep" / "sweep.json"],)),
     Reader("match", ("match/match.json", "match/batches/*.json"), (

@@ -57,6 +57,8 @@ DECISION_VALUES: dict[str, Spec] = {
     "hold_three": Record("a hold_three value", {"card": OneOf(("R3", "B3")), "hold": BOOL}),
 }
 ANY_DECISION = AnyOf(tuple(DECISION_VALUES.values()), "a decision value")
+#: What a search weighs: a draw, melds or a discard.
+SEARCHED = AnyOf(tuple(DECISION_VALUES[k] for k in ("draw", "melds", "discard")), "a draw, melds or discard value")
 
 BREAKDOWN_PARTS = ("going_out", "canasta_natural", "canasta_mixed", "canasta_wild", "canasta_sevens", "canasta_aces",
                    "canasta_hidden", "canasta_count", "red_threes", "black_threes", "exact_cut", "exact_pick",
@@ -68,7 +70,7 @@ TEAM_SCORE = Record("a team's deal score", {
     "unpicked_ponies": ListOf(CARDS_TEXT), "black_threes": NAT,
     "closed_canastas": ListOf(ListOf(AnyOf((MELD_RANK, NAT))))})
 GRAB: dict[str, Spec] = {"count": NAT, "target": NAT, "exact": BOOL, "bonus_team": NULLABLE_TEAM}
-CANDIDATE = Record("a search candidate", {"value": ANY_DECISION, "chosen": BOOL, "worlds": NAT, "mean": NUMBER,
+CANDIDATE = Record("a search candidate", {"value": SEARCHED, "chosen": BOOL, "worlds": NAT, "mean": NUMBER,
                                           "se": opt(NUMBER)}, optional={"gain": opt(NUMBER), "gain_se": opt(NUMBER)})
 
 #: Every event kind and its fields (``seq`` and ``event``, on every line, are checked apart).
