@@ -101,7 +101,9 @@ READERS: dict[str, Reader] = {r.name: r for r in (
         lambda d: ["compare", d / "run", d / "run"], lambda d: ["plot", d / "run", "--out", d / "plot.png"]),
            statuses=frozenset({3, 4}), outputs=("plot.png",)),
     Reader("sweep", ("sweep/sweep.json", "sweep/*/run.json"), (
-        lambda d: ["compare", d / "sweep", d / "sweep" / "sweep.json"],)),
+        lambda d: ["compare", d / "sweep", d / "sweep" / "sweep.json"],
+        lambda d: ["sweep", "--rule", "going_out_bonus=100,200", "-n", "2", "--jobs", "1", "--set", "max_hands=1",
+                   "--out", d / "sweep", "--quiet"])),
     Reader("match", ("match/match.json", "match/batches/*.json"), (
         lambda d: ["match", "--resume", "--out", d / "match", "--jobs", "1"],)),
     Reader("tournament", ("tour/tournament.json", "tour/matches/*.json"), (

@@ -26,7 +26,7 @@ from hypothesis import strategies as hs
 from test_trace_format_doc import documented
 
 from simcli.duplicate.stored_schema import LADDER_JSON, MATCH_JSON, TOURNAMENT_JSON
-from simcli.engine.trace_schema import EVENTS, line_problem
+from simcli.engine.trace_schema import DECISION_VALUES, EVENTS, line_problem
 from simcli.primitives.schema import Record, problem, schema_fields
 from simcli.reporting.sweep_schema import SWEEPS
 from simcli.runs.run_schema import MARKER, RUN_JSON
@@ -66,6 +66,8 @@ def test_the_trace_schema_names_the_docs_fields() -> None:
     for kind, record in EVENTS.items():
         allowed = rows[kind] | (meld_keys if "MELD" in rows[kind] else set())
         assert schema_fields(record) - allowed == set(), kind
+    for value in DECISION_VALUES.values():
+        assert schema_fields(value) - rows["decision"] - meld_keys == set()
 
 
 def test_every_real_trace_fits_the_schema() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from simcli.primitives.cards import RANK_NAMES
 from simcli.primitives.schema import (
+    ANY,
     BOOL,
     INT,
     NAT,
@@ -56,7 +57,6 @@ DECISION_VALUES: dict[str, Spec] = {
     "discard": CARD,
     "hold_three": Record("a hold_three value", {"card": OneOf(("R3", "B3")), "hold": BOOL}),
 }
-ANY_DECISION = AnyOf(tuple(DECISION_VALUES.values()), "a decision value")
 #: What a search weighs: a draw, melds or a discard.
 SEARCHED = AnyOf(tuple(DECISION_VALUES[k] for k in ("draw", "melds", "discard")), "a draw, melds or discard value")
 
@@ -88,7 +88,8 @@ EVENTS: dict[str, Record] = {e.name: e for e in (
     Record("pile_pick", {"dealer": SEAT, **GRAB, "premiado": BOOL}),
     Record("red_three", {"seat": SEAT, "team": TEAM, "source": OneOf(SOURCES)}),
     Record("black_three", {"seat": SEAT, "team": TEAM, "source": OneOf(SOURCES)}),
-    Record("decision", {"seat": SEAT, "turn": NAT, "kind": OneOf(tuple(DECISION_VALUES)), "value": ANY_DECISION}),
+    # A decision's value is checked by its kind (DECISION_VALUES), after the kind.
+    Record("decision", {"seat": SEAT, "turn": NAT, "kind": OneOf(tuple(DECISION_VALUES)), "value": ANY}),
     Record("draw", {"seat": SEAT, "cards": ListOf(CARD), "stock_left": NAT}),
     Record("take_pile", {"seat": SEAT, "team": TEAM, "top": CARD, "size": NAT, "meld": MELD, "extra": ListOf(MELD)}),
     Record("meld", {"seat": SEAT, "team": TEAM, "rank": MELD_RANK,

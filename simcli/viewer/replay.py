@@ -91,7 +91,7 @@ def read_trace(path: Path) -> list[dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ReplayError(f"cannot read trace {path}: {exc.strerror}") from None
-    return parse_trace(text.splitlines(), str(path))
+    return parse_trace(text.splitlines())  # the command names the file
 
 
 def parse_trace(lines: Iterable[str], name: str = "the trace") -> list[dict[str, Any]]:
