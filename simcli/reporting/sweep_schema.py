@@ -10,7 +10,7 @@ from typing import Any
 from simcli.primitives.schema import ANY, BOOL, INT, NUMBER, POS, STR, TEXT, ListOf, MapOf, OneOf, Record, Spec, problem
 
 VALUES = ListOf(STR, 1)
-ROWS = ListOf(MapOf(ANY))
+ROWS = ListOf(Record("a row of the table", {"metric": TEXT}))
 #: What ``compare`` and ``plan`` read (required), and the rest of the table (older sweeps lack some of it).
 NEEDED: dict[str, Spec] = {"knob": TEXT, "values": VALUES}
 REST: dict[str, Spec] = {
