@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 from test_trace_format_doc import documented
 
-from simcli.duplicate.stored_schema import LADDER_JSON, MATCH_JSON, TOURNAMENT_JSON
+from simcli.duplicate.stored_schema import BATCH, LADDER_JSON, MATCH_JSON, STORED_MATCH, TOURNAMENT_JSON
 from simcli.engine.trace_schema import DECISION_VALUES, EVENTS, line_problem
 from simcli.primitives.schema import Record, problem, schema_fields
 from simcli.reporting.sweep_schema import SWEEPS
@@ -112,6 +112,14 @@ def test_the_duplicate_manifests_name_the_docs_fields(name: str, schema: Record)
     spec = schema.fields["spec"]
     assert isinstance(spec, Record)
     assert spec.names() <= _all_names(cell)
+
+
+@pytest.mark.parametrize(("name", "schema"), [("batches/batch-KKKKK.json", BATCH),
+                                              ("matches/match-I-J.json", STORED_MATCH)])
+def test_the_stored_matches_name_the_docs_fields(name: str, schema: Record) -> None:
+    doc = (DOCS / "analysis.md").read_text("utf-8")
+    row = next(line for line in doc.splitlines() if line.startswith(f"| `{name}` |"))
+    assert _top_level(row.split("|")[2]) | {"schema"} == schema.names()
 
 
 @pytest.mark.parametrize("kind", ["simcli.sweep/1", "simcli.sweep-levels/1"])

@@ -19,7 +19,8 @@ from typing import Any
 
 from simcli import __version__
 from simcli.duplicate.match import BatchCounts
-from simcli.duplicate.stored_schema import manifest_problem
+from simcli.duplicate.stored_schema import BATCH, manifest_problem
+from simcli.primitives.schema import problem
 from simcli.runs.provenance import builds
 from simcli.runs.storage import atomic_write_bytes, git_commit
 
@@ -73,6 +74,8 @@ def write_batch(folder: Path, spec: MatchSpec, k: int, counts: BatchCounts) -> N
 
 def batch_problem(data: Any, spec: MatchSpec, k: int) -> str | None:
     """Why a batch file's contents are not batch ``k`` of this match (None when they are)."""
+    if why := problem(data, BATCH):
+        return why
     if not isinstance(data, dict) or data.get("schema") != BATCH_SCHEMA or data.get("batch") != k:
         return f"not batch {k} of schema {BATCH_SCHEMA}"
     text = data.get("half_points")

@@ -26,7 +26,8 @@ from simcli import __version__
 from simcli.duplicate.match import MatchState
 from simcli.duplicate.pairs import pentanomial, summarize_pairs
 from simcli.duplicate.ratings import PRIOR_DRAWS, MatchCount, Ratings, bootstrap_ratings, fit_ratings
-from simcli.duplicate.stored_schema import manifest_problem
+from simcli.duplicate.stored_schema import STORED_MATCH, manifest_problem
+from simcli.primitives.schema import problem
 from simcli.runs.provenance import builds
 from simcli.runs.storage import atomic_write_bytes, git_commit
 from simcli.stats.confidence import CONFIDENCE
@@ -144,6 +145,8 @@ def read_match(folder: Path, spec: SeriesSpec, i: int, j: int) -> StoredMatch:
         raise bad(f"unreadable: {exc}") from None
     if not isinstance(data, dict) or data.get("schema") != MATCH_SCHEMA:
         raise bad(f"schema is not {MATCH_SCHEMA}")
+    if why := problem(data, STORED_MATCH):
+        raise bad(why)
     want = spec.match_spec(i, j)
     if data.get("spec") != want:
         found = data.get("spec")
