@@ -124,16 +124,17 @@ COUNTS = {"score": 150, "rules": 40, "net-model": 20, "replay": 150, "run": 120,
 ODD_VALUES: list[Any] = [0, -1, 7, 3.5, "K K", "x", "", [], [1, 2], {}, {"a": 1}, None, True, False]
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place in a JSON value (keys of objects, indices of lists)."""
-    out = [path] if path else []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += _paths(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out += _paths(v, (*path, i))
-    return out
+def _place(doc: Any, rng: random.Random) -> tuple[Any, ...]:
+    """A place in a JSON value: a key (or index) at the top, then, half the time each level, one inside it; so
+    top-level fields (a run.json's ``rules``, its counts) are hit as often as the knobs inside ``rules``."""
+    path: tuple[Any, ...] = ()
+    value = doc
+    while isinstance(value, (dict, list)) and value:
+        key = rng.choice(list(value)) if isinstance(value, dict) else rng.randrange(len(value))
+        path, value = (*path, key), value[key]
+        if rng.random() < 0.5:
+            break
+    return path
 
 
 def _parent(doc: Any, path: tuple[Any, ...]) -> Any:
@@ -144,10 +145,9 @@ def _parent(doc: Any, path: tuple[Any, ...]) -> Any:
 
 def mutate_json(doc: Any, rng: random.Random) -> tuple[Any, str]:
     """``doc`` with a field deleted or a value of another type."""
-    places = _paths(doc)
-    if not places:
+    path = _place(doc, rng)
+    if not path:
         return rng.choice(ODD_VALUES), "the whole value replaced"
-    path = rng.choice(places)
     parent = _parent(doc, path)
     if rng.random() < 0.4 and isinstance(parent, dict):
         del parent[path[-1]]

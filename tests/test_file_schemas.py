@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +155,28 @@ def test_the_real_files_fit_their_schemas(files: Path) -> None:
     assert problem(doc, SWEEPS[doc["schema"]]) is None
     res = fuzz.cli(["replay", base / "trace.jsonl", "--out", files / "page.html"])
     assert res.exit_code == 0, res.output
+
+
+@pytest.mark.parametrize(("key", "value"), [("rules", 5), ("rules_diff", 3.5), ("tables", [[1]]), ("strategies", 4),
+                                            ("chunks", "x")])
+def test_a_run_json_of_wrong_types_is_one_line(files: Path, key: str, value: Any) -> None:
+    """The issue's run.json failures (report, compare, verify and resume raised AttributeError or TypeError on
+    these before): each is one line naming the key, and the resume changes nothing."""
+    run = files / "wrong-types"
+    commands = (["report", run], ["compare", run, run], ["verify", run], ["run", "--resume", "--jobs", 1, "--out", run])
+    for args in commands:
+        if run.exists():
+            shutil.rmtree(run)
+        shutil.copytree(files / "base" / "run", run)
+        manifest = json.loads((run / "run.json").read_text())
+        manifest[key] = value
+        (run / "run.json").write_text(json.dumps(manifest))
+        before = (run / "run.json").read_bytes()
+        res = fuzz.cli(args)
+        assert res.exit_code == 1 and (res.exception is None or isinstance(res.exception, SystemExit)), args
+        lines = res.stderr.splitlines()
+        assert lines[-1].startswith("Error:") and len(lines) <= 2 and f"key '{key}" in res.stderr, res.stderr
+        assert (run / "run.json").read_bytes() == before
 
 
 class Draws:
