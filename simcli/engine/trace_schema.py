@@ -70,8 +70,10 @@ TEAM_SCORE = Record("a team's deal score", {
     "unpicked_ponies": ListOf(CARDS_TEXT), "black_threes": NAT,
     "closed_canastas": ListOf(ListOf(AnyOf((MELD_RANK, NAT))))})
 GRAB: dict[str, Spec] = {"count": NAT, "target": NAT, "exact": BOOL, "bonus_team": NULLABLE_TEAM}
-CANDIDATE = Record("a search candidate", {"value": SEARCHED, "chosen": BOOL, "worlds": NAT, "mean": NUMBER,
-                                          "se": opt(NUMBER)}, optional={"gain": opt(NUMBER), "gain_se": opt(NUMBER)})
+#: A search candidate: ``value`` and ``chosen`` here; the figures are typed here when present and required by the
+#: replay's own check of a search line (``viewer.weighed.checked_search``, which names a missing one).
+CANDIDATE = Record("a search candidate", {"value": SEARCHED, "chosen": BOOL}, optional={
+    "worlds": NAT, "mean": NUMBER, "se": opt(NUMBER), "gain": opt(NUMBER), "gain_se": opt(NUMBER)})
 
 #: Every event kind and its fields (``seq`` and ``event``, on every line, are checked apart).
 EVENTS: dict[str, Record] = {e.name: e for e in (
