@@ -117,8 +117,11 @@ def test_a_trace_that_disagrees_with_itself_is_refused(mutation: str) -> None:
 
 
 def test_unreadable_traces_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(ReplayError, match="not JSON"):
-        parse_trace(['{"event":"trace_header","trace_version":2}', "{oops"])
+    header = (DATA / "playthrough-classic-greedy.jsonl").read_text("utf-8").splitlines()[0]
+    with pytest.raises(ReplayError, match="line 2: not JSON"):
+        parse_trace([header, "{oops"])
+    with pytest.raises(ReplayError, match="line 1: a trace_header line: no key 'variant'"):
+        parse_trace(['{"event":"trace_header","trace_version":2,"seq":0}'])
     with pytest.raises(ReplayError, match="trace_header"):
         parse_trace(['{"event":"game_start"}'])
     with pytest.raises(ReplayError, match="version 1"):

@@ -19,6 +19,8 @@ from typing import Any
 
 from simcli import __version__
 from simcli.duplicate.match import BatchCounts
+from simcli.duplicate.stored_schema import BATCH, manifest_problem
+from simcli.primitives.schema import problem
 from simcli.runs.provenance import builds
 from simcli.runs.storage import atomic_write_bytes, git_commit
 
@@ -72,6 +74,8 @@ def write_batch(folder: Path, spec: MatchSpec, k: int, counts: BatchCounts) -> N
 
 def batch_problem(data: Any, spec: MatchSpec, k: int) -> str | None:
     """Why a batch file's contents are not batch ``k`` of this match (None when they are)."""
+    if why := problem(data, BATCH):
+        return why
     if not isinstance(data, dict) or data.get("schema") != BATCH_SCHEMA or data.get("batch") != k:
         return f"not batch {k} of schema {BATCH_SCHEMA}"
     text = data.get("half_points")
@@ -120,11 +124,12 @@ def stored_spec(folder: Path) -> dict[str, Any]:
     """The settings recorded in a match folder (for a ``--resume`` that does not repeat them)."""
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        if data.get("schema") != SCHEMA:
-            raise ValueError(f"schema is not {SCHEMA}")
-        return dict(data["spec"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, RecursionError):
         raise MatchStoreError(f"nothing to resume: {folder} has no readable {MANIFEST}") from None
+    why = manifest_problem(data, MANIFEST)
+    if why:
+        raise MatchStoreError(f"nothing to resume: {folder / MANIFEST} is not a match manifest ({why})")
+    return dict(data["spec"])
 
 
 def open_folder(folder: Path, spec: MatchSpec, resume: bool, command: list[str]) -> None:

@@ -26,6 +26,8 @@ from simcli import __version__
 from simcli.duplicate.match import MatchState
 from simcli.duplicate.pairs import pentanomial, summarize_pairs
 from simcli.duplicate.ratings import PRIOR_DRAWS, MatchCount, Ratings, bootstrap_ratings, fit_ratings
+from simcli.duplicate.stored_schema import STORED_MATCH, manifest_problem
+from simcli.primitives.schema import problem
 from simcli.runs.provenance import builds
 from simcli.runs.storage import atomic_write_bytes, git_commit
 from simcli.stats.confidence import CONFIDENCE
@@ -143,6 +145,8 @@ def read_match(folder: Path, spec: SeriesSpec, i: int, j: int) -> StoredMatch:
         raise bad(f"unreadable: {exc}") from None
     if not isinstance(data, dict) or data.get("schema") != MATCH_SCHEMA:
         raise bad(f"schema is not {MATCH_SCHEMA}")
+    if why := problem(data, STORED_MATCH):
+        raise bad(why)
     want = spec.match_spec(i, j)
     if data.get("spec") != want:
         found = data.get("spec")
@@ -173,10 +177,7 @@ def open_folder(folder: Path, spec: SeriesSpec, resume: bool, command: list[str]
     if resume:
         if not manifest.exists():
             raise TournamentError(f"nothing to resume: {folder} has no {spec.manifest}")
-        try:
-            stored = json.loads(manifest.read_text())["spec"]
-        except (OSError, ValueError, KeyError, TypeError):
-            raise TournamentError(f"{manifest} is not a readable {spec.kind} manifest") from None
+        stored = stored_spec(folder, spec.manifest)
         mine = spec.as_dict()
         diffs = [f"{k} (folder has {stored.get(k)!r}, now {mine[k]!r})" for k in mine if stored.get(k) != mine[k]]
         if diffs:
@@ -201,9 +202,14 @@ def stored_spec(folder: Path, manifest: str = MANIFEST) -> dict[str, Any]:
     """The settings recorded in a series' folder (for a resume that does not repeat them); ``manifest`` names the
     file (a tournament's by default)."""
     try:
-        return dict(json.loads((folder / manifest).read_text())["spec"])
-    except (OSError, ValueError, KeyError, TypeError):
+        data = json.loads((folder / manifest).read_text())
+    except (OSError, ValueError, RecursionError):
         raise TournamentError(f"nothing to resume: {folder} has no readable {manifest}") from None
+    why = manifest_problem(data, manifest)
+    if why:
+        raise TournamentError(f"nothing to resume: {folder / manifest} is not a {manifest.split('.')[0]} manifest "
+                              f"({why})")
+    return dict(data["spec"])
 
 
 #: Plays the match between players ``i`` and ``j`` (the schedule's order) and returns its pairs.

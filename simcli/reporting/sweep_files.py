@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from simcli.reporting.errors import ReportError
 from simcli.reporting.runs import open_run
+from simcli.reporting.sweep_schema import sweep_problem
 
 if TYPE_CHECKING:
     from simcli.reporting.levels import Level
@@ -39,6 +40,8 @@ def open_sweep(path: Path, doc_path: Path) -> tuple[dict[str, Any], list[Level]]
         raise ReportError(f"cannot read sweep {path}: {str(exc).splitlines()[0]}") from None
     if not isinstance(doc, dict) or doc.get("schema") not in SWEEP_SCHEMAS:
         raise ReportError(f"{path} is neither a run nor a sweep's table (schema {', '.join(SWEEP_SCHEMAS)})")
+    if why := sweep_problem(doc):
+        raise ReportError(f"sweep {doc_path}: {why} (docs/analysis.md)")
 
     def run_at(stored: str, depth: int) -> Run:
         beside = doc_path.parent.joinpath(*Path(stored).parts[-depth:])

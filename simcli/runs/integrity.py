@@ -28,6 +28,7 @@ from simcli.runs.run_files import (  # noqa: F401 - the run's files and findings
     first_line,
     games_text,
 )
+from simcli.runs.run_schema import manifest_problem, read_marker  # noqa: F401 - read_marker: as always named
 
 
 class DamagedRunError(ValueError):
@@ -57,7 +58,7 @@ class RunCheck:
     def fix_hint(self) -> str:
         """How to repair the run, for the one-line errors."""
         if any(not p.fixable for p in self.problems):
-            return "its settings are lost: play it again into a new --out"
+            return lost_settings_hint(self.run_dir)
         return f"repair it with: simcli run --resume --out {self.run_dir}"
 
     def one_line(self) -> str:
@@ -65,6 +66,23 @@ class RunCheck:
         first = self.problems[0]
         more = f" (and {len(self.problems) - 1} more problem(s))" if len(self.problems) > 1 else ""
         return f"{first}{more}; {self.fix_hint()}"
+
+
+def lost_settings_hint(run_dir: Path) -> str:
+    """How to repair a run whose ``run.json`` cannot be used: play it again, or, when its done-markers and tables
+    are there (they may be intact when run.json is not), rebuild run.json from them (:mod:`simcli.runs.rebuild`)."""
+    from simcli.runs.recovery import describe, recovered_settings
+
+    try:
+        found = recovered_settings(run_dir)
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        found = None
+    hint = "its settings are lost: play it again into a new --out"
+    if found is None:
+        return hint
+    return (f"{hint}; or, as its done-markers and tables are there ({describe(found[0])}), move {MANIFEST} aside "
+            f"and rebuild it with: simcli run --resume --out {run_dir} and the --variant and --rule options it was "
+            "played with")
 
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -90,53 +108,11 @@ def rotations_of(spec: dict[str, Any]) -> tuple[int, ...]:
 
 
 # ------------------------------------------------------------------------------------------------ checks
-def _is_int(value: Any, low: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= low
-
-
-#: The run settings in run.json's ``spec`` (what a resume takes from it), and what each must be.
-SPEC_FIELDS: dict[str, tuple[str, Any]] = {
-    "variant": ("a variant name", lambda v: isinstance(v, str) and bool(v)),
-    "games": ("a positive integer", lambda v: _is_int(v, 1)),
-    "seed": ("an integer from 0", lambda v: _is_int(v, 0)),
-    "strategies": ("a list of strategy names", lambda v: isinstance(v, list) and bool(v)
-                   and all(isinstance(s, str) for s in v)),
-    "rotate_seats": ("true or false", lambda v: isinstance(v, bool)),
-    "trace_games": ("an integer from 0", lambda v: _is_int(v, 0)),
-    "on_error": ("stop or skip", lambda v: v in ("stop", "skip")),
-    "chunk_size": ("a positive integer", lambda v: _is_int(v, 1)),
-    "rules": ("a table of rule knobs", lambda v: isinstance(v, dict)),
-}
-
-
 def manifest_error(manifest: Any) -> str | None:
-    """Why ``manifest`` (a parsed run.json) is not a run manifest whose settings can be used, or ``None``.
-
-    Settings are never guessed from a damaged manifest (a truthy ``rotate_seats: "yes"`` would double the run).
-    """
-    spec = manifest.get("spec") if isinstance(manifest, dict) else None
-    if not isinstance(spec, dict):
-        return "no 'spec' table of run settings"
-    wrong = [f"'{key}' is not {what}" if key in spec else f"no '{key}'"
-             for key, (what, ok) in SPEC_FIELDS.items() if key not in spec or not ok(spec[key])]
-    if manifest.get("format", "parquet") not in ("parquet", "csv"):
-        wrong.append("'format' is not parquet or csv")
-    return ", ".join(wrong) or None
-
-
-def read_marker(path: Path) -> tuple[dict[str, Any] | None, str | None]:
-    """A done-marker's content, or why it cannot be trusted."""
-    try:
-        info = json.loads(path.read_text(encoding="utf-8"))
-        index = int(path.stem.rsplit("-", 1)[1])
-        if not isinstance(info, dict) or int(info["chunk"]) != index:
-            return None, "names another chunk" if isinstance(info, dict) else "is not a done-marker"
-        for key in ("games", "hands", "errors"):
-            if int(info[key]) < 0:
-                return None, f"has a negative {key} count"
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
-        return None, f"cannot be read (truncated or corrupt: {first_line(exc)})"
-    return info, None
+    """Why ``manifest`` (a parsed run.json) is not a run manifest whose settings can be used, or ``None``: the first
+    field that does not fit :data:`simcli.runs.run_schema.RUN_JSON` (settings are never guessed from a damaged
+    manifest: a truthy ``rotate_seats: "yes"`` would double the run)."""
+    return manifest_problem(manifest)
 
 
 def check_chunk(run_dir: Path, spec: dict[str, Any], k: int, marker: dict[str, Any]) -> tuple[list[Problem], int]:

@@ -21,9 +21,10 @@ from simcli.runs.integrity import (
     check_consolidated,
     check_run,
     chunk_games,
+    lost_settings_hint,
     manifest_error,
 )
-from simcli.runs.rebuild import recovered_settings
+from simcli.runs.recovery import recovered_settings
 from simcli.runs.spec import RunSpec
 from simcli.runs.storage import read_manifest
 
@@ -58,8 +59,7 @@ def stored_settings(out: Path, fmt: str) -> tuple[dict[str, Any], str]:
     why = manifest_error(manifest)
     if why:
         raise RunError(
-            f"cannot resume: {out / MANIFEST} is not a run manifest ({why}); the run's settings are lost: "
-            "play it again into a new --out")
+            f"cannot resume: {out / MANIFEST} is not a run manifest ({why}); {lost_settings_hint(out)}")
     return manifest["spec"], manifest.get("format", "parquet")
 
 
@@ -102,10 +102,13 @@ def check_resume(run_dir: Path, spec: RunSpec, fmt: str) -> dict[str, Any]:
     """
     try:
         old = read_manifest(run_dir)
-        old_spec = old["spec"]
-    except (OSError, ValueError, KeyError, TypeError):
-        raise RunError(f"cannot resume: {run_dir / MANIFEST} cannot be read (truncated or corrupt); the "
-                       f"run's settings are lost: play it again into a new --out") from None
+    except (OSError, ValueError, RecursionError):
+        raise RunError(f"cannot resume: {run_dir / MANIFEST} cannot be read (truncated or corrupt); "
+                       f"{lost_settings_hint(run_dir)}") from None
+    if why := manifest_error(old):
+        raise RunError(f"cannot resume: {run_dir / MANIFEST} is not a run manifest ({why}); "
+                       f"{lost_settings_hint(run_dir)}")
+    old_spec = old["spec"]
     mine = spec.comparable()
     differences = [_difference(k, old_spec.get(k), mine[k]) for k in mine if old_spec.get(k) != mine[k]]
     if differences:

@@ -43,6 +43,7 @@ from simcli.runs.backends import Backend, use_backend
 from simcli.runs.storage import atomic_write_bytes
 from simcli.strategies.learnt.model import rules_digest
 from simcli.strategies.learnt.net_features import FEATURE_VERSION, decision_features
+from simcli.training.data_schema import folder_problems
 
 #: The data folder's settings file.
 SETTINGS = "data.json"
@@ -154,6 +155,8 @@ def settings(spec: DataSpec, command: Sequence[str]) -> dict[str, Any]:
 def _open_folder(folder: Path, spec: DataSpec, command: Sequence[str]) -> None:
     path = folder / SETTINGS
     if path.exists():
+        if bad := folder_problems(folder):
+            raise DataError(f"{folder}: " + "; ".join(bad))
         old = json.loads(path.read_text())
         if old.get("spec") != json.loads(json.dumps(asdict(spec))) or old.get("feature_version") != FEATURE_VERSION:
             raise DataError(f"{folder} holds data of other settings ({old.get('spec')}, feature version "
@@ -203,7 +206,8 @@ def check_data(folder: str | Path) -> list[str]:
     out = Path(folder)
     if not (out / SETTINGS).exists():
         return [f"{out}: no {SETTINGS} (not a data folder)"]
-    problems = []
+    if problems := folder_problems(out):
+        return problems
     for k, marker in done(out).items():
         path = out / f"chunk-{k:05d}.parquet"
         if not path.exists():

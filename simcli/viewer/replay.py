@@ -28,6 +28,7 @@ from simcli.engine.game import game_outcome
 from simcli.engine.state import DealState
 from simcli.engine.strategy_base import Draw, Strategy
 from simcli.engine.trace import TRACE_VERSION
+from simcli.engine.trace_schema import line_problem
 from simcli.engine.view import PlayerView
 from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.primitives.cards import WILD_MELD, CardError, parse_rank
@@ -90,28 +91,39 @@ def read_trace(path: Path) -> list[dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ReplayError(f"cannot read trace {path}: {exc.strerror}") from None
-    return parse_trace(text.splitlines(), str(path))
+    return parse_trace(text.splitlines())  # the command names the file
 
 
 def parse_trace(lines: Iterable[str], name: str = "the trace") -> list[dict[str, Any]]:
-    """The events of a trace's lines (see :func:`read_trace`)."""
-    events = []
+    """The events of a trace's lines (see :func:`read_trace`), each checked against its event's schema
+    (:mod:`simcli.engine.trace_schema`): a bad line is one :class:`ReplayError` naming the line and the key."""
+    events: list[dict[str, Any]] = []
     for i, line in enumerate(lines):
         if not line.strip():
             continue
         try:
             ev = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ReplayError(f"{name}, line {i + 1}: not JSON ({exc.msg})") from None
-        if not isinstance(ev, dict) or "event" not in ev:
-            raise ReplayError(f"{name}, line {i + 1}: not a trace event")
+        except (json.JSONDecodeError, RecursionError) as exc:
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deep"
+            raise ReplayError(f"{name}, line {i + 1}: not JSON ({why})") from None
+        if not events:
+            _check_header(ev, name)
+        bad = line_problem(ev, len(events))
+        if bad:
+            raise ReplayError(f"{name}, line {i + 1}: {bad}")
         events.append(ev)
-    if not events or events[0]["event"] != "trace_header":
+    if not events:
         raise ReplayError(f"{name} does not start with a trace_header line: is it a `simcli play --trace` file?")
-    version = events[0].get("trace_version")
+    return events
+
+
+def _check_header(ev: Any, name: str) -> None:
+    """The first line must be a trace header of the version this simcli replays."""
+    if not isinstance(ev, dict) or ev.get("event") != "trace_header":
+        raise ReplayError(f"{name} does not start with a trace_header line: is it a `simcli play --trace` file?")
+    version = ev.get("trace_version")
     if version != TRACE_VERSION:
         raise ReplayError(f"{name} is trace version {version}; this simcli replays version {TRACE_VERSION}")
-    return events
 
 
 def meld_of(m: dict[str, Any]) -> Meld:
