@@ -138,16 +138,45 @@ def go_out_error(st: DealState, seat: int, canastas: dict[str, int], clean: int 
     if st.permission is False:
         return "cannot go out: partner answered no"
     if r.go_out_not_same_turn_as_required_canasta:
-        if r.go_out_wait_event == "FIRST_CLEAN":
-            first = st.first_clean_turn[team]
-            if first is None or first == st.turn:
-                return "cannot go out in the turn that completed the team's first clean canasta"
-        elif not st.req_met_at_start:
-            return "cannot go out in the turn that completed the required canastas"
+        err = wait_error(st, team)
+        if err:
+            return err
     if r.must_pick_pony_before_going_out and not st.pony_picked[seat]:
         return "cannot go out before picking up the pony"
     if r.ask_partner_permission == "REQUIRED" and r.team_size > 1 and not st.asked:
         return ASK_FIRST  # checked last: this refusal says that nothing else stands in the way
+    return None
+
+
+def wait_error(st: DealState, team: int) -> str | None:
+    """Under ``go_out_not_same_turn_as_required_canasta``: why ``team`` may not go out in this turn whatever it melds
+    (the turn that completes the first clean canasta, or the required canastas, is not one to go out in)."""
+    r = st.rules
+    if r.go_out_wait_event == "FIRST_CLEAN":
+        first = st.first_clean_turn[team]
+        if first is None or first == st.turn:
+            return "cannot go out in the turn that completed the team's first clean canasta"
+    elif not st.req_met_at_start:
+        return "cannot go out in the turn that completed the required canastas"
+    return None
+
+
+#: The start of every refusal of a move that would break partner's "yes" (RULES.md §1.10: "the answer binds").
+BOUND_BY_YES: Final = "partner answered yes to 'may I go out?', so this player must go out this turn"
+
+
+def bound_error(st: DealState, seat: int) -> str | None:
+    """After partner's "yes", why laying no more melds cannot end in going out, or ``None``: one card must be left,
+    its discard going out, not walking into the foot (``pony_unlock=HAND_EMPTY``: no going out, RULES.md §2.5)."""
+    if st.permission is not True:
+        return None
+    size = st.hand_sizes[seat]
+    if size > 1:
+        return f"{BOUND_BY_YES}: keeping {size} cards, the turn cannot end in going out"
+    if size == 1 and empty_hand_takes_pony(st, seat):
+        return f"{BOUND_BY_YES}: discarding the last hand card would walk into the foot (pony), which is no going out"
+    if size == 1 and st.last_card_red_three and st.rules.last_card_red_three_ends_deal:
+        return f"{BOUND_BY_YES}: the deal ends without a discard (the last stock card was a red three)"
     return None
 
 
@@ -157,18 +186,25 @@ def ask_error(st: DealState, seat: int) -> str | None:
     The answer binds, so a player may ask only when it could obey a "no": it must be able to end the turn
     with a card in hand. Holding one card after the draw (or none), the only discard would go out, unless the
     deal ends without a discard (the last stock card was a three) or emptying the hand picks up the pony.
-    A "yes" obliges the player to go out this turn: asking when that is impossible is the strategy's mistake.
+    A "yes" binds the player to go out this turn (each move that cannot is refused: :func:`bound_error`,
+    :func:`yes_melds_error`), and an ask no move could honour is refused: where a bar no move this turn can lift
+    stands (go_out_not_same_turn_as_required_canasta's wait; a last card and no discard under
+    going_out_requires_discard). Whether the cards (and a hidden foot) can be melded out is the player's bet.
     """
     r = st.rules
     if r.ask_partner_permission == "OFF" or r.team_size < 2:
         return "asking partner is not part of these rules (ask_partner_permission=OFF or no partner)"
     size = st.hand_sizes[seat]
-    if size >= 2:
-        return None
-    if size == 1 and (st.last_card_red_three or empty_hand_takes_pony(st, seat)):
-        return None
-    return (f"a player holding {size} card{'s' if size != 1 else ''} may not ask 'may I go out?': "
-            "a 'no' could not be obeyed (the player must be able to end the turn with a card in hand)")
+    if size < 2 and not (size == 1 and (st.last_card_red_three or empty_hand_takes_pony(st, seat))):
+        return (f"a player holding {size} card{'s' if size != 1 else ''} may not ask 'may I go out?': "
+                "a 'no' could not be obeyed (the player must be able to end the turn with a card in hand)")
+    if r.go_out_not_same_turn_as_required_canasta:
+        err = wait_error(st, st.team_of[seat])
+        if err:
+            return f"no move could honour a 'yes' to 'may I go out?': {err}"
+    if size == 1 and st.last_card_red_three and r.last_card_red_three_ends_deal and r.going_out_requires_discard:
+        return "no move could honour a 'yes' to 'may I go out?': the deal ends without the discard going out needs"
+    return None
 
 
 def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: int | None = None,
@@ -182,7 +218,7 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     by step). The steps, each rule once, are those of :mod:`simcli.engine.meld_legality`.
     """
     team = st.team_of[seat]
-    if not st.rules.closed_rank_dead_for_all:  # most calls end here: naturals only, two cards kept
+    if not st.rules.closed_rank_dead_for_all and st.permission is not True:  # most calls end here (two cards kept)
         value = naturals_only_value(st, seat, melds, top_card, hand_bonus)
         if value >= 0 and (partial or st.opened[team] or value >= st.minimum[team]):
             return None
@@ -197,6 +233,10 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
             return err
     if partial:
         return None
+    if st.permission is True and not going_out:
+        err = yes_melds_error(st, seat, tally.used, hand_bonus, hand_after)
+        if err:
+            return err
     ask_first = None  # ASK_FIRST when asking partner is all that stands between these melds and going out
     if going_out:
         if hand_after == 0 and st.rules.going_out_requires_discard:
@@ -210,6 +250,21 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
             and not minimum_waived(st, seat, tally, going_out, top_card)):
         return f"opening melds count {tally.value}, below the minimum {st.minimum[team]}"
     return ask_first
+
+
+def yes_melds_error(st: DealState, seat: int, used: int, hand_bonus: int, hand_after: int) -> str | None:
+    """After a "yes", why melds that do not go out (``used`` cards laid, ``hand_after`` held then) cannot end in going
+    out, or ``None``: unless they bring the pony (more to meld), one card at most may stay, to discard going out."""
+    if hand_after != st.hand_sizes[seat] - used + hand_bonus:
+        return None  # the pony comes into the hand: the player melds on (and must still go out)
+    r = st.rules
+    if (hand_after == 1 and st.last_card_red_three and not r.last_card_red_three_ends_deal
+            and not empty_hand_takes_pony(st, seat)):
+        return None  # the last stock card was a three, but the deal goes on to the discard: that one may go out
+    if hand_after == 1 and empty_hand_takes_pony(st, seat):
+        return f"{BOUND_BY_YES}: these melds leave one hand card, whose discard would walk into the foot (pony)"
+    cards = f"{hand_after} card{'s' if hand_after != 1 else ''}"
+    return f"{BOUND_BY_YES}: these melds leave {cards}, so the turn cannot end in going out"
 
 
 def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
