@@ -227,7 +227,7 @@ class PlayerView:
         """What ``choose(view)`` (a strategy's ``choose_melds``) returns supposing this player had asked "may I go
         out?" and partner had said yes: the checks of this view judge as they would after the yes (a plan that
         goes out needs no more asking; one that cannot end in going out is refused). A strategy asks when the
-        plan it would lay after a yes goes out (:func:`simcli.players.asking.would_go_out`): after the yes,
+        plan it would lay after a yes goes out (:func:`simcli.players.asking.asks_to_go_out`): after the yes,
         the same view gives the same plan. Nothing of the supposition outlasts the call."""
         st = self._st
         asked, permission = st.asked, st.permission
