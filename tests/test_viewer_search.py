@@ -28,6 +28,7 @@ from simcli.viewer.replay import ReplayError, parse_trace, replay
 from simcli.viewer.weighed import (
     Recording,
     RecordingAsker,
+    RecordingRequiredAsker,
     SearchRecorder,
     best_first,
     candidate_words,
@@ -83,7 +84,9 @@ def test_every_search_is_recorded() -> None:
     log = EventLog()
     recorder = SearchRecorder(log)
     seated = recorder.seat(players)
-    assert [type(p) for p in seated] == [Recording, type(players[1]), Recording, type(players[3])]
+    # mc asks as its rollout policy, only where asking is required (issue 51): so does its recording seat.
+    assert [type(p) for p in seated] == [RecordingRequiredAsker, type(players[1]), RecordingRequiredAsker,
+                                         type(players[3])]
     play_game(rules, NAMES, 8, 0, emit=recorder, strategies=seated)
     kinds = [k for k, _ in log.events]
     searched: Any = [p for p in players if hasattr(p, "searches")]

@@ -167,7 +167,7 @@ BOUND_BY_YES: Final = "partner answered yes to 'may I go out?', so this player m
 
 def bound_error(st: DealState, seat: int) -> str | None:
     """After partner's "yes", why laying no more melds cannot end in going out, or ``None``: one card must be left,
-    its discard going out, not walking into the foot (``pony_unlock=HAND_EMPTY``: no going out, RULES.md §2.5)."""
+    its discard going out, not walking into the foot (a hand emptied into the pony is no going out, RULES.md §2.5)."""
     if st.permission is not True:
         return None
     size = st.hand_sizes[seat]

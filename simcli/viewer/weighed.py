@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from simcli.engine.core import Emit
-from simcli.engine.strategy_base import Draw, Strategy
+from simcli.engine.strategy_base import ASKS_ONLY_WHEN_REQUIRED, Draw, Strategy, asks_only_when_required
 from simcli.engine.trace_json import describe_decision, meld_json
 from simcli.engine.view import PlayerView
 from simcli.primitives.actions import Meld, SpecialHand
@@ -103,6 +103,19 @@ class RecordingAsker(Recording):
         return self.inner.ask_to_go_out(view)
 
 
+class RecordingRequiredAsker(Recording):
+    """A :class:`Recording` seat whose strategy asks only where asking is required (the built-ins, ``mc``: their
+    hook is in :data:`~simcli.engine.strategy_base.ASKS_ONLY_WHEN_REQUIRED`, and so is this seat's), so that the
+    engine asks it exactly where it asks the strategy itself."""
+
+    def ask_to_go_out(self, view: PlayerView) -> bool:
+        """The inner strategy's question."""
+        return self.inner.ask_to_go_out(view)
+
+
+asks_only_when_required(RecordingRequiredAsker.ask_to_go_out)
+
+
 class SearchRecorder:
     """The listener that adds a ``search`` event after each searched decision, passing every event on to ``emit``.
 
@@ -120,8 +133,10 @@ class SearchRecorder:
             if not hasattr(player, "last_search"):
                 out.append(player)
                 continue
-            asks = type(player).ask_to_go_out is not Strategy.ask_to_go_out
-            out.append((RecordingAsker if asks else Recording)(player, self._recorder(seat)))
+            hook = type(player).ask_to_go_out
+            seat_class = (Recording if hook is Strategy.ask_to_go_out else
+                          RecordingRequiredAsker if hook in ASKS_ONLY_WHEN_REQUIRED else RecordingAsker)
+            out.append(seat_class(player, self._recorder(seat)))
         return out
 
     def _recorder(self, seat: int) -> Callable[[str, Any], None]:
