@@ -18,10 +18,9 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from simcli.engine.strategy_base import asks_only_when_required
+from simcli.engine.strategy_base import Draw, Strategy, asks_only_when_required
 from simcli.engine.view import PlayerView
 from simcli.players.asking import asks_to_go_out, good_partner_answer
-from simcli.players.loading import Draw, Strategy
 from simcli.players.planning import (
     RANKS_BY_VALUE,
     add_naturals,
