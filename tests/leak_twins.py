@@ -198,7 +198,7 @@ def place_name(place: Place, seat: int, team: int, st: DealState) -> str:
 #: public attribute of PlayerView must be a property (tests/test_no_leak.py checks that nothing is left out).
 METHODS = ("melds", "meld_table", "meld", "closed_canastas", "canastas", "clean_canastas", "hidden_canastas",
            "check_melds", "check_take", "check_special", "discard_error", "legal_discards", "go_out_error",
-           "sample_world")
+           "sample_world", "melds_if_yes")
 
 
 def properties() -> list[str]:
@@ -262,6 +262,9 @@ def public_outputs(st: DealState, seat: int, extra: Callable[[PlayerView], dict[
     for plan in candidate_melds(view):
         out[f"check_melds({plan})"] = view.check_melds(plan)
         out[f"check_melds({plan}, partial)"] = view.check_melds(plan, partial=True)
+    # Supposing a "yes" (issue 51): the same checks, as a strategy deciding whether to ask reads them.
+    plans = candidate_melds(view)
+    out["melds_if_yes"] = view.melds_if_yes(lambda v: [(v.check_melds(p), v.legal_discards()) for p in plans])
     if extra is not None:
         out.update(extra(view))
     return out

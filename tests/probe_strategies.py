@@ -120,6 +120,26 @@ class AskWhenOut(Greedy):
         return super().choose_melds(view)
 
 
+class AskInHand(Greedy):
+    """Issue 51's referee case: still in its hand (its pony, the foot, not yet picked up under
+    ``pony_unlock=HAND_EMPTY``), asks "may I go out?" when greedy's melds would leave it one card, always answers
+    "yes", else plays like greedy. After the yes it melds down to that card and discards it: a walk into the foot,
+    which is no going out, so the engine must refuse it."""
+
+    name = "ask_in_hand"
+
+    def ask_to_go_out(self, view: PlayerView) -> bool:
+        """Ask when, the pony still face down, greedy's plan leaves one card (or none) in the hand."""
+        if not view.may_ask or view.pony_picked[view.seat]:
+            return False
+        plan = super().choose_melds(view)
+        return view.hand_size - sum(m.naturals + m.twos + m.jokers for m in plan) <= 1
+
+    def answer_go_out(self, view: PlayerView) -> bool:
+        """Always yes."""
+        return True
+
+
 def _probe_class(class_name: str, method: str, bad: Any) -> type[Probe]:
     return type(class_name, (Probe,), {"name": class_name, "method": method, "bad": bad,
                                        "__doc__": f"Probe: {method} returns {bad!r}."})
@@ -128,4 +148,4 @@ def _probe_class(class_name: str, method: str, bad: Any) -> type[Probe]:
 for _name, (_method, _bad) in PROBES.items():
     globals()[_name] = _probe_class(_name, _method, _bad)
 
-__all__ = ["DRAW_STOCK", "PROBES", "AskWhenOut", "Probe", *PROBES]
+__all__ = ["DRAW_STOCK", "PROBES", "AskInHand", "AskWhenOut", "Probe", *PROBES]

@@ -109,14 +109,15 @@ def test_ask_with_two_cards_binds_either_way(answer: bool) -> None:
 
 
 def test_legal_discards_follow_the_answer() -> None:
-    """After a "yes" with more than one card no discard is legal (the player must go out)."""
+    """After a "yes" with more than one card no discard is legal (the player must go out); laying no melds then is
+    refused at once (issue 51: every move that cannot end in going out is refused)."""
     st = setup({0: "K K K K K K A A A 5 6", 2: "4 4 4 4 5 5 5 5 6 6 6"}, upcards="K")
     seen: list[list[int]] = []
 
     class Looks(Asker):
-        def choose_discard(self, view: Any) -> int | None:
+        def choose_melds(self, view: Any) -> Any:
             seen.append(view.legal_discards())
-            return super().choose_discard(view)
+            return super().choose_melds(view)
 
     asker = Looks(draws=[take("K", 6, extra=[meld("A", 3)])], discards=["5"])
     with pytest.raises(IllegalDecision, match="partner answered yes"):

@@ -77,6 +77,7 @@ def test_the_issue_game_plays_to_its_end() -> None:
 def test_the_engine_never_asks_for_a_discard_that_has_no_legal_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     """Were every card barred (here: a bar forced on every card), the engine stops with an engine error before
     asking the strategy (issue 53: no strategy is asked for a decision with no legal answer)."""
+    import simcli.engine.discard_legality as discard_legality
     import simcli.engine.judge as judge
     from simcli.primitives.errors import EngineError
 
@@ -88,7 +89,7 @@ def test_the_engine_never_asks_for_a_discard_that_has_no_legal_answer(monkeypatc
             asked.append(view.turn)
             return super().choose_discard(view)
 
-    monkeypatch.setattr(judge, "_discard_bar", lambda *args: "barred (test)")
+    monkeypatch.setattr(discard_legality, "_discard_bar", lambda *args: "barred (test)")
     with pytest.raises(EngineError, match="no legal discard"):
         AmTable(st, [Recorder(), Scripted(), Scripted(), Scripted()]).step()
     assert not asked

@@ -65,6 +65,10 @@ def public_snapshot(view: PlayerView) -> dict[str, Any]:
             # The forward model remembers the discards the player watched, which the states here re-deal as
             # hidden; tests/test_forward.py checks it leaks nothing against its own information set.
             continue
+        if name == "melds_if_yes":
+            # What the view's checks say supposing partner's yes (issue 51), as a strategy deciding to ask reads them.
+            out[name] = view.melds_if_yes(lambda v: (v.legal_discards(), v.go_out_error(), v.may_ask))
+            continue
         static = inspect.getattr_static(cls, name)
         value = getattr(view, name)
         if isinstance(static, property) or not callable(value):

@@ -22,7 +22,7 @@ from simcli.engine.strategy_base import Strategy
 from simcli.engine.trace import EventLog
 from simcli.engine.view import PlayerView
 from simcli.players.seating import make_strategies, play_game
-from simcli.players.seats import Recording, RecordingAsker
+from simcli.players.seats import Recording, RecordingAsker, RecordingRequiredAsker
 from simcli.rules.presets import load_rules
 from simcli.viewer.page import page_data
 from simcli.viewer.replay import ReplayError, parse_trace, replay
@@ -77,7 +77,9 @@ def test_every_search_is_recorded() -> None:
     log = EventLog()
     recorder = SearchRecorder(log)
     seated = recorder.seat(players)
-    assert [type(p) for p in seated] == [Recording, type(players[1]), Recording, type(players[3])]
+    # mc asks as its rollout policy, only where asking is required (issue 51): so does its recording seat.
+    assert [type(p) for p in seated] == [RecordingRequiredAsker, type(players[1]), RecordingRequiredAsker,
+                                         type(players[3])]
     play_game(rules, NAMES, 8, 0, emit=recorder, strategies=seated)
     kinds = [k for k, _ in log.events]
     searched: Any = [p for p in players if hasattr(p, "searches")]

@@ -40,7 +40,7 @@ from simcli.engine.judge import (
     take_error,
 )
 from simcli.engine.state import DealState
-from simcli.engine.strategy_base import Strategy
+from simcli.engine.strategy_base import Strategy, may_ask_under
 from simcli.engine.trace_json import describe_decision, meld_json
 from simcli.engine.view import PlayerView
 from simcli.primitives.cards import BLACK_THREE, RANK_NAMES, RED_THREE
@@ -70,9 +70,7 @@ class Deal(Engine):
         # Rule-derived constants, computed once per rule set (simcli.engine.table_layout), not per deal or turn.
         layout = st.layout
         permission, required = layout.permission, layout.permission_required
-        # Only strategies that override the hook are asked (saves a call per turn for the rest).
-        self._asks = [permission and (required or type(x).ask_to_go_out is not Strategy.ask_to_go_out)
-                      for x in strategies]
+        self._asks = [permission and may_ask_under(x, required) for x in strategies]  # a call a turn saved for the rest
         self._turn_start_hooks = layout.turn_start_hooks
         self._discard_rules = layout.discard_rules
         self._lifts = layout.lifts
@@ -284,6 +282,8 @@ class Deal(Engine):
                 err = melds_shape_error(melds)  # None and an empty list or tuple are no melds
                 if err:
                     raise self.fail(seat, err)
+            if not has and st.permission is True and judge.bound_error(st, seat):  # a "yes" binds: one card, going out
+                raise self.fail(seat, f"melds []: {judge.bound_error(st, seat)}")
             if has and isinstance(melds[0], SPECIAL_HAND):
                 special.lay_special_hand(self, seat, melds)
                 if emit:
@@ -386,8 +386,8 @@ class Deal(Engine):
             err = go_out_error(st, seat, st.canastas[st.team_of[seat]])
             if err:
                 raise self.fail(seat, f"discarding the last card: {err}")
-        if st.permission is True and st.hand_sizes[seat] > 1:
-            raise self.fail(seat, "partner answered yes to 'may I go out?', so this player must go out")
+        if st.permission is True and judge.bound_error(st, seat):  # RULES.md §1.10: the answer binds (a walk is no out)
+            raise self.fail(seat, f"discard {RANK_NAMES[card]}: {judge.bound_error(st, seat)}")
 
     def _finish(self) -> DealResult:
         """Score the ended deal (:func:`simcli.engine.ending.finish`)."""

@@ -1,4 +1,5 @@
-"""Legality of decisions: taking the pile, melding, going out.
+"""Legality of decisions: taking the pile, melding, going out (and discarding: the bars and their lifts are
+:mod:`simcli.engine.discard_legality`).
 
 Each check returns ``None`` when the decision is legal or a short reason when it
 is not. The engine raises on a reason; strategies call the same checks (through
@@ -11,6 +12,11 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from simcli.engine.core import MELD_TYPE, SPECIAL_HAND, STOCK_DRAW, TAKE_TYPE
+from simcli.engine.discard_legality import (
+    DISCARD_LIFTS as DISCARD_LIFTS,  # re-exported: the judge of every move
+)
+from simcli.engine.discard_legality import discard_error as discard_error
+from simcli.engine.discard_legality import discard_lifts as discard_lifts
 from simcli.engine.features.ponies import empty_hand_takes_pony
 from simcli.engine.features.spanish_pile import crossed_take_error
 from simcli.engine.features.special import (
@@ -35,11 +41,9 @@ from simcli.primitives.cards import (
     BLACK_THREE,
     FOUR,
     IS_NATURAL,
-    IS_WILD,
     NUM_RANKS,
     RANK_NAMES,
     RED_THREE,
-    SEVEN,
 )
 from simcli.primitives.errors import EngineError, GameContext
 
@@ -139,16 +143,45 @@ def go_out_error(st: DealState, seat: int, canastas: dict[str, int], clean: int 
     if st.permission is False:
         return "cannot go out: partner answered no"
     if r.go_out_not_same_turn_as_required_canasta:
-        if r.go_out_wait_event == "FIRST_CLEAN":
-            first = st.first_clean_turn[team]
-            if first is None or first == st.turn:
-                return "cannot go out in the turn that completed the team's first clean canasta"
-        elif not st.req_met_at_start:
-            return "cannot go out in the turn that completed the required canastas"
+        err = wait_error(st, team)
+        if err:
+            return err
     if r.must_pick_pony_before_going_out and not st.pony_picked[seat]:
         return "cannot go out before picking up the pony"
     if r.ask_partner_permission == "REQUIRED" and r.team_size > 1 and not st.asked:
         return ASK_FIRST  # checked last: this refusal says that nothing else stands in the way
+    return None
+
+
+def wait_error(st: DealState, team: int) -> str | None:
+    """Under ``go_out_not_same_turn_as_required_canasta``: why ``team`` may not go out in this turn whatever it melds
+    (the turn that completes the first clean canasta, or the required canastas, is not one to go out in)."""
+    r = st.rules
+    if r.go_out_wait_event == "FIRST_CLEAN":
+        first = st.first_clean_turn[team]
+        if first is None or first == st.turn:
+            return "cannot go out in the turn that completed the team's first clean canasta"
+    elif not st.req_met_at_start:
+        return "cannot go out in the turn that completed the required canastas"
+    return None
+
+
+#: The start of every refusal of a move that would break partner's "yes" (RULES.md §1.10: "the answer binds").
+BOUND_BY_YES: Final = "partner answered yes to 'may I go out?', so this player must go out this turn"
+
+
+def bound_error(st: DealState, seat: int) -> str | None:
+    """After partner's "yes", why laying no more melds cannot end in going out, or ``None``: one card must be left,
+    its discard going out, not walking into the foot (a hand emptied into the pony is no going out, RULES.md §2.5)."""
+    if st.permission is not True:
+        return None
+    size = st.hand_sizes[seat]
+    if size > 1:
+        return f"{BOUND_BY_YES}: keeping {size} cards, the turn cannot end in going out"
+    if size == 1 and empty_hand_takes_pony(st, seat):
+        return f"{BOUND_BY_YES}: discarding the last hand card would walk into the foot (pony), which is no going out"
+    if size == 1 and st.last_card_red_three and st.rules.last_card_red_three_ends_deal:
+        return f"{BOUND_BY_YES}: the deal ends without a discard (the last stock card was a red three)"
     return None
 
 
@@ -158,18 +191,25 @@ def ask_error(st: DealState, seat: int) -> str | None:
     The answer binds, so a player may ask only when it could obey a "no": it must be able to end the turn
     with a card in hand. Holding one card after the draw (or none), the only discard would go out, unless the
     deal ends without a discard (the last stock card was a three) or emptying the hand picks up the pony.
-    A "yes" obliges the player to go out this turn: asking when that is impossible is the strategy's mistake.
+    A "yes" binds the player to go out this turn (each move that cannot is refused: :func:`bound_error`,
+    :func:`yes_melds_error`), and an ask no move could honour is refused: where a bar no move this turn can lift
+    stands (go_out_not_same_turn_as_required_canasta's wait; a last card and no discard under
+    going_out_requires_discard). Whether the cards (and a hidden foot) can be melded out is the player's bet.
     """
     r = st.rules
     if r.ask_partner_permission == "OFF" or r.team_size < 2:
         return "asking partner is not part of these rules (ask_partner_permission=OFF or no partner)"
     size = st.hand_sizes[seat]
-    if size >= 2:
-        return None
-    if size == 1 and (st.last_card_red_three or empty_hand_takes_pony(st, seat)):
-        return None
-    return (f"a player holding {size} card{'s' if size != 1 else ''} may not ask 'may I go out?': "
-            "a 'no' could not be obeyed (the player must be able to end the turn with a card in hand)")
+    if size < 2 and not (size == 1 and (st.last_card_red_three or empty_hand_takes_pony(st, seat))):
+        return (f"a player holding {size} card{'s' if size != 1 else ''} may not ask 'may I go out?': "
+                "a 'no' could not be obeyed (the player must be able to end the turn with a card in hand)")
+    if r.go_out_not_same_turn_as_required_canasta:
+        err = wait_error(st, st.team_of[seat])
+        if err:
+            return f"no move could honour a 'yes' to 'may I go out?': {err}"
+    if size == 1 and st.last_card_red_three and r.last_card_red_three_ends_deal and r.going_out_requires_discard:
+        return "no move could honour a 'yes' to 'may I go out?': the deal ends without the discard going out needs"
+    return None
 
 
 def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: int | None = None,
@@ -183,7 +223,7 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
     by step). The steps, each rule once, are those of :mod:`simcli.engine.meld_legality`.
     """
     team = st.team_of[seat]
-    if not st.rules.closed_rank_dead_for_all:  # most calls end here: naturals only, two cards kept
+    if not st.rules.closed_rank_dead_for_all and st.permission is not True:  # most calls end here (two cards kept)
         value = naturals_only_value(st, seat, melds, top_card, hand_bonus)
         if value >= 0 and (partial or st.opened[team] or value >= st.minimum[team]):
             return None
@@ -198,6 +238,10 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
             return err
     if partial:
         return None
+    if st.permission is True and not going_out:
+        err = yes_melds_error(st, seat, tally.used, hand_bonus, hand_after)
+        if err:
+            return err
     ask_first = None  # ASK_FIRST when asking partner is all that stands between these melds and going out
     if going_out:
         if hand_after == 0 and st.rules.going_out_requires_discard:
@@ -211,6 +255,21 @@ def melds_error(st: DealState, seat: int, melds: Sequence[Meld], *, top_card: in
             and not minimum_waived(st, seat, tally, going_out, top_card)):
         return f"opening melds count {tally.value}, below the minimum {st.minimum[team]}"
     return ask_first
+
+
+def yes_melds_error(st: DealState, seat: int, used: int, hand_bonus: int, hand_after: int) -> str | None:
+    """After a "yes", why melds that do not go out (``used`` cards laid, ``hand_after`` held then) cannot end in going
+    out, or ``None``: unless they bring the pony (more to meld), one card at most may stay, to discard going out."""
+    if hand_after != st.hand_sizes[seat] - used + hand_bonus:
+        return None  # the pony comes into the hand: the player melds on (and must still go out)
+    r = st.rules
+    if (hand_after == 1 and st.last_card_red_three and not r.last_card_red_three_ends_deal
+            and not empty_hand_takes_pony(st, seat)):
+        return None  # the last stock card was a three, but the deal goes on to the discard: that one may go out
+    if hand_after == 1 and empty_hand_takes_pony(st, seat):
+        return f"{BOUND_BY_YES}: these melds leave one hand card, whose discard would walk into the foot (pony)"
+    cards = f"{hand_after} card{'s' if hand_after != 1 else ''}"
+    return f"{BOUND_BY_YES}: these melds leave {cards}, so the turn cannot end in going out"
 
 
 def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
@@ -291,31 +350,6 @@ def must_take_pile(st: DealState, seat: int) -> bool:
     return take_error(st, seat, TakePile(Meld(top))) is None
 
 
-#: The discard bars that lift, in this order, when a player could otherwise discard nothing: the dead-rank bar of
-#: ``empty_pile_no_dead_card``, then the A/7 bar of ``EMPTY_PILE_NO_A7_UNLESS_ONLY`` (RULES.md A-AM-4d), then the three
-#: bar of ``NO_THREE_UNLESS_OUT`` for a hand that holds only threes (black threes kept under ``threes_mode=RED_BONUS``;
-#: docs/rules.md, the simcli note below §3.6).
-DISCARD_LIFTS: Final = ("dead_rank", "ace_seven", "three")
-
-
-def discard_error(st: DealState, seat: int, card: int) -> str | None:
-    """Why ``seat`` may not discard ``card`` now (``discard_restrictions``, ``empty_pile_no_dead_card``), or ``None``.
-
-    Where the bars leave no card in the hand discardable, they lift as :func:`discard_lifts` says (A-AM-4d, and
-    the three bar for a hand of threes only), so that some card in a hand is always discardable.
-    """
-    restrictions = st.rules.discard_restrictions
-    if not restrictions and not st.rules.empty_pile_no_dead_card:
-        return None
-    err = _discard_bar(st, seat, card, 0)
-    if err is None:
-        return None
-    if st.pile or not st.rules.empty_pile_no_dead_card:
-        if not (card == RED_THREE or card == BLACK_THREE) or not _only_threes(st.hands[seat]):
-            return err  # without the dead-rank bar only a hand of threes can have no discardable card
-    return _discard_bar(st, seat, card, discard_lifts(st, seat))
-
-
 def no_discard_error(st: DealState, seat: int) -> str | None:
     """Why ``seat``, at its discard, has no legal discard at all, or ``None`` (the usual answer).
 
@@ -343,51 +377,3 @@ def require_discard(st: DealState, seat: int, ctx: GameContext) -> None:
     err = no_discard_error(st, seat)
     if err:
         raise EngineError(f"no legal discard for seat {seat} ({ctx.describe()}): {err}", ctx)
-
-
-def _only_threes(hand: Sequence[int]) -> bool:
-    """Whether every card of ``hand`` is a three."""
-    return not any(n for r, n in enumerate(hand) if n and r != RED_THREE and r != BLACK_THREE)
-
-
-def discard_lifts(st: DealState, seat: int) -> int:
-    """How many bars of :data:`DISCARD_LIFTS` are lifted for ``seat`` now: 0 while some card in hand may be
-    discarded under every bar; else the fewest, in that order, that make one discardable.
-
-    With the restrictions of RULES.md lifting the dead-rank bar is always enough for a hand that holds a card
-    other than a three (a hand with no discardable card holds a dead natural, and once dead ranks may go, a dead
-    natural other than A/7 may, or the naturals are all A/7, which the A/7 bar then allows; wild cards are barred
-    only while a natural is held); the A/7 lift is there for the order the rule states. A hand of threes only
-    (two or more: a last card is a going-out discard) needs the three bar lifted, on any pile.
-    """
-    hand = st.hands[seat]
-    if (st.pile or not st.rules.empty_pile_no_dead_card) and (
-            "NO_THREE_UNLESS_OUT" not in st.rules.discard_restrictions or not _only_threes(hand)):
-        return 0
-    held = [r for r, n in enumerate(hand) if n]
-    for lifted in range(len(DISCARD_LIFTS) + 1):
-        if any(_discard_bar(st, seat, r, lifted) is None for r in held):
-            return lifted
-    return len(DISCARD_LIFTS)
-
-
-def _discard_bar(st: DealState, seat: int, card: int, lifted: int) -> str | None:
-    """The first discard bar that stops ``card``, with the first ``lifted`` bars of DISCARD_LIFTS lifted."""
-    restrictions = st.rules.discard_restrictions
-    hand = st.hands[seat]
-    going_out = st.hand_sizes[seat] == 1
-    if going_out:
-        return None
-    is_three = card == RED_THREE or card == BLACK_THREE
-    if is_three and lifted < 3 and "NO_THREE_UNLESS_OUT" in restrictions:
-        return "a three may be discarded only when going out (or when the hand holds only threes)"
-    if IS_WILD[card] and "NO_WILD_UNLESS_OUT_OR_ONLY_WILDS" in restrictions:
-        if any(hand[r] for r in range(FOUR, ACE + 1)):
-            return "a wild card may be discarded only when going out or when the hand holds only wilds and threes"
-    if (lifted < 1 and not st.pile and st.rules.empty_pile_no_dead_card and IS_NATURAL[card]
-            and st.rank_has_canasta(card)):
-        return "on an empty pile a card of a dead rank may not be discarded (empty_pile_no_dead_card)"
-    if lifted < 2 and card in (ACE, SEVEN) and not st.pile and "EMPTY_PILE_NO_A7_UNLESS_ONLY" in restrictions:
-        if any(hand[r] for r in range(FOUR, ACE + 1) if r not in (ACE, SEVEN)):
-            return "on an empty pile an ace or a seven may be discarded only if no other natural card is held"
-    return None

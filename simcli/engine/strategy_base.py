@@ -13,7 +13,7 @@ Code inside simcli imports it from here; users, documentation and error messages
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,6 +25,27 @@ if TYPE_CHECKING:
 
 #: What :meth:`Strategy.choose_draw` returns: :data:`~simcli.primitives.actions.DRAW_STOCK` or a pile take.
 Draw = _DrawStock | TakePile
+
+
+#: ``ask_to_go_out`` methods that ask only where the rules require asking (``ask_partner_permission=REQUIRED``): the
+#: built-in players' (:mod:`simcli.players.asking`). Where asking is optional the engine does not call them (as it
+#: calls no strategy that keeps the base hook), so their games and decision counts there stay as they were; a
+#: subclass that overrides the hook is called as any other. Registered with :func:`asks_only_when_required`.
+ASKS_ONLY_WHEN_REQUIRED: set[Any] = set()
+
+
+def asks_only_when_required(method: Any) -> None:
+    """Register a class's ``ask_to_go_out`` (``asks_only_when_required(Greedy.ask_to_go_out)``, after the class) as
+    one that asks only where the rules require asking (:data:`ASKS_ONLY_WHEN_REQUIRED`)."""
+    ASKS_ONLY_WHEN_REQUIRED.add(method)
+
+
+def may_ask_under(strategy: Any, required: bool) -> bool:
+    """Whether the engine asks ``strategy`` "may I go out?" after its draws where asking is part of the rules
+    (``required``: under REQUIRED, else OPTIONAL): every strategy where asking is required; where it is optional,
+    one that overrides :meth:`Strategy.ask_to_go_out` with a hook not in :data:`ASKS_ONLY_WHEN_REQUIRED`."""
+    hook = type(strategy).ask_to_go_out
+    return required or (hook is not Strategy.ask_to_go_out and hook not in ASKS_ONLY_WHEN_REQUIRED)
 
 
 class Strategy:
@@ -62,7 +83,8 @@ class Strategy:
         return False
 
     def ask_to_go_out(self, view: PlayerView) -> bool:
-        """Whether to ask partner "may I go out?" after drawing (the answer binds)."""
+        """Whether to ask partner "may I go out?" after drawing (the answer binds: after a "yes" every move that
+        cannot end in going out this turn is refused, and an ask that no move could honour is refused)."""
         return False
 
     def answer_go_out(self, view: PlayerView) -> bool:

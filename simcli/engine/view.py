@@ -6,12 +6,13 @@ card and no other player's cards: only what a player at the table can see.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from simcli.engine.judge import (
     ASK_FIRST,
     ask_error,
+    bound_error,
     discard_error,
     go_out_error,
     melds_error,
@@ -225,6 +226,21 @@ class PlayerView:
         """Partner's answer to "may I go out?" this turn, or ``None`` if not asked."""
         return self._st.permission
 
+    def melds_if_yes(self, choose: Callable[[PlayerView], Any]) -> Any:
+        """What ``choose(view)`` (a strategy's ``choose_melds``) returns supposing this player had asked "may I go
+        out?" and partner had said yes: the checks of this view judge as they would after the yes (a plan that
+        goes out needs no more asking; one that cannot end in going out is refused). A strategy asks when the
+        plan it would lay after a yes goes out (:func:`simcli.players.asking.asks_to_go_out`): after the yes,
+        the same view gives the same plan. Nothing of the supposition outlasts the call."""
+        st = self._st
+        asked, permission = st.asked, st.permission
+        st.asked, st.permission = True, True
+        try:
+            return choose(self)
+        finally:
+            st.asked, st.permission = asked, permission
+            st.validated = None  # nothing validated under the supposition is taken as validated after it
+
     # ---------------------------------------------------------------- checks
     def check_melds(self, melds: Sequence[Meld], partial: bool = False) -> str | None:
         """Why laying ``melds`` now would be illegal, or ``None`` if it is legal.
@@ -260,11 +276,11 @@ class PlayerView:
         return discard_error(self._st, self._seat, rank)
 
     def legal_discards(self) -> list[int]:
-        """Ranks in hand that may be discarded now (none with more than one card after partner answered "yes"
-        to "may I go out?": the player must go out)."""
+        """Ranks in hand that may be discarded now (none after partner answered "yes" to "may I go out?" unless the
+        discard goes out: not with more than one card, nor a last hand card whose discard walks into the foot)."""
         st = self._st
         seat = self._seat
-        if st.permission is True and st.hand_sizes[seat] > 1:
+        if st.permission is True and bound_error(st, seat) is not None:
             return []
         hand = st.hands[seat]
         return [r for r, n in enumerate(hand) if n and discard_error(st, seat, r) is None]

@@ -5,8 +5,11 @@ weighed (:mod:`simcli.players.search_record`).
 
 A seat is asked "may I go out?" only if its class overrides ``ask_to_go_out`` (the engine asks no other:
 :class:`simcli.engine.deal.Deal`), so a seat that passes the question on is a class of its own, chosen by whether
-the strategy inside asks (:func:`asks_to_go_out`). The rollout seat (:class:`simcli.players.forward.Forced`), the
-search tree's walker (``ismcts``) and the recorders of the viewer and the training data are built on these.
+the strategy inside asks (:func:`asks_to_go_out`); a strategy that asks only where asking is required (the
+built-ins, issue 51: its hook is in :data:`~simcli.engine.strategy_base.ASKS_ONLY_WHEN_REQUIRED`) gets a seat whose
+hook is registered so too (:class:`RecordingRequiredAsker`), so that the engine asks the seat exactly where it asks
+the strategy itself. The rollout seat (:class:`simcli.players.forward.Forced`), the search tree's walker
+(``ismcts``) and the recorders of the viewer and the training data are built on these.
 """
 
 from __future__ import annotations
@@ -14,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from simcli.engine.strategy_base import Draw, Strategy
+from simcli.engine.strategy_base import ASKS_ONLY_WHEN_REQUIRED, Draw, Strategy, asks_only_when_required
 from simcli.engine.view import PlayerView
 from simcli.players.search_record import RecordsSearch, Weighed
 from simcli.primitives.actions import Meld
 
-__all__ = ["AskingPassThrough", "PassThrough", "Recording", "RecordingAsker", "asks_to_go_out", "recording_seat",
-           "recording_seats"]
+__all__ = ["AskingPassThrough", "PassThrough", "Recording", "RecordingAsker", "RecordingRequiredAsker",
+           "asks_to_go_out", "recording_seat", "recording_seats"]
 
 #: What a recording seat tells its listener after a searched decision: the seat's view, the decision's kind
 #: (``draw``, ``melds``, ``discard``) and the search's record.
@@ -100,10 +103,26 @@ class RecordingAsker(Recording):
         return self.inner.ask_to_go_out(view)
 
 
+class RecordingRequiredAsker(RecordingAsker):
+    """A :class:`RecordingAsker` seat whose strategy asks only where asking is required (the built-ins, ``mc``:
+    their hook is in :data:`~simcli.engine.strategy_base.ASKS_ONLY_WHEN_REQUIRED`, and so is this seat's)."""
+
+    def ask_to_go_out(self, view: PlayerView) -> bool:
+        """The inner strategy's question (a hook of its own, registered as asking only where required)."""
+        return super().ask_to_go_out(view)
+
+
+asks_only_when_required(RecordingRequiredAsker.ask_to_go_out)
+
+
 def recording_seat(inner: RecordsSearch, record: Record) -> Recording:
-    """``inner`` in a recording seat that asks "may I go out?" exactly when ``inner`` does."""
+    """``inner`` in a recording seat that asks "may I go out?" exactly when, and under the same rules as, ``inner``
+    does."""
     assert isinstance(inner, Strategy)
-    return (RecordingAsker if asks_to_go_out(inner) else Recording)(inner, record)
+    if not asks_to_go_out(inner):
+        return Recording(inner, record)
+    required_only = type(inner).ask_to_go_out in ASKS_ONLY_WHEN_REQUIRED
+    return (RecordingRequiredAsker if required_only else RecordingAsker)(inner, record)
 
 
 def recording_seats(players: Sequence[Strategy], record: Callable[[int], Record]) -> list[Strategy]:

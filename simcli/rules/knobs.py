@@ -182,7 +182,8 @@ KNOBS: tuple[Knob, ...] = (
        "no going out in the turn of the event named by go_out_wait_event"),
     _k("go_out_wait_event", "enum", "the event after which going out must wait a turn: the team first meeting "
        "go_out_requirement, or completing its first clean canasta", allowed=("REQUIREMENT", "FIRST_CLEAN")),
-    _k("ask_partner_permission", "enum", "asking 'partner, may I go out?'",
+    _k("ask_partner_permission", "enum", "asking 'partner, may I go out?': the answer binds (after a yes every "
+       "move that cannot go out this turn is refused); REQUIRED: no going out without a yes",
        allowed=("OFF", "OPTIONAL", "REQUIRED")),
     _k("canasta_count_bonus", "table", "bonus by number of canastas, e.g. '5:500,7:2000' ('none' = no bonus)",
        nullable=True),

@@ -289,7 +289,12 @@ def diff(rules: RuleSet, base: RuleSet | None = None) -> dict[str, tuple[str, st
     """
     table: dict[str, Any] = {}
     if base is None:
-        base = load_rules(rules.variant, {"num_players": rules.num_players})
+        # The preset for this player count, not validated: alone it may be no table (the preset's team size
+        # need not divide num_players, e.g. Ponytail's 2 with num_players=2), and ``rules``, checked as a whole
+        # when it was loaded, is what is played; the base is only compared with it.
+        values = preset_values(rules.variant, rules.num_players, None)
+        values["num_players"] = rules.num_players
+        base = RuleSet(variant=rules.variant, **{knob(n).field: v for n, v in values.items()})
         # A value the preset sets for this table's team size ([players.NxT]) follows from team_size: not a change.
         table = player_values(rules.variant, rules.num_players, rules.team_size)
     out: dict[str, tuple[str, str]] = {}

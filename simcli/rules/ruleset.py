@@ -232,7 +232,8 @@ class RuleSet:
     #: the event after which going out must wait a turn: the team first meeting go_out_requirement, or
     #: completing its first clean canasta
     go_out_wait_event: Literal["REQUIREMENT", "FIRST_CLEAN"]
-    #: asking 'partner, may I go out?'
+    #: asking 'partner, may I go out?': the answer binds (after a yes every move that cannot go out this turn is
+    #: refused); REQUIRED: no going out without a yes
     ask_partner_permission: Literal["OFF", "OPTIONAL", "REQUIRED"]
     #: bonus by number of canastas, e.g. '5:500,7:2000' ('none' = no bonus)
     canasta_count_bonus: tuple[tuple[int | None, int], ...] | None

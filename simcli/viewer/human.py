@@ -164,8 +164,8 @@ class HumanPlayer(Strategy):
             picked = self.choose(view, "melds", options, labels, partial(_typed_meld, view, list(plan)),
                                  "CARDS (e.g. K K 2) or RANK: WILDS (e.g. K: 2)")
             if picked == "done":
-                err = view.check_melds(plan) if plan else None
-                if err is None and view.partner_permission and view.hand_size - sum(m.size for m in plan) > 1:
+                err = view.check_melds(plan) if plan else None  # after a yes it refuses melds that cannot go out
+                if err is None and view.partner_permission and not plan and not view.legal_discards():
                     err = "partner said yes to 'may I go out?': meld all your cards but one (or all) this turn"
                 if err is None:
                     return plan

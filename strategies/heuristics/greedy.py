@@ -18,8 +18,9 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from simcli.engine.strategy_base import Draw, Strategy
+from simcli.engine.strategy_base import Draw, Strategy, asks_only_when_required
 from simcli.engine.view import PlayerView
+from simcli.players.asking import asks_to_go_out, good_partner_answer
 from simcli.players.planning import (
     RANKS_BY_VALUE,
     add_naturals,
@@ -232,6 +233,16 @@ class Greedy(Strategy):
             if tw or jk:
                 plan.append(meld_of(r, 0, tw, jk))
 
+    def ask_to_go_out(self, view: PlayerView) -> bool:
+        """Under ``ask_partner_permission=REQUIRED``, ask when the melds it would lay after a "yes" go out
+        (:func:`simcli.players.asking.asks_to_go_out`); under OPTIONAL it goes out without asking, as before."""
+        return asks_to_go_out(view, self.choose_melds)
+
+    def answer_go_out(self, view: PlayerView) -> bool:
+        """A good partner's answer: yes when the team's position favours ending the deal
+        (:func:`simcli.players.asking.good_partner_answer`)."""
+        return good_partner_answer(view)
+
     _avoid_rules: RuleSet | None = None
     _avoid_set: frozenset[int] = frozenset()
     #: Whether the rules allow several melds of a rank (new_meld_after_closed_canasta), cached with _avoid_set.
@@ -302,3 +313,7 @@ class Greedy(Strategy):
             if hand[r]:
                 return r
         return best
+
+
+# Greedy (and the heuristics built on it) ask only where the rules require asking: not called under OPTIONAL.
+asks_only_when_required(Greedy.ask_to_go_out)

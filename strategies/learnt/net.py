@@ -35,6 +35,7 @@ import numpy as np
 
 from simcli.engine.strategy_base import Strategy
 from simcli.engine.view import PlayerView
+from simcli.players.asking import HeuristicHooks
 from simcli.players.best_heuristic import best_heuristic
 from simcli.players.loading import load_strategy
 from simcli.primitives.actions import Meld
@@ -58,7 +59,7 @@ def _policy_entropy(nth: int) -> int:
     return _POLICY_ENTROPY[nth]
 
 
-class Net(Strategy):
+class Net(HeuristicHooks, Strategy):
     """The learnt player: ``mc``'s candidates, rated by a model in one batch per decision. See the module."""
 
     name = "net"
@@ -148,13 +149,9 @@ class Net(Strategy):
         """The best-rated distinct legal discard."""
         return self._seat(view).discard(view)
 
-    def hold_three(self, view: PlayerView, rank: int) -> bool:
-        """As the heuristic."""
-        return self._heuristic(view).hold_three(view, rank)
-
-    def answer_go_out(self, view: PlayerView) -> bool:
-        """As the heuristic."""
-        return self._heuristic(view).answer_go_out(view)
+    def heuristic_of(self, view: PlayerView) -> Strategy:
+        """The seat's heuristic, whose yes/no hooks this player's are (:class:`HeuristicHooks`)."""
+        return self._heuristic(view)
 
 
 STRATEGY = Net

@@ -41,6 +41,7 @@ import numpy as np
 
 from simcli.engine.strategy_base import Strategy
 from simcli.engine.view import PlayerView
+from simcli.players.asking import HeuristicHooks
 from simcli.players.best_heuristic import best_heuristic
 from simcli.players.forward import clone, margin, rollout, true_state
 from simcli.players.loading import load_strategy
@@ -71,7 +72,7 @@ def mean_and_error(total: float, total2: float, n: int) -> tuple[float | None, f
     return mean, math.sqrt(max(total2 - n * mean * mean, 0.0) / (n - 1) / n)
 
 
-class MonteCarlo(Strategy):
+class MonteCarlo(HeuristicHooks, Strategy):
     """Determinized Monte Carlo search: each candidate scored by rollouts in sampled worlds.
 
     Options (``--strategies mc:samples=16,rollout=greedy``):
@@ -199,13 +200,9 @@ class MonteCarlo(Strategy):
         own = self._policy(view)[view.seat].choose_discard(view)
         return self._search(view, "discard", self._discard_candidates(view, own))
 
-    def hold_three(self, view: PlayerView, rank: int) -> bool:
-        """As the rollout policy."""
-        return self._policy(view)[view.seat].hold_three(view, rank)
-
-    def answer_go_out(self, view: PlayerView) -> bool:
-        """As the rollout policy."""
-        return self._policy(view)[view.seat].answer_go_out(view)
+    def heuristic_of(self, view: PlayerView) -> Strategy:
+        """The rollout policy of ``view``'s seat, whose yes/no hooks this player's are (:class:`HeuristicHooks`)."""
+        return self._policy(view)[view.seat]
 
     # ------------------------------------------------------------ candidates
     @staticmethod
