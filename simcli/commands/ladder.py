@@ -44,6 +44,7 @@ from simcli.reporting.studies import default_out
 from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend
+from simcli.runs.preflight import CannotPlay, check_strategies
 
 #: Pairs of a neighbour match by default (200 games).
 DEFAULT_PAIRS = 100
@@ -133,7 +134,8 @@ def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file:
     try:
         check_rungs(names)
         seat_strategies(names[0], names[1], rs.num_players, rs.n_teams, variant)
-    except (LadderError, MatchError) as exc:
+        check_strategies([rs], names)  # what the rules tell of each, before any game
+    except (LadderError, MatchError, CannotPlay) as exc:
         raise click.ClickException(str(exc)) from None
     spec = LadderSpec(variant=variant, rules=rs.formatted(), rungs=tuple(names), seed=seed, pairs=pairs,
                       jump_pairs=jump_pairs, bootstrap=bootstrap, bootstrap_seed=bootstrap_seed)

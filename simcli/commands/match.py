@@ -33,6 +33,7 @@ from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.reporting.formatting import fmt_elo
 from simcli.reporting.matches import match_json, match_text
 from simcli.reporting.studies import safe_name
+from simcli.runs.preflight import CannotPlay, check_strategies
 
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_GAMES = 20000
@@ -188,7 +189,8 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
     a, b = strategy_spec(a, "A"), strategy_spec(b, "B")
     try:
         seat_strategies(a, b, rs.num_players, rs.n_teams, variant)
-    except MatchError as exc:
+        check_strategies([rs], [a, b])  # what the rules tell of each, before any game
+    except (MatchError, CannotPlay) as exc:
         raise click.ClickException(str(exc)) from None
     settings = sprt_settings(sprt_text, alpha, beta, elo_model) if sprt_text is not None else None
     pairs = pairs_to_play(games, max_games, settings is not None)

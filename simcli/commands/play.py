@@ -28,6 +28,7 @@ from simcli.players.seating import make_strategies, play_game
 from simcli.players.specs import StrategyLookupError
 from simcli.primitives.errors import EngineError, StrategyError
 from simcli.rules.presets import diff, scores_concealed
+from simcli.runs.atomic import AtomicText
 from simcli.viewer.hint import HINT_WORLDS
 from simcli.viewer.human import LeftTable
 from simcli.viewer.narrate import tee
@@ -112,10 +113,10 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
     if trace_path is not None:
         try:
             trace_path.parent.mkdir(parents=True, exist_ok=True)  # as plot --out and report --out do
-            handle = trace_path.open("w", encoding="utf-8", newline="\n")
+            handle = AtomicText(trace_path)  # written whole or not at all (a failed game leaves no trace file)
         except OSError as exc:
             raise click.ClickException(f"cannot write trace file {trace_path}: {exc.strerror}") from None
-        writer = TraceWriter(handle)
+        writer = TraceWriter(handle.stream)
         writer.header(**header)
     follow = Following(header, narrate=narrate, page=html_path is not None, seat=seat, write=click.echo)
     players = None
@@ -127,6 +128,8 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
             emit = recorder = SearchRecorder(emit)
             players = recorder.seat(players if players is not None else make_strategies(names, seed, game_index))
         result = play_game(rs, names, seed, game_index, emit=emit, strategies=players)
+        if handle is not None:
+            handle.commit()
     except (StrategyError, EngineError) as exc:
         raise cli_errors(exc) from None
     except LeftTable:
@@ -136,7 +139,7 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
         if seat is not None:
             click.echo("\nyou left the table (Ctrl-C); the game was not finished", err=True)
             raise SystemExit(130) from None
-        interrupted_nothing_kept("a single game" + (f" (its trace {trace_path} is cut short)" if trace_path else ""))
+        interrupted_nothing_kept("a single game" + (f" (no trace is written to {trace_path})" if trace_path else ""))
     finally:
         if handle is not None:
             handle.close()

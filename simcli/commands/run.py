@@ -34,6 +34,7 @@ from simcli.rules.presets import diff, load_rules, parse_overrides, read_rules_f
 from simcli.runs.errors import RunError
 from simcli.runs.execute import execute_run
 from simcli.runs.integrity import manifest_error
+from simcli.runs.preflight import check_strategies
 from simcli.runs.rebuild import recovered_settings
 from simcli.runs.spec import RunSpec, default_chunk_size
 from simcli.runs.storage import read_manifest
@@ -154,6 +155,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         else:
             rs = load_rules(variant, overrides)
         names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
+        check_strategies([rs], names)  # what the rules tell of each strategy, before any game or file
     except (RuleError, StrategyLookupError) as exc:
         raise click.ClickException(str(exc)) from None
     if rotate_seats and not resume:  # a resume keeps the stored settings (or refuses other ones itself)

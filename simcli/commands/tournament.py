@@ -40,6 +40,7 @@ from simcli.duplicate.tournament import (
 from simcli.reporting.matches import save_tournament, tournament_text
 from simcli.reporting.studies import default_out
 from simcli.rules.presets import load_rules
+from simcli.runs.preflight import CannotPlay, check_strategies
 
 
 def split_strategies(text: str) -> list[str]:
@@ -134,7 +135,8 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
         raise click.ClickException(f"strategies must be different: got {', '.join(names)}")
     try:
         seat_strategies(names[0], names[1], rs.num_players, rs.n_teams, variant)
-    except MatchError as exc:
+        check_strategies([rs], names)  # what the rules tell of each, before any game
+    except (MatchError, CannotPlay) as exc:
         raise click.ClickException(str(exc)) from None
     if bootstrap == 0 and ctx.get_parameter_source("bootstrap_seed") == ParameterSource.COMMANDLINE:
         raise click.ClickException("--bootstrap-seed does nothing here: it seeds the resampling of --bootstrap B, "

@@ -26,7 +26,9 @@ from simcli.rules.presets import diff, load_rules
 from simcli.runs.errors import RunError
 from simcli.runs.execute import execute_run
 from simcli.runs.integrity import MANIFEST
+from simcli.runs.preflight import check_strategies
 from simcli.runs.spec import RunSpec, default_chunk_size
+from simcli.runs.unplayed import unplayed_status
 
 if TYPE_CHECKING:
     from simcli.rules.ruleset import RuleSet
@@ -98,7 +100,9 @@ def study_setting(variant: str, overrides: dict[str, Any], strategies: str) -> t
     """A rule set and the seat strategies of one setting; a rule or strategy error is a :class:`ReportError`."""
     try:
         rs = load_rules(variant, overrides)
-        return rs, parse_strategy_list(strategies, rs.num_players, rs.n_teams)
+        names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
+        check_strategies([rs], names, label=variant)  # before any run of the study is played
+        return rs, names
     except (RuleError, StrategyLookupError) as exc:
         raise ReportError(str(exc)) from None
 
@@ -115,7 +119,8 @@ def play_or_reuse(rs: RuleSet, names: Sequence[str], seed: int, games: int, run_
     total = games * (2 if rotate_seats else 1)
     progress = bar(total, label, names)
     try:
-        outcome = execute_run(spec, run_dir, jobs=jobs, backend=backend, resume=(run_dir / MANIFEST).exists(),
+        resume = (run_dir / MANIFEST).exists() and unplayed_status(run_dir) is None  # a failed first try: anew
+        outcome = execute_run(spec, run_dir, jobs=jobs, backend=backend, resume=resume,
                               command=command,
                               progress=progress.update, rules_diff={k: v[1] for k, v in diff(rs).items()})
     except RunError as exc:

@@ -33,6 +33,7 @@ from simcli.runs.resume import check_new_out, check_resume, repair_damaged
 from simcli.runs.spec import RunSpec
 from simcli.runs.stopping import Interrupted, Stopper
 from simcli.runs.storage import consolidate, done_chunks, git_commit, warm_up_tables, write_chunk, write_manifest
+from simcli.runs.unplayed import clear_unplayed, failed_way_on
 
 
 @dataclass
@@ -89,6 +90,9 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str | B
         if not (run_dir / MANIFEST).exists() and not is_lost_manifest(run_dir):
             raise RunError(f"nothing to resume: {run_dir} has no {MANIFEST}")
     else:
+        cleared = clear_unplayed(run_dir)  # a run that failed before finishing any game: its folder is reused
+        if cleared:
+            say(cleared)
         check_new_out(run_dir)
     made_dir = made_dir or not run_dir.exists()
     try:
@@ -218,7 +222,7 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
                     raise GameFailed(
                         f"game {err['game_index']} (seed {spec.seed}, rotation {err['rotation']}) failed at seat "
                         f"{err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}. "
-                        f"Finished chunks are kept in {run_dir}; rerun with --on-error skip to record and go on",
+                        + failed_way_on(run_dir, some_played=bool(done_chunks(run_dir)) or bool(chunk.games)),
                         traceback=str(err.get("traceback") or ""),
                     )
                 try:
