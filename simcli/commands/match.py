@@ -33,6 +33,8 @@ from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.reporting.formatting import fmt_elo
 from simcli.reporting.matches import match_json, match_text
 from simcli.reporting.studies import safe_name
+from simcli.runs.backends import ClusterLost
+from simcli.runs.lost import kept_of_store
 from simcli.runs.preflight import CannotPlay, check_strategies
 
 DEFAULT_GAMES = 1000
@@ -241,6 +243,9 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
     except KeyboardInterrupt:
         bar.close()
         interrupted(out, a, b, backend)
+    except ClusterLost as exc:  # one line (simcli.cli): what is kept, the command that finishes
+        bar.close()
+        raise exc.keep(*kept_of_store("finished batches", out, "match", sys.argv[1:])) from None
     bar.close()
     if stored and not played:
         click.echo(f"the match in {out} was finished: its {outcome.summary.pairs:,} stored pairs are reused, "

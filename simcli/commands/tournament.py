@@ -40,6 +40,7 @@ from simcli.duplicate.tournament import (
 from simcli.reporting.matches import save_tournament, tournament_text
 from simcli.reporting.studies import default_out
 from simcli.rules.presets import load_rules
+from simcli.runs.backends import ClusterLost
 from simcli.runs.preflight import CannotPlay, check_strategies
 
 
@@ -73,6 +74,9 @@ def series_errors(bar: Any, out: Path, resume: Sequence[str]) -> Iterator[None]:
         bar.close()
         click.echo(f"\ninterrupted: finished matches are saved in {out}; finish with:\n  {again(resume)}", err=True)
         sys.exit(130)
+    except ClusterLost as exc:  # one line (simcli.cli): what is kept, the command that finishes
+        bar.close()
+        raise exc.keep(f"the finished matches are kept in {out}", list(resume)) from None
 
 
 def advance(bar: Any, start: int) -> Callable[[MatchState, Any], None]:

@@ -19,7 +19,7 @@ from typing import Any
 from simcli.duplicate.pairs import DuplicateError, PairSummary, summarize_pairs
 from simcli.duplicate.sprt import sprt_bounds, sprt_decision, sprt_llr
 from simcli.rules.ruleset import RuleSet
-from simcli.runs.backends import Backend, BackendError, use_backend
+from simcli.runs.backends import Backend, BackendError, ClusterLost, use_backend
 from simcli.runs.chunks import ChunkResult
 from simcli.runs.pieces import chunk_results
 from simcli.runs.spec import RunSpec
@@ -192,6 +192,8 @@ def play_match(variant: str, rules: RuleSet, a: str, b: str, seed: int, pairs: i
                         progress(state, status)
                     if status is not None and status["result"] != "inconclusive":
                         break
+    except ClusterLost:
+        raise  # the command says what its store keeps
     except BackendError as exc:
         raise MatchError(str(exc)) from None
     return MatchOutcome(a=a, b=b, state=state, summary=state.summary(), sprt=status)

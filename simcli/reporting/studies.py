@@ -23,6 +23,7 @@ from simcli.reporting.errors import ReportError, StudyInterrupted
 from simcli.reporting.runs import open_run
 from simcli.rules.knobs import RuleError
 from simcli.rules.presets import diff, load_rules
+from simcli.runs.backends import ClusterLost
 from simcli.runs.errors import RunError
 from simcli.runs.execute import execute_run
 from simcli.runs.integrity import MANIFEST
@@ -148,4 +149,7 @@ def play_all(settings: Sequence[Setting], seed: int, games: int, out: Path, jobs
                                             shlex.split(cmd), rotate_seats, backend, bar=bar, say=say)))
     except KeyboardInterrupt as exc:
         raise StudyInterrupted(len(runs), out, int(getattr(exc, "signum", signal.SIGINT))) from None
+    except ClusterLost as exc:  # the same command reuses every finished run and chunk
+        raise exc.keep(f"{len(runs)} finished run(s) and the finished chunks of the next are kept in {out}",
+                       shlex.split(cmd)[1:], override=True) from None
     return runs

@@ -30,6 +30,7 @@ import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -49,6 +50,31 @@ R = TypeVar("R")
 
 class BackendError(RuntimeError):
     """A backend that cannot play: the dask extra missing, a scheduler that does not answer, a worker that died."""
+
+
+class ClusterLost(BackendError):
+    """The connection to the Dask scheduler was lost mid-work (the scheduler died, the network or the client's
+    connection went): the work finished and stored so far is kept. What is kept and the command that finishes the
+    work are added by whoever knows them (:meth:`keep`; the run, the study, the match store), and the command line
+    says it all in one line (:func:`simcli.runs.lost.lost_line`)."""
+
+    def __init__(self, lost: str, scheduler: str | None, reason: str = "") -> None:
+        super().__init__(f"{lost}{f' ({reason})' if reason else ''}")
+        #: What was lost: ``the Dask scheduler tcp://...`` or ``the local Dask cluster``.
+        self.lost = lost
+        #: The scheduler's address (None: the local cluster ``--backend dask`` started).
+        self.scheduler = scheduler
+        self.reason = reason
+        #: What is kept (``the finished chunks are kept in DIR``), and the simcli words that finish the work.
+        self.kept = ""
+        self.finish: list[str] = []
+
+    def keep(self, kept: str, finish: list[str], *, override: bool = False) -> ClusterLost:
+        """Say what is kept and which command finishes the work (the first to know wins, unless ``override``:
+        a study knows better than its run)."""
+        if override or not self.finish:
+            self.kept, self.finish = kept, [str(w) for w in finish]
+        return self
 
 
 class StopFlag(Protocol):
@@ -242,6 +268,16 @@ def _in_order(pool: ProcessPoolExecutor, play: Callable[[S, T], R], spec: S, tod
     return True
 
 
+def quiet_dask_logs() -> None:
+    """Leave distributed's own log lines out (a lost scheduler prints dozens, tracebacks included): what goes
+    wrong is said in one line by :class:`ClusterLost` or :class:`BackendError`."""
+    import logging
+
+    names = [n for n in logging.root.manager.loggerDict if n == "distributed" or n.startswith("distributed.")]
+    for name in {"distributed", "distributed.client", *names}:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
 def _new_client(address: Any) -> Any:
     """A Dask client of ``address`` (a scheduler address or a LocalCluster); one per backend (tests count them)."""
     from distributed import Client
@@ -267,6 +303,24 @@ class DaskBackend(Backend):
         self.scheduler = scheduler
         self._client: Any = None
         self._cluster: Any = None
+        self._lost: ClusterLost | None = None
+
+    def _cluster_lost(self, exc: BaseException) -> ClusterLost | None:
+        """``exc`` as a lost scheduler connection (a future cancelled for it, a closed comm, a client no longer
+        running), or None for any other error."""
+        from distributed.comm.core import CommClosedError
+
+        status = str(getattr(self._client, "status", "running"))
+        if not isinstance(exc, (CancelledError, CommClosedError, OSError, TimeoutError)) and status == "running":
+            return None
+        if isinstance(exc, OSError) and not isinstance(exc, CommClosedError) and status == "running":
+            return None  # an error of the work itself, not of the connection
+        text = str(exc)
+        reason = ("scheduler-connection-lost" if "scheduler-connection-lost" in text or status != "running"
+                  else type(exc).__name__)
+        lost = f"the Dask scheduler {self.scheduler}" if self.scheduler else "the local Dask cluster's scheduler"
+        self._lost = ClusterLost(lost, self.scheduler, reason)
+        return self._lost
 
     def client(self) -> Any:
         """The backend's one client, started on first use."""
@@ -283,6 +337,7 @@ class DaskBackend(Backend):
                 self._cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=True,
                                              dashboard_address=None)
                 self._client = _new_client(self._cluster)
+            quiet_dask_logs()
         return self._client
 
     def results(self, play: Callable[[S, T], R], spec: S, todo: Iterable[T], *, stop: StopFlag | None = None,
@@ -293,8 +348,6 @@ class DaskBackend(Backend):
         head = list(itertools.islice(queue, self.jobs * 4))
         if not head:  # nothing to play: no cluster is started
             return
-        from distributed import as_completed
-
         client = self.client()
         live: list[Any] = []  # submitted and not yet yielded: cancelled when the generator is closed early
 
@@ -304,36 +357,56 @@ class DaskBackend(Backend):
             return fut
 
         try:
-            first = [submit(k) for k in head]
-            if ordered:
-                ahead = deque(first)
-                while ahead:
-                    fut = ahead.popleft()
-                    result = fut.result()
-                    live.remove(fut)
-                    yield result
-                    nxt = next(queue, None) if not _stopping(stop) else None
-                    if nxt is not None:
-                        ahead.append(submit(nxt))
-            else:
-                ac = as_completed(first)
-                for fut in ac:
-                    result = fut.result()
-                    live.remove(fut)
-                    yield result
-                    nxt = next(queue, None) if not _stopping(stop) else None
-                    if nxt is not None:
-                        ac.add(submit(nxt))
+            yield from self._play(submit, queue, head, live, stop, ordered)
+        except ClusterLost:
+            raise
+        except Exception as exc:
+            lost = self._cluster_lost(exc)
+            if lost is None:
+                raise
+            live.clear()  # nothing to cancel: the scheduler that held them is gone
+            raise lost from None
         finally:
             if live:
                 # The client outlives this call (the next run or match of the command uses it): the work of a
                 # stopped or failed one must not go on occupying the workers.
                 client.cancel(live)
 
+    def _play(self, submit: Callable[[Any], Any], queue: Iterator[Any], head: list[Any], live: list[Any],
+              stop: StopFlag | None, ordered: bool) -> Iterator[Any]:
+        """The body of :meth:`results`: the results of the submitted items, submitting the next as each comes."""
+        from distributed import as_completed
+
+        first = [submit(k) for k in head]
+        if ordered:
+            ahead = deque(first)
+            while ahead:
+                fut = ahead.popleft()
+                result = fut.result()
+                live.remove(fut)
+                yield result
+                nxt = next(queue, None) if not _stopping(stop) else None
+                if nxt is not None:
+                    ahead.append(submit(nxt))
+        else:
+            ac = as_completed(first)
+            for fut in ac:
+                result = fut.result()
+                live.remove(fut)
+                yield result
+                nxt = next(queue, None) if not _stopping(stop) else None
+                if nxt is not None:
+                    ac.add(submit(nxt))
+
     def close(self) -> None:
-        """Close the client, then the local cluster if this backend started one."""
+        """Close the client, then the local cluster if this backend started one (a client whose scheduler is gone
+        is closed without waiting for it)."""
         if self._client is not None:
-            self._client.close()
+            try:
+                self._client.close(timeout=2 if self._lost is not None else None)
+            except Exception:  # noqa: BLE001 - closing a client whose scheduler is gone: nothing left to release
+                if self._lost is None:
+                    raise
             self._client = None
         if self._cluster is not None:
             self._cluster.close()

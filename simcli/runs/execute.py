@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from simcli import __version__
-from simcli.runs.backends import Backend, BackendError, use_backend
+from simcli.runs.backends import Backend, BackendError, ClusterLost, use_backend
 from simcli.runs.chunks import ChunkResult
 from simcli.runs.errors import GameFailed, RunError
 from simcli.runs.integrity import CHUNK_DIR, MANIFEST, TABLES, file_digest
@@ -63,6 +63,8 @@ def _run_errors(source: Iterator[tuple[int, ChunkResult | None]]) -> Iterator[tu
     as a :class:`RunError`."""
     try:
         yield from source
+    except ClusterLost:
+        raise  # said with what is kept and how to finish (execute_run)
     except BackendError as exc:
         raise RunError(str(exc)) from None
 
@@ -108,6 +110,11 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str | B
                                    progress=progress, rules_diff=rules_diff, say=say, wrote=wrote)
     except (GameFailed, KeyboardInterrupt):
         raise
+    except ClusterLost as exc:  # the run is kept as it is (run.json says failed): --resume finishes it
+        done = done_chunks(run_dir)
+        games = sum(int(m.get("games", 0)) for m in done.values())
+        raise exc.keep(f"{len(done)} finished chunk(s), {games:,} games, are kept in {run_dir}",
+                       ["run", "--resume", "--out", str(run_dir)]) from None
     except BaseException as exc:
         if made_dir and (wrote or not resume and not (run_dir / MANIFEST).exists()) \
                 and not list((run_dir / CHUNK_DIR).glob("done-*.json")):
