@@ -48,12 +48,14 @@ class LostAfter(LocalBackend):
 COMMANDS: dict[str, tuple[str, ...]] = {
     "run": ("run", "--games", "40", "--chunk-size", "5", "--rule", "max_hands=1", "--out", "{out}"),
     "sweep": ("sweep", "--rule", "max_hands=1,2", "--games", "20", "--out", "{out}"),
-    "balance": ("balance", "--variants", "classic,ponytail", "--games", "20", "--rule", "max_hands=1", "--out", "{out}"),
+    "balance": ("balance", "--variants", "classic,ponytail", "--games", "20", "--rule", "max_hands=1",
+                "--out", "{out}"),
     "match": ("match", "greedy", "random", "--games", "40", "--batch", "5", "--rule", "max_hands=1", "--out", "{out}"),
     "tournament": ("tournament", "greedy,random", "--games", "20", "--rule", "max_hands=1", "--out", "{out}"),
     "ladder": ("ladder", "--rungs", "random,greedy", "--pairs", "10", "--rule", "max_hands=1", "--out", "{out}"),
-    "train data": ("train", "data", "{out}", "--search", "mc:samples=2", "--strategies", "mc:samples=2,random,mc:samples=2,random",
-                   "--games", "3", "--chunk", "1", "--rule", "max_hands=1", "--quiet"),
+    "train data": ("train", "data", "{out}", "--search", "mc:samples=2", "--strategies",
+                   "mc:samples=2,random,mc:samples=2,random", "--games", "3", "--chunk", "1", "--rule", "max_hands=1",
+                   "--quiet"),
 }
 
 
