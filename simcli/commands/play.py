@@ -34,7 +34,7 @@ from simcli.viewer.human import LeftTable
 from simcli.viewer.narrate import tee
 from simcli.viewer.session import Following, parse_seat, seat_person
 from simcli.viewer.weighed import SearchRecorder
-from simcli.viewer.words import SUMMARY_LEGEND
+from simcli.viewer.words import SPECIAL_WORDS, SUMMARY_LEGEND
 
 
 def deal_ending(d: DealResult, concealed_scored: bool) -> str:
@@ -45,7 +45,7 @@ def deal_ending(d: DealResult, concealed_scored: bool) -> str:
     every variant, e.g. for a Spanish terremoto.
     """
     if d.special_hand:
-        how = f"seat {d.went_out_seat}: {d.special_hand.lower()}"
+        how = f"seat {d.went_out_seat}: {SPECIAL_WORDS.get(d.special_hand, d.special_hand.lower())}"  # as the page
     elif d.end_reason == "went_out":
         how = f"seat {d.went_out_seat} went out{' concealed' if d.concealed and concealed_scored else ''}"
     else:
