@@ -67,3 +67,33 @@ def test_a_report_opens_with_a_short_summary(two_runs: list[Path]) -> None:
     assert "%, [" not in lines[2] and "% [" in lines[2]  # each rate with its interval
     assert lines[3].startswith("A game lasts ") and " deals [" in lines[3] and " turns [" in lines[3]
     assert lines[5].startswith("n = observations")  # then the full tables, as before
+
+
+# ---------------------------------------------------------------------------------------------- the README
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _quick_start() -> str:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    return readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_commands_leave_the_quick_starts_build_alone() -> None:
+    quick = _quick_start()
+    blocks = [b.split("```", 1)[0].strip() for b in quick.split("```bash\n")[1:]]
+    install, _, tests = blocks
+    assert install.startswith("python3 -m venv .venv && .venv/bin/pip install -q . ")
+    assert tests == 'python3 -m venv .venv-test && .venv-test/bin/pip install -q -e ".[test]" && .venv-test/bin/pytest'
+    assert "`.venv` keeps its compiled build" in " ".join(quick.split())  # says which build each leaves
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"# The README's test command, verbatim:\n{tests}\n" in ci
+    assert ".venv/" not in ci.replace(".venv-test/", "")  # CI checks with the environment the tests made
+    assert ".venv-test/" in (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
+
+
+def test_the_quick_start_fits_one_screen_and_speaks_of_the_project() -> None:
+    quick = _quick_start()
+    assert len(quick.strip().splitlines()) <= 40
+    assert "simcli report results/runs/classic-*" not in quick  # several runs after a second quick start
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "sessions" not in readme
