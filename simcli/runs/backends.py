@@ -30,9 +30,12 @@ import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from simcli.runs.errors import BackendError, ClusterLost
+from simcli.runs.lost import connection_lost, quiet_dask_logs
+from simcli.runs.scheduler import DASK_HINT
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -40,41 +43,10 @@ if TYPE_CHECKING:
 #: The backends ``--backend`` takes.
 BACKENDS = ("local", "dask")
 
-#: The one-line hint for ``--backend dask`` without the extra installed.
-DASK_HINT = "--backend dask needs the dask extra: pip install -e '.[dask]'"
 
 S = TypeVar("S")
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-class BackendError(RuntimeError):
-    """A backend that cannot play: the dask extra missing, a scheduler that does not answer, a worker that died."""
-
-
-class ClusterLost(BackendError):
-    """The connection to the Dask scheduler was lost mid-work (the scheduler died, the network or the client's
-    connection went): the work finished and stored so far is kept. What is kept and the command that finishes the
-    work are added by whoever knows them (:meth:`keep`; the run, the study, the match store), and the command line
-    says it all in one line (:func:`simcli.runs.lost.lost_line`)."""
-
-    def __init__(self, lost: str, scheduler: str | None, reason: str = "") -> None:
-        super().__init__(f"{lost}{f' ({reason})' if reason else ''}")
-        #: What was lost: ``the Dask scheduler tcp://...`` or ``the local Dask cluster``.
-        self.lost = lost
-        #: The scheduler's address (None: the local cluster ``--backend dask`` started).
-        self.scheduler = scheduler
-        self.reason = reason
-        #: What is kept (``the finished chunks are kept in DIR``), and the simcli words that finish the work.
-        self.kept = ""
-        self.finish: list[str] = []
-
-    def keep(self, kept: str, finish: list[str], *, override: bool = False) -> ClusterLost:
-        """Say what is kept and which command finishes the work (the first to know wins, unless ``override``:
-        a study knows better than its run)."""
-        if override or not self.finish:
-            self.kept, self.finish = kept, [str(w) for w in finish]
-        return self
 
 
 class StopFlag(Protocol):
@@ -268,16 +240,6 @@ def _in_order(pool: ProcessPoolExecutor, play: Callable[[S, T], R], spec: S, tod
     return True
 
 
-def quiet_dask_logs() -> None:
-    """Leave distributed's own log lines out (a lost scheduler prints dozens, tracebacks included): what goes
-    wrong is said in one line by :class:`ClusterLost` or :class:`BackendError`."""
-    import logging
-
-    names = [n for n in logging.root.manager.loggerDict if n == "distributed" or n.startswith("distributed.")]
-    for name in {"distributed", "distributed.client", *names}:
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
-
-
 def _new_client(address: Any) -> Any:
     """A Dask client of ``address`` (a scheduler address or a LocalCluster); one per backend (tests count them)."""
     from distributed import Client
@@ -306,20 +268,8 @@ class DaskBackend(Backend):
         self._lost: ClusterLost | None = None
 
     def _cluster_lost(self, exc: BaseException) -> ClusterLost | None:
-        """``exc`` as a lost scheduler connection (a future cancelled for it, a closed comm, a client no longer
-        running), or None for any other error."""
-        from distributed.comm.core import CommClosedError
-
-        status = str(getattr(self._client, "status", "running"))
-        if not isinstance(exc, (CancelledError, CommClosedError, OSError, TimeoutError)) and status == "running":
-            return None
-        if isinstance(exc, OSError) and not isinstance(exc, CommClosedError) and status == "running":
-            return None  # an error of the work itself, not of the connection
-        text = str(exc)
-        reason = ("scheduler-connection-lost" if "scheduler-connection-lost" in text or status != "running"
-                  else type(exc).__name__)
-        lost = f"the Dask scheduler {self.scheduler}" if self.scheduler else "the local Dask cluster's scheduler"
-        self._lost = ClusterLost(lost, self.scheduler, reason)
+        """``exc`` as a lost scheduler connection (:func:`simcli.runs.lost.connection_lost`), or None."""
+        self._lost = connection_lost(exc, self._client, self.scheduler)
         return self._lost
 
     def client(self) -> Any:
@@ -434,32 +384,3 @@ def use_backend(backend: str | Backend, jobs: int, scheduler: str | None = None)
         return
     with open_backend(backend, jobs, scheduler) as opened:
         yield opened
-
-
-def probe_scheduler(address: str, timeout: float) -> None:
-    """Connect to the Dask scheduler at ``address`` once, within ``timeout`` seconds, so that an unreachable or wrong
-    address is a :class:`BackendError` of one line before anything is written; the run's own connection then waits
-    as long."""
-    try:
-        import asyncio
-
-        import dask
-        from distributed.comm import connect
-    except ImportError:
-        raise BackendError(DASK_HINT) from None
-    dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"})
-
-    async def probe() -> None:
-        # A bare connection with distributed's handshake: no Client object, whose clean-up would print a
-        # traceback of its own when its construction fails half-way.
-        comm = await connect(address, timeout=timeout)
-        await comm.close()
-
-    try:
-        asyncio.run(probe())
-    except Exception as exc:  # connection refused, timeout, bad address: all mean "not usable"
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise BackendError(
-            f"cannot reach the Dask scheduler '{address}' within {timeout:g} s ({detail}); start one with "
-            "`dask scheduler`, check the address, or raise --scheduler-timeout"
-        ) from None

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Sequence
+from concurrent.futures import CancelledError
+from typing import Any
 
-from simcli.runs.backends import ClusterLost
+from simcli.runs.errors import ClusterLost
 
 #: The options that choose where games are played (each takes a value but ``--backend``'s value is given too).
 _BACKEND_OPTIONS = ("--backend", "--scheduler", "--scheduler-timeout")
@@ -58,3 +60,29 @@ def kept_of_store(what: str, out: object | None, kind: str, argv: Sequence[str])
     if out is None:
         return "nothing is kept (no --out)", list(argv)
     return f"the {what} are kept in {out}", [kind, "--resume", "--out", str(out)]
+
+
+def connection_lost(exc: BaseException, client: Any, scheduler: str | None) -> ClusterLost | None:
+    """``exc``, raised while a Dask client waited for its results, as a lost scheduler connection (a future
+    cancelled for it, a closed comm, a client no longer running), or None for any other error (the work's own)."""
+    from distributed.comm.core import CommClosedError
+
+    status = str(getattr(client, "status", "running"))
+    if not isinstance(exc, (CancelledError, CommClosedError, OSError, TimeoutError)) and status == "running":
+        return None
+    if isinstance(exc, OSError) and not isinstance(exc, CommClosedError) and status == "running":
+        return None  # an error of the work itself, not of the connection
+    reason = ("scheduler-connection-lost" if "scheduler-connection-lost" in str(exc) or status != "running"
+              else type(exc).__name__)
+    lost = f"the Dask scheduler {scheduler}" if scheduler else "the local Dask cluster's scheduler"
+    return ClusterLost(lost, scheduler, reason)
+
+
+def quiet_dask_logs() -> None:
+    """Leave distributed's own log lines out (a lost scheduler prints dozens, tracebacks included): what goes
+    wrong is said in one line by :class:`ClusterLost` or a ``BackendError``."""
+    import logging
+
+    names = [n for n in logging.root.manager.loggerDict if n == "distributed" or n.startswith("distributed.")]
+    for name in {"distributed", "distributed.client", *names}:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
