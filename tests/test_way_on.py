@@ -99,3 +99,12 @@ def test_a_failed_play_leaves_no_trace_file(tmp_path: Path, monkeypatch: pytest.
     cli("play", "--trace", trace, "--html", tmp_path / "game.html")
     assert trace.read_text().count("\n") > 100 and (tmp_path / "game.html").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.html", "game.jsonl"]
+
+
+def test_a_resume_with_new_settings_of_a_run_that_finished_no_game_says_the_way_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(Path(__file__).parent)
+    out = tmp_path / "r"
+    error_line("run", "-n", 6, "-q", "-j", 1, "--strategies", "failing_strategy:AlwaysFail", "--out", out)
+    line = error_line("run", "--resume", "-n", 6, "-q", "-j", 1, "--strategies", "greedy", "--out", out)
+    assert "cannot resume with different settings" in line and "run the new settings without --resume" in line
