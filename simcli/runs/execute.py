@@ -113,8 +113,9 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str | B
     except ClusterLost as exc:  # the run is kept as it is (run.json says failed): --resume finishes it
         done = done_chunks(run_dir)
         games = sum(int(m.get("games", 0)) for m in done.values())
-        raise exc.keep(f"{len(done)} finished chunk(s), {games:,} games, are kept in {run_dir}",
-                       ["run", "--resume", "--out", str(run_dir)]) from None
+        kept = (f"{len(done)} finished chunk(s), {games:,} games, are kept in {run_dir}" if done else
+                f"no chunk had finished; the run's settings are kept in {run_dir}")
+        raise exc.keep(kept, ["run", "--resume", "--out", str(run_dir)]) from None
     except BaseException as exc:
         if made_dir and (wrote or not resume and not (run_dir / MANIFEST).exists()) \
                 and not list((run_dir / CHUNK_DIR).glob("done-*.json")):
