@@ -31,7 +31,7 @@ from simcli.players.loading import parse_strategy_list
 from simcli.players.specs import StrategyLookupError
 from simcli.rules.knobs import RuleError
 from simcli.rules.presets import diff, load_rules, parse_overrides, read_rules_file
-from simcli.runs.errors import RunError
+from simcli.runs.errors import ClusterLost, RunError
 from simcli.runs.execute import execute_run
 from simcli.runs.integrity import manifest_error
 from simcli.runs.preflight import check_strategies
@@ -182,6 +182,9 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         bar.close()
         show_traceback(getattr(exc, "traceback", ""))
         raise click.ClickException(str(exc)) from None
+    except ClusterLost:  # one line (simcli.cli): what is kept, the command that finishes
+        bar.close()
+        raise
     except KeyboardInterrupt as exc:
         # Ctrl-C, SIGTERM or SIGHUP: finished chunks are kept, run.json says interrupted, exit 128 + signal.
         bar.close()
