@@ -11,7 +11,8 @@ that re-export from the layers; nothing inside simcli imports them), except the 
     python scripts/architecture.py            # write docs/architecture.png (and print the layers)
     python scripts/architecture.py --check    # exit 1 naming every module in no layer, every upward import, every
                                               # import of the public API from inside, every module over its size,
-                                              # and when docs/architecture.png no longer shows the code
+                                              # every command function over 50 lines, and when
+                                              # docs/architecture.png no longer shows the code
     python scripts/architecture.py --list     # print each module's layer and imports
     python scripts/architecture.py --tree     # one line per package: its layer, modules, lines and what it holds
 
@@ -31,9 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Folders scanned, with the package name their modules import under (strategies/ ships as simcli.strategies).
-PACKAGES = {"simcli": "simcli", "strategies": "strategies"}
-ALIASES = {"simcli.strategies": "strategies"}
+#: Folders scanned, with the package name their modules import under (strategies/ is simcli.strategies everywhere).
+PACKAGES = {"simcli": "simcli", "strategies": "simcli.strategies"}
 OUT = ROOT / "docs" / "architecture.png"
 #: The package's own module (``simcli/__init__.py``: the version) sits at the bottom of the house.
 ROOT_PACKAGE = "simcli"
@@ -42,6 +42,9 @@ ENTRY_POINTS = ("simcli.cli", "simcli.__main__")
 #: The size limits of issue 30: lines of a module, and of a command module.
 MAX_MODULE_LINES = 400
 MAX_COMMAND_LINES = 300
+#: Issue 46: commands parse, call and print, so no function of a command module is longer than this (from its
+#: ``def`` line to its last line: docstring and nested functions counted, decorators not).
+MAX_COMMAND_FUNCTION_LINES = 50
 #: Modules written by a script rather than by hand, exempt from the size limit (none is over it today).
 GENERATED = ("simcli.rules.ruleset",)
 
@@ -65,11 +68,14 @@ LAYERS: tuple[Layer, ...] = (
     Layer("rules", "knob declarations, the TOML presets, --rule overrides, the frozen RuleSet", ("simcli.rules",)),
     Layer("engine", "deal state, legality, scoring, the view and Strategy interface, the turn's phases, the game, "
           "events; variant features in engine/features", ("simcli.engine",)),
-    Layer("players", "loading strategies and their options, planning helpers, the forward model",
+    Layer("positions", "the score command's end-of-deal positions as JSON: read and checked, and written back",
+          ("simcli.positions",)),
+    Layer("players", "loading strategies and their options, planning helpers, the forward model; what search "
+          "players share with the viewer and training: the search record, seats, the best heuristics",
           ("simcli.players",)),
-    Layer("strategies", "the built-in strategies (random, greedy, ponytail, americana, spanish, mc, ismcts, oracle, "
-          "net)",
-          ("strategies",)),
+    Layer("strategies", "the built-in strategies: heuristics (random, greedy, ponytail, americana, spanish), search "
+          "(mc, oracle, ismcts), learnt (net)",
+          ("simcli.strategies",)),
     Layer("statistics", "estimators, metrics, report sections, comparisons over run tables (no engine import)",
           ("simcli.stats",)),
     Layer("runs", "result rows, backends, chunks, atomic storage, resume and repair, integrity, loading a run",
@@ -90,6 +96,14 @@ LAYERS: tuple[Layer, ...] = (
 #: here that the code no longer has (delete it then).
 UPWARD: dict[tuple[str, str], str] = {}
 
+#: Modules that call ``importlib.import_module`` with a name read at run time (not a literal, nor a literal or
+#: ``__name__``/``__package__`` prefix the check places), each with the reason; ``--check`` fails on any other such
+#: call, and on an entry here whose module no longer makes one.
+DYNAMIC_IMPORTS: dict[str, str] = {
+    "simcli.players.loading": "the strategies users name (module:Class, a module of strategies/, the built-in "
+                              "names' table): whatever a user types, not a module of the code's choosing",
+}
+
 
 # ---------------------------------------------------------------------------------------------- the import graph
 def discover(root: Path = ROOT) -> dict[str, Path]:
@@ -106,9 +120,6 @@ def discover(root: Path = ROOT) -> dict[str, Path]:
 
 def _known(name: str, modules: dict[str, Path]) -> str | None:
     """The module ``name`` denotes (the longest known prefix: ``simcli.stats.wilson`` is ``simcli.stats``)."""
-    for alias, target in ALIASES.items():
-        if name == alias or name.startswith(alias + "."):
-            name = target + name[len(alias):]
     while name:
         if name in modules:
             return name
@@ -116,10 +127,67 @@ def _known(name: str, modules: dict[str, Path]) -> str | None:
     return None
 
 
-def imports_of(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """The scanned modules that ``module`` imports anywhere in its file (itself excluded)."""
+#: The scanned package whose modules' names an ``import_module`` call computes: a run-time name, placed nowhere.
+UNPLACED = "<computed>"
+
+
+def _is_import_module(call: ast.Call) -> bool:
+    """``importlib.import_module(...)`` or ``import_module(...)``."""
+    fn = call.func
+    return ((isinstance(fn, ast.Attribute) and fn.attr == "import_module" and isinstance(fn.value, ast.Name)
+             and fn.value.id == "importlib") or (isinstance(fn, ast.Name) and fn.id == "import_module"))
+
+
+def _prefix(arg: ast.expr, module: str, is_package: bool) -> tuple[str, bool] | None:
+    """What an ``import_module`` argument names: ``(name, True)`` for a literal, ``(prefix, False)`` for an f-string
+    or a sum that starts with a literal or with ``__name__`` / ``__package__`` (the module's own package), else
+    None (a name computed at run time)."""
+    own = {"__name__": module, "__package__": module if is_package else module.rpartition(".")[0]}
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value, True
+    head: ast.expr | None = None
+    if isinstance(arg, ast.JoinedStr) and arg.values:
+        head = arg.values[0]
+        head = head.value if isinstance(head, ast.FormattedValue) else head
+    elif isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Add):
+        head = arg.left
+    if isinstance(head, ast.Constant) and isinstance(head.value, str):
+        return head.value.rstrip("."), False
+    if isinstance(head, ast.Name) and head.id in own:
+        return own[head.id], False
+    return None
+
+
+def dynamic_imports_of(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The scanned modules that ``module``'s ``importlib.import_module`` calls reach (a literal name, or a computed
+    one with a placed prefix: that package), and :data:`UNPLACED` for a call whose name the check cannot place (a
+    run-time value, or a prefix in the scanned packages that names no module of theirs)."""
     is_package = path.name == "__init__.py"
     found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if not (isinstance(node, ast.Call) and _is_import_module(node) and node.args):
+            continue
+        named = _prefix(node.args[0], module, is_package)
+        if named is None:
+            found.add(UNPLACED)
+            continue
+        name, literal = named
+        ours = name.partition(".")[0] in {p.partition(".")[0] for p in PACKAGES.values()}
+        target = (name if name in modules else None) if literal else _known(name, modules)
+        if target is not None:
+            found.add(target)
+        elif ours:
+            found.add(UNPLACED)  # a module of ours that is not there
+    found.discard(module)
+    return found
+
+
+def imports_of(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The scanned modules that ``module`` imports anywhere in its file (itself excluded), by an import statement or
+    by ``importlib.import_module`` (:func:`dynamic_imports_of`; :data:`UNPLACED` for a name the check cannot
+    place)."""
+    is_package = path.name == "__init__.py"
+    found: set[str] = dynamic_imports_of(module, path, modules)
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         names: list[str] = []
         if isinstance(node, ast.Import):
@@ -183,15 +251,38 @@ def oversized(root: Path = ROOT) -> list[str]:
     return out
 
 
+def long_command_functions(root: Path = ROOT) -> list[str]:
+    """Every function of a command module (``simcli/commands/``) over :data:`MAX_COMMAND_FUNCTION_LINES`."""
+    out = []
+    for m, path in discover(root).items():
+        if not m.startswith("simcli.commands."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_COMMAND_FUNCTION_LINES:
+                    out.append(f"{m}.{node.name}: {length} lines, over the {MAX_COMMAND_FUNCTION_LINES} a command "
+                               "function may have (move the work into the package that owns it)")
+    return out
+
+
 def problems(edges: dict[str, set[str]]) -> list[str]:
     """Every module in no layer, every import going up the layers that :data:`UPWARD` does not list, every import
     of a public-API module from inside the code, and every :data:`UPWARD` entry the code no longer has."""
     out = [f"{m}: in no layer (put it in a package of LAYERS, or give its package a layer in scripts/architecture.py)"
            for m in sorted(edges) if layer_of(m) is None]
     seen: set[tuple[str, str]] = set()
+    dynamic: set[str] = set()
     for m in sorted(edges):
         low = layer_of(m)
         for target in sorted(edges[m]):
+            if target == UNPLACED:
+                if m in DYNAMIC_IMPORTS:
+                    dynamic.add(m)
+                else:
+                    out.append(f"{m} calls importlib.import_module with a name the layer check cannot place: import "
+                               "the module by name (or list the module in DYNAMIC_IMPORTS with the reason)")
+                continue
             high = layer_of(target)
             if is_public_api(target):
                 out.append(f"{m} imports {target}, a public-API module: import from its layer's package instead")
@@ -204,6 +295,8 @@ def problems(edges: dict[str, set[str]]) -> list[str]:
             out.append(f"{m} ({LAYERS[low].name}) imports {target} ({LAYERS[high].name}), a layer above it")
     out += [f"UPWARD lists {a} -> {b}, which the code no longer imports upward: delete the entry"
             for a, b in sorted(set(UPWARD) - seen)]
+    out += [f"DYNAMIC_IMPORTS lists {m}, which no longer imports a computed module name: delete the entry"
+            for m in sorted(set(DYNAMIC_IMPORTS) - dynamic) if m in edges]
     return out
 
 
@@ -240,7 +333,7 @@ def collapse(edges: dict[str, set[str]]) -> dict[str, set[str]]:
     """The graph drawn: one box per package (see :func:`box_of`), with the imports between boxes."""
     out: dict[str, set[str]] = {}
     for m, targets in edges.items():
-        out.setdefault(box_of(m, edges), set()).update(box_of(t, edges) for t in targets)
+        out.setdefault(box_of(m, edges), set()).update(box_of(t, edges) for t in targets if t != UNPLACED)
     for m in out:
         out[m].discard(m)
     return out
@@ -277,8 +370,10 @@ def drawn_fingerprint(path: Path = OUT) -> str | None:
 
 def _label(box: str, names: list[str]) -> str:
     """A box's text: the folder, then its modules wrapped."""
-    title = {"simcli": "simcli/__init__ (version)", "simcli.<public API>": "simcli/*.py (public API)",
-             "strategies": "strategies/ (simcli.strategies)"}.get(box, box.replace(".", "/") + "/")
+    title = {"simcli": "simcli/__init__ (version)", "simcli.<public API>": "simcli/*.py (public API)"}.get(
+        box, box.replace(".", "/") + "/")
+    if box.startswith("simcli.strategies"):  # the repository folder strategies/, imported as simcli.strategies
+        title = box.removeprefix("simcli.").replace(".", "/") + "/" + (" (simcli.strategies)" * (box.count(".") == 1))
     shown = [n for n in names if n != "__init__"] if box != "simcli" else []
     return "\n".join([title, *textwrap.wrap(", ".join(shown), 34)])
 
@@ -357,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to read (default: this one)")
     args = parser.parse_args(argv)
     edges = graph(args.root)
-    found = problems(edges) + oversized(args.root)
+    found = problems(edges) + oversized(args.root) + long_command_functions(args.root)
     if args.list:
         for i, row in enumerate(by_layer(edges)):
             for m in row:
@@ -375,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
                   "python scripts/architecture.py", file=sys.stderr)
             return 1
         print(f"ok: {len(edges)} modules in {len(LAYERS)} layers, no import goes up a layer, no module over its "
-              "size, the picture is current")
+              "size nor command function over its length, the picture is current")
         return 0
     draw(edges, args.out)
     print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")

@@ -35,7 +35,8 @@ from simcli.players.loading import load_strategy
 from simcli.players.seating import play_game
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
-from simcli.strategies.mc import BEST_HEURISTIC, MonteCarlo
+from simcli.players.best_heuristic import BEST_HEURISTIC
+from simcli.strategies.search.mc import MonteCarlo
 rules = load_rules(sys.argv[2])
 heuristic = load_strategy(BEST_HEURISTIC[sys.argv[2]])
 if sys.argv[1] == "1":

@@ -51,7 +51,7 @@ def build(target: Path) -> None:
 
 def clean() -> None:
     """Remove the compiled modules an editable compiled build left beside the sources."""
-    gone = [p for pattern in ("simcli/**/*.so", "strategies/*.so", "*__mypyc*.so") for p in ROOT.glob(pattern)]
+    gone = [p for pattern in ("simcli/**/*.so", "strategies/**/*.so", "*__mypyc*.so") for p in ROOT.glob(pattern)]
     for p in gone:
         p.unlink()
     print(f"removed {len(gone)} compiled module(s)")

@@ -3,10 +3,10 @@
 Usage::
 
     PYTHONPATH=BUILD python scripts/fit_opponent.py [--variants classic,ponytail,americana,spanish] [--games 40]
-        [--seed 32500] [--player mc:race=0] [--out strategies/models/opponents.json]
+        [--seed 32500] [--player mc:race=0] [--out strategies/learnt/models/opponents.json]
 
 Plays ``games`` games of ``player`` in every seat and records, at each of its decisions, what
-``strategies.inference`` can weigh in a sampled world:
+``simcli.strategies.search.inference`` can weigh in a sampled world:
 
 * every discard of a natural: the counts held before it, the ranks each team had melded (read from the history as
   the inference reads them) and the rank discarded; a conditional logit over the naturals held is fitted to them
@@ -32,19 +32,19 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize
-from simcli.strategies.inference import DISCARD_FEATURES, OpponentModel, meld_marks, melded_ranks
 
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy, strategy_factory
 from simcli.players.planning import penalized_ranks
 from simcli.players.seating import play_game
 from simcli.primitives.actions import DRAW_STOCK
 from simcli.primitives.cards import CARD_VALUES, FOUR, NUM_RANKS
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
+from simcli.strategies.search.inference import DISCARD_FEATURES, OpponentModel, meld_marks, melded_ranks
+from simcli.strategy import Strategy, strategy_factory
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = REPO / "strategies" / "models" / "opponents.json"
+DEFAULT_OUT = REPO / "strategies" / "learnt" / "models" / "opponents.json"
 
 
 class Recorder(Strategy):

@@ -10,9 +10,9 @@ For each variant and kind of opponent, plays ``games`` games with the variant's 
 and in the other seats the heuristic (``model``: the players the soft model describes), ``scripts/slowplay.py``'s
 ``SlowPlay`` (``slowplay``: the heuristic slow-playing its pairs, which the model mis-reads) or today's ``mc``
 (``mc``: a search that leaves the heuristic's choice at about a third of its discards). At each of the observer's
-discards where the history holds something to weigh (:func:`simcli.strategies.inference.observations`), it samples
-``pool`` worlds as ``mc`` does and weighs them at each temperature and noise, and scores, over every other player and
-natural rank, the worlds' forecast of the true hand:
+discards where the history holds something to weigh (:func:`simcli.strategies.search.inference.observations`), it
+samples ``pool`` worlds as ``mc`` does and weighs them at each temperature and noise, and scores, over every other
+player and natural rank, the worlds' forecast of the true hand:
 
 * ``loglik``: the mean log-likelihood (nats) of the true count of the rank in that hand (the worlds' share with that
   count, smoothed by 0.5 of a world);
@@ -39,16 +39,17 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from simcli.strategies.inference import fitted_model, log_likelihood, observations  # noqa: E402
-from simcli.strategies.mc import BEST_HEURISTIC, MonteCarlo  # noqa: E402
 from slowplay import SlowPlay  # noqa: E402
 
 from simcli.engine.view import PlayerView  # noqa: E402
-from simcli.players.loading import Strategy, load_strategy  # noqa: E402
+from simcli.players.best_heuristic import BEST_HEURISTIC  # noqa: E402
 from simcli.players.seating import play_game  # noqa: E402
 from simcli.primitives.cards import FOUR, NUM_RANKS  # noqa: E402
 from simcli.primitives.seeding import seat_rng  # noqa: E402
 from simcli.rules.presets import load_rules  # noqa: E402
+from simcli.strategies.search.inference import fitted_model, log_likelihood, observations  # noqa: E402
+from simcli.strategies.search.mc import MonteCarlo  # noqa: E402
+from simcli.strategy import Strategy, load_strategy  # noqa: E402
 
 #: The rows' statistics, summed per (variant, opponents, temperature).
 FIELDS = ("n", "loglik", "hits", "brier", "ess", "decisions", "seen_n", "seen_loglik", "seen_brier")

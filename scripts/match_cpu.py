@@ -17,11 +17,11 @@ from collections.abc import Callable
 from typing import Any
 
 from simcli.duplicate.match import seat_strategies
-from simcli.players.loading import Strategy, strategy_factory
 from simcli.players.seating import play_game
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
 from simcli.runs.spec import rotated
+from simcli.strategy import Strategy, strategy_factory
 
 
 def _timed(method: str) -> Callable[..., Any]:

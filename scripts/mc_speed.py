@@ -11,12 +11,12 @@ from __future__ import annotations
 import sys
 import time
 
-from simcli.strategies.mc import BEST_HEURISTIC, MonteCarlo  # the build's own mc (each side of a comparison)
-
-from simcli.players.loading import Strategy, load_strategy, strategy_options
+from simcli.players.best_heuristic import BEST_HEURISTIC  # the build's own mc (each side of a comparison)
 from simcli.players.seating import play_game
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
+from simcli.strategies.search.mc import MonteCarlo  # the build's own mc (each side of a comparison)
+from simcli.strategy import Strategy, load_strategy, strategy_options
 
 
 def main(argv: list[str]) -> None:

@@ -1,6 +1,7 @@
-"""Write strategies/models/README.md from the shipped models' metadata (issue 31): how each was made, its figures.
+"""Write strategies/learnt/models/README.md from the shipped models' metadata (issue 31): how each was made, its
+figures.
 
-    python scripts/net_models.py            # rewrite the README from strategies/models/*.npz
+    python scripts/net_models.py            # rewrite the README from strategies/learnt/models/*.npz
     python scripts/net_models.py --check    # exit 1 when the README is not what the models say
 
 Each model file records the commands that made it (the data command, the fit command), its data (games, candidate
@@ -19,16 +20,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simcli.rules.presets import load_rules  # noqa: E402
-from strategies.net import MODELS, load_model  # noqa: E402
+from simcli.strategies.learnt.model import MODELS, load_model  # noqa: E402
 
 VARIANTS = ("classic", "ponytail", "americana", "spanish")
 
 HEAD = """# The learnt player's models
 
-`net` (strategies/net.py, docs/strategies.md) plays the model from this folder that was trained under its game's
+`net` (strategies/learnt/net.py, docs/strategies.md) plays the model from this folder that was trained under its game's
 exact rules (the same rule-set digest), else its variant's `<variant>.npz` (which refuses other rules): one `.npz` a
 preset, and one for each house rule of the published by-level studies (results/studies/*-levels.md), each the
-weights, the input scaling and the metadata, installed with the package as `simcli/strategies/models/`. This page
+weights, the input scaling and the metadata, installed with the package as `simcli/strategies/learnt/models/`. This page
 is written by `python scripts/net_models.py` from the models' own metadata.
 
 To make a model again: run its data command, then its fit command with the model's path (`pip install -e
@@ -80,7 +81,7 @@ def section(path: Path) -> str:
         f"## {path.name} ({kb:.0f} KB)", "",
         "```",
         replay_command(meta["data_command"], meta["data"]["games"]),
-        meta["fit_command"] or f"simcli train fit DATA strategies/models/{path.name}",
+        meta["fit_command"] or f"simcli train fit DATA strategies/learnt/models/{path.name}",
         "```", "",
         f"Rule set: {rule_set(meta)} (digest `{meta['rules_digest']}`), feature version "
         f"{meta['feature_version']}, simcli {meta['simcli_version']}. Data: {data['games']:,} games of seed "
@@ -103,7 +104,7 @@ def opponents_section() -> str:
     fits = json.loads(path.read_text())
     lines = [f"## opponents.json ({path.stat().st_size / 1024:.0f} KB): how `mc` discards and passes piles", "",
              "Not a `net` model: the opponent model `mc:infer=S,opponent=mc` weighs its sampled worlds with "
-             "(strategies/inference.py), a conditional logit over the naturals held fitted to today's `mc`'s "
+             "(strategies/search/inference.py), a conditional logit over the naturals held fitted to today's `mc`'s "
              "discards and the share of takeable piles it passed holding a pair, one a variant. Its command "
              "(`PYTHONPATH=` a compiled build for speed; the games and the fit are the same):", "", "```"]
     lines += [fit["command"] for fit in fits.values()]

@@ -13,7 +13,7 @@ natural by ``player`` (in every seat), with the *true* view of the discarding pl
 gives), the probability each model gives the rank discarded, over the naturals held that are legal discards:
 
 * ``uniform``: every such rank alike;
-* ``fitted``: the conditional logit of ``strategies/models/opponents.json`` (``mc:opponent=mc``);
+* ``fitted``: the conditional logit of ``strategies/learnt/models/opponents.json`` (``mc:opponent=mc``);
 * ``net``: a softmax over the net's values of the candidates at a temperature fitted on the ``--fit-seed`` games;
 * ``both``: the fitted logit's features and the net's value in one conditional logit, fitted on those games.
 
@@ -34,18 +34,18 @@ from scipy.optimize import minimize
 
 sys.path.append(str(Path(__file__).resolve().parent))  # run as a script, scripts/ is first already
 from fit_opponent import Recorder  # noqa: E402
-from simcli.strategies.candidates import discard_candidates  # noqa: E402
-from simcli.strategies.inference import meld_marks, melded_ranks  # noqa: E402
-from simcli.strategies.net import Net  # noqa: E402
-from simcli.strategies.net_features import decision_features  # noqa: E402
-from simcli.strategies.opponent_model import fitted_model  # noqa: E402
 
 from simcli.engine.view import PlayerView  # noqa: E402
-from simcli.players.loading import Strategy, strategy_factory  # noqa: E402
 from simcli.players.seating import play_game  # noqa: E402
 from simcli.primitives.cards import CARD_VALUES, FOUR  # noqa: E402
 from simcli.primitives.seeding import seat_rng  # noqa: E402
 from simcli.rules.presets import load_rules  # noqa: E402
+from simcli.strategies.learnt.net import Net  # noqa: E402
+from simcli.strategies.learnt.net_features import decision_features  # noqa: E402
+from simcli.strategies.search.candidates import discard_candidates  # noqa: E402
+from simcli.strategies.search.inference import meld_marks, melded_ranks  # noqa: E402
+from simcli.strategies.search.opponent_model import fitted_model  # noqa: E402
+from simcli.strategy import Strategy, strategy_factory  # noqa: E402
 
 
 class Reader(Recorder):

@@ -4,8 +4,8 @@ about, a ceiling for inference from them (issue 32). It cheats by design: load i
 Load it as ``scripts/observed_oracle.py:ObservedOracle`` (``simcli match``). Before each searched decision it reads
 from the history every (player, natural rank) the inference could learn something about: each rank another player
 discarded this deal and each natural top it drew past. It then deals ``pool x samples`` worlds as ``mc:infer`` does
-(:class:`simcli.strategies.inference.HandPool`, uniform over the information set) and searches the ``samples`` whose
-hands are closest to the true hands on those (player, rank) counts (the sum of the count differences; ties at
+(:class:`simcli.strategies.search.inference.HandPool`, uniform over the information set) and searches the ``samples``
+whose hands are closest to the true hands on those (player, rank) counts (the sum of the count differences; ties at
 random): with the default ``pool=16`` most searched worlds hold the true count of every such rank. So it plays as
 an ``mc`` with a perfect model of what those decisions say, whatever the other players' policy; a sampler that
 reads the same decisions through any opponent model knows no more. Everything else is ``mc``'s (16 worlds, the
@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from simcli.strategies.inference import HandPool
-from simcli.strategies.mc import MonteCarlo
 
 from simcli.engine.view import PlayerView
 from simcli.primitives.cards import FOUR
+from simcli.strategies.search.inference import HandPool
+from simcli.strategies.search.mc import MonteCarlo
 
 
 def observed_pairs(view: PlayerView) -> list[tuple[int, int]]:

@@ -1,11 +1,11 @@
 """``slowplay``: the variant's heuristic, but it slow-plays its pairs: a player the inference's model mis-reads.
 
 Load it as ``scripts/slowplay.py:SlowPlay`` (``simcli match``, ``--strategies``). It plays the variant's best
-heuristic (:data:`simcli.strategies.mc.BEST_HEURISTIC`) except that it passes a pile the heuristic would take
+heuristic (:data:`simcli.strategies.search.mc.BEST_HEURISTIC`) except that it passes a pile the heuristic would take
 with probability ``passes`` (it draws from the stock instead), and, with probability ``split``, discards the
 cheapest natural it holds exactly twice of and has no team meld of (the heuristic keeps pairs). So a pile it
 passed by says little about its pairs, and its discards are often from a pair: the opposite of what
-``mc:infer`` assumes (strategies/inference.py). Its random draws come from its own stream, so games are seeded.
+``mc:infer`` assumes (strategies/search/inference.py). Its random draws come from its own stream, so games are seeded.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from simcli.strategies.mc import BEST_HEURISTIC
 
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy, load_strategy
+from simcli.players.best_heuristic import BEST_HEURISTIC
 from simcli.primitives.actions import DRAW_STOCK
 from simcli.primitives.cards import CARD_VALUES, FOUR
+from simcli.strategy import Strategy, load_strategy
 
 
 class SlowPlay(Strategy):

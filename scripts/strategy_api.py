@@ -2,8 +2,8 @@
 
 Usage: ``python scripts/strategy_api.py [--check]``. Every public attribute and method of
 :class:`simcli.engine.view.PlayerView` (with its type and its docstring, which says what it means in each variant), the
-decisions of :class:`simcli.players.loading.Strategy` and the action types of :mod:`simcli.primitives.actions` are
-rendered in
+decisions of :class:`simcli.engine.strategy_base.Strategy` (public path: ``simcli.strategy.Strategy``) and the action
+types of :mod:`simcli.primitives.actions` are rendered in
 the order of the source. ``--check`` writes nothing and exits 1 naming the first difference when the file is not
 what the code gives (``tests/test_strategy_api_doc.py`` runs it), so the page cannot go stale.
 """
@@ -26,7 +26,7 @@ INTRO = """# The strategy API
 simcli/primitives/actions.py:
 edit the docstrings there, then run it again (tests/test_strategy_api_doc.py fails while this page is stale). -->
 
-A strategy (README, "Strategies") subclasses `simcli.players.loading.Strategy` and answers the engine's questions below;
+A strategy (README, "Strategies") subclasses `simcli.strategy.Strategy` and answers the engine's questions below;
 each gets a `PlayerView`, a read-only view of what its player may know, and returns a decision the engine checks.
 Cards are rank indices ({ranks}; constants such as `simcli.primitives.cards.ACE`); hands and melds are rank-count
 vectors,
@@ -117,12 +117,12 @@ def _actions() -> list[str]:
 def render() -> str:
     """The page as the code gives it now."""
     from simcli.engine.view import PlayerView
-    from simcli.players.loading import Strategy
     from simcli.primitives.cards import RANK_NAMES
+    from simcli.strategy import Strategy
 
     ranks = ", ".join(f"{i} = `{name}`" for i, name in enumerate(RANK_NAMES))
     lines = [INTRO.rstrip("\n").replace("{ranks}", ranks), ""]
-    lines += _section("`Strategy`: the decisions (`simcli.players.loading`)", Strategy,
+    lines += _section("`Strategy`: the decisions (`simcli.strategy`)", Strategy,
                       "Override any of these; the defaults are legal but naive. The engine validates every answer "
                       "and stops the game with a one-line error naming strategy, seat, game, seed and turn when "
                       "one is illegal.")

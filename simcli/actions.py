@@ -1,5 +1,8 @@
-"""The decisions a strategy returns: ``DRAW_STOCK``, ``TakePile``, ``Meld``, ``SpecialHand``, ...
+"""The decisions a strategy returns: ``DRAW_STOCK``, ``TakePile``, ``Meld``, ``SpecialHand``.
 
-The public path of this API (README, docs/strategy-api.md); the code lives in the layer packages named below."""
+A documented import path of the public API (listed whole in :mod:`simcli`); the code lives in
+:mod:`simcli.primitives.actions`."""
 
-from simcli.primitives.actions import *  # noqa: F403
+from simcli.primitives.actions import DRAW_STOCK, WILD_MELD, Meld, SpecialHand, TakePile
+
+__all__ = ["DRAW_STOCK", "WILD_MELD", "Meld", "SpecialHand", "TakePile"]

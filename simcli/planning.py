@@ -1,5 +1,24 @@
-"""Planning helpers for strategies (openings, taking the pile, wild cards).
+"""Planning helpers for strategies (openings, taking the pile, wild cards, the legal draws).
 
-The public path of this API (README, docs/strategy-api.md); the code lives in the layer packages named below."""
+A documented import path of the public API (listed whole in :mod:`simcli`); the code lives in
+:mod:`simcli.players.planning`."""
 
-from simcli.players.planning import *  # noqa: F403
+from simcli.players.planning import (
+    RANKS_BY_VALUE,
+    add_naturals,
+    closes_melds,
+    legal_draws,
+    meld_of,
+    melds_value,
+    naturals_plan,
+    opening_plan,
+    opening_take,
+    penalized_ranks,
+    take_of,
+    take_wilds,
+)
+
+__all__ = [
+    "RANKS_BY_VALUE", "add_naturals", "closes_melds", "legal_draws", "meld_of", "melds_value", "naturals_plan",
+    "opening_plan", "opening_take", "penalized_ranks", "take_of", "take_wilds",
+]

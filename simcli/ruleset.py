@@ -1,5 +1,8 @@
-"""The frozen, typed ``RuleSet``.
+"""The frozen, typed ``RuleSet`` and its knobs (``KNOBS``).
 
-The public path of this API (README, docs/strategy-api.md); the code lives in the layer packages named below."""
+A documented import path of the public API (listed whole in :mod:`simcli`); the code lives in
+:mod:`simcli.rules.ruleset`."""
 
-from simcli.rules.ruleset import *  # noqa: F403
+from simcli.rules.ruleset import KNOBS, RuleSet
+
+__all__ = ["KNOBS", "RuleSet"]

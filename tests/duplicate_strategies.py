@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategies.random_play import RandomStrategy
+from simcli.strategies.heuristics.random_play import RandomStrategy
 
 
 class ShiftedRandom(RandomStrategy):

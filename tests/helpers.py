@@ -30,7 +30,6 @@ from simcli.engine.deal import START, Deal, DealResult, new_deal
 from simcli.engine.game import GameResult
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy
 from simcli.players.seating import play_game
 from simcli.primitives.actions import DRAW_STOCK, Meld, TakePile
 from simcli.primitives.cards import (
@@ -48,6 +47,7 @@ from simcli.primitives.cards import (
 )
 from simcli.primitives.errors import GameContext
 from simcli.rules.presets import load_rules
+from simcli.strategy import Strategy
 
 Cards = str | Iterable[int] | Iterable[str] | None
 #: A game's event stream: (kind, canonical JSON of the data) per event.

@@ -23,10 +23,10 @@ from simcli.engine.deal import new_deal
 from simcli.engine.features import threes
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy
 from simcli.primitives.cards import RANK_NAMES
 from simcli.primitives.errors import GameContext
 from simcli.rules.presets import load_rules
+from simcli.strategy import Strategy
 
 DEALER = 3
 

@@ -23,10 +23,10 @@ from helpers import Cards, PackCounter, Table, filler_cards, players, seat_order
 
 from simcli.engine.deal import new_deal
 from simcli.engine.state import DealState
-from simcli.players.loading import Strategy
 from simcli.primitives.cards import IS_NATURAL
 from simcli.primitives.errors import IllegalDecision
 from simcli.rules.presets import load_rules
+from simcli.strategy import Strategy
 
 #: The dealer of every hand-dealt scenario: with CCW play seat 0 (the dealer's right) plays first.
 DEALER = 1

@@ -27,10 +27,10 @@ from simcli.engine.deal import Deal, DealResult
 from simcli.engine.game import GameResult
 from simcli.engine.scoring import SCORE_PARTS
 from simcli.engine.state import DealState
-from simcli.players.loading import Strategy
 from simcli.players.seating import play_game
 from simcli.primitives.cards import RANK_NAMES, WILD_MELD, counts_of, deck_counts
 from simcli.primitives.errors import GameContext
+from simcli.strategy import Strategy
 
 #: The ending events of a deal and the ``end_reason`` each one gives.
 END_REASON = {"going_out": "went_out", "stock_out": "stock_out"}

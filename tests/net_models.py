@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 
 from simcli.rules.presets import load_rules
+from simcli.strategies.learnt.model import rules_digest
+from simcli.strategies.learnt.net_features import CANDIDATE_COLUMNS, COUNT_LAYOUT, FEATURE_VERSION, STATE_COLUMNS
 from simcli.training.fit import save_model
-from strategies.net import FEATURE_VERSION, rules_digest
-from strategies.net_features import CANDIDATE_COLUMNS, COUNT_LAYOUT, STATE_COLUMNS
 
 
 def random_model(path: Path, variant: str = "classic", seed: int = 0, **rules: object) -> Path:
@@ -25,7 +25,8 @@ def random_model(path: Path, variant: str = "classic", seed: int = 0, **rules: o
 
 
 def floats_of_counts(counts: np.ndarray) -> np.ndarray:
-    """The float rows (strategies.net_features.decision_features) that rows of counts stand for (COUNT_LAYOUT)."""
+    """The float rows (simcli.strategies.learnt.net_features.decision_features) that rows of counts stand for
+    (COUNT_LAYOUT)."""
     counts = np.asarray(counts, dtype=np.int64)
     out = np.empty((counts.shape[0], len(COUNT_LAYOUT)))
     for j, (divisor, terms) in enumerate(COUNT_LAYOUT):

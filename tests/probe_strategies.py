@@ -15,7 +15,7 @@ from typing import Any
 from simcli.engine.view import PlayerView
 from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.primitives.cards import ACE, FOUR, KING
-from strategies.greedy import Greedy
+from simcli.strategies.heuristics.greedy import Greedy
 
 #: class name -> (method, the bad value it returns). ``Meld``/``TakePile`` values are built unchecked, as a
 #: buggy strategy would build them.

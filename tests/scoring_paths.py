@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from simcli.cli import main
 from simcli.engine.deal import DealResult
-from simcli.engine.position import parse_position
 from simcli.engine.scoring import SCORE_PARTS, score_deal
 from simcli.engine.state import CANASTA_KINDS
+from simcli.positions.reader import parse_position
 
 Scores = list[tuple[int, dict[str, int]]]
 

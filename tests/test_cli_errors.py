@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 from simcli.cli import main
 
 BOOM = textwrap.dedent('''
-    from simcli.players.loading import Strategy
+    from simcli.strategy import Strategy
 
     class Boom(Strategy):
         def __init__(self, rng):

@@ -65,8 +65,8 @@ def where(module: str, cwd: Path, compiled: bool) -> str:
 
 
 @pytest.mark.parametrize("module", ["simcli.engine.deal", "simcli.engine.judge", "simcli.engine.view",
-                                    "simcli.rules.ruleset", "simcli.engine.worlds", "simcli.strategies.greedy",
-                                    "simcli.primitives.seed_state"])
+                                    "simcli.rules.ruleset", "simcli.engine.worlds",
+                                    "simcli.strategies.heuristics.greedy", "simcli.primitives.seed_state"])
 def test_compiled_build_is_compiled(module: str, tmp_path: Path) -> None:
     compiled, pure = where(module, tmp_path, True), where(module, tmp_path, False)
     assert compiled.endswith(".so") and compiled.startswith(str(compiled_path())), compiled
@@ -138,8 +138,8 @@ SCRIPT = "import sys; del sys.path[0]; from simcli.cli import main; sys.argv[0] 
 
 @pytest.mark.parametrize("cwd", ["root", "scratch"])
 def test_builtins_come_from_the_installed_build_in_the_repository_root(cwd: str, tmp_path: Path) -> None:
-    """Run from the repository root, where the checkout's strategies/ is importable as ``strategies``, the built-in
-    names still resolve to the compiled ``simcli.strategies``: bench names both builds, and ``play`` gives the
+    """Run from the repository root, with the checkout on the path after the compiled build, the built-in names still
+    resolve to the compiled ``simcli.strategies``: bench names both builds, and ``play`` gives the
     same trace as from a scratch directory."""
     env = {**os.environ, "PYTHONPATH": f"{compiled_path()}{os.pathsep}{ROOT}"}  # the checkout on the path too
     where = ROOT if cwd == "root" else tmp_path
@@ -152,7 +152,8 @@ def test_builtins_come_from_the_installed_build_in_the_repository_root(cwd: str,
     check = ("from simcli.players.loading import load_strategy, strategy_build; import sys; "
              "print(*[sys.modules[load_strategy(n).__module__].__file__ for n in sys.argv[1:]])")
     done = subprocess.run([sys.executable, "-c", "import sys; del sys.path[0]; " + check, "greedy", "random",
-                           "strategies.greedy:Greedy"], cwd=where, env=env, capture_output=True, text=True, check=True)
+                           "simcli.strategies.heuristics.greedy:Greedy"], cwd=where, env=env, capture_output=True,
+                          text=True, check=True)
     files = done.stdout.split()
     assert all(f.startswith(str(compiled_path())) and f.endswith(".so") for f in files), files
 

@@ -11,10 +11,10 @@ from typing import Any
 from helpers import Scripted, Table, deal_state, make_rules, meld, players
 from helpers_spanish import es_deal_state, es_rules
 
-from simcli.commands.play import deal_ending
 from simcli.engine.deal import DealResult
 from simcli.primitives.cards import KING
 from simcli.rules.presets import load_rules, scores_concealed
+from simcli.viewer.summary import deal_ending
 
 HAND = "Q Q Q Q Q 2 2"
 

@@ -21,7 +21,7 @@ from simcli.players.seating import play_game
 from simcli.primitives.cards import BLACK_THREE
 from simcli.primitives.errors import IllegalDecision
 from simcli.rules.presets import RuleError, load_rules
-from strategies.greedy import Greedy
+from simcli.strategies.heuristics.greedy import Greedy
 
 DEALER = 3
 

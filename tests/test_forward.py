@@ -11,10 +11,10 @@ import pytest
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
 from simcli.players.forward import clone, rank_totals, rollout, sample_world, seen_counts
-from simcli.players.loading import Strategy, load_strategy
 from simcli.players.seating import play_game
 from simcli.primitives.cards import deck_counts
 from simcli.rules.presets import load_rules
+from simcli.strategy import Strategy, load_strategy
 
 VARIANTS = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
 

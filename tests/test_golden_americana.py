@@ -24,9 +24,10 @@ import simcli.engine.game
 from simcli.engine.game import game_outcome
 from simcli.engine.judge import take_error
 from simcli.engine.melds import WILD, canasta_bonus
-from simcli.engine.position import PositionError, parse_position, position_to_json
 from simcli.engine.scoring import american_threes, score_deal
 from simcli.players.seating import play_game
+from simcli.positions.reader import PositionError, parse_position
+from simcli.positions.writer import position_to_json
 from simcli.primitives.actions import Meld, TakePile
 from simcli.primitives.cards import JACK
 from simcli.primitives.errors import IllegalDecision

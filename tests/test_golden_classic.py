@@ -17,8 +17,9 @@ from scoring_paths import api_scores, breakdown, cli_scores, with_rules
 
 from simcli.cli import main
 from simcli.engine.melds import initial_meld_minimum, meld_error, meld_value, wild_ratio_ok
-from simcli.engine.position import PositionError, parse_position, position_to_json
 from simcli.engine.scoring import SCORE_PARTS
+from simcli.positions.reader import PositionError, parse_position
+from simcli.positions.writer import position_to_json
 from simcli.primitives.cards import ACE, FIVE, FOUR, JOKER, KING, SIX, TWO
 from simcli.rules.knobs import RuleError
 from simcli.rules.presets import load_rules

@@ -22,10 +22,11 @@ from scoring_paths import fake_deal, with_rules
 import simcli.engine.game
 from simcli.cli import main
 from simcli.engine.game import game_outcome
-from simcli.engine.position import PositionError, parse_position, position_to_json
 from simcli.engine.scoring import SCORE_PARTS
 from simcli.engine.view import PlayerView
 from simcli.players.seating import play_game
+from simcli.positions.reader import PositionError, parse_position
+from simcli.positions.writer import position_to_json
 from simcli.primitives.cards import JOKER, NINE, RED_THREE, SEVEN, parse_cards
 from simcli.rules.presets import load_rules
 

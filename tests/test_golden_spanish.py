@@ -22,8 +22,9 @@ from scoring_paths import breakdown, with_rules
 
 from simcli.engine.game import game_outcome
 from simcli.engine.judge import take_error
-from simcli.engine.position import PositionError, parse_position, position_to_json
 from simcli.engine.view import PlayerView
+from simcli.positions.reader import PositionError, parse_position
+from simcli.positions.writer import position_to_json
 from simcli.primitives.cards import ACE, EIGHT, KING, SIX
 
 

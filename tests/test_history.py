@@ -20,14 +20,14 @@ from simcli.engine.deal import Deal
 from simcli.engine.game import prepare_deal
 from simcli.engine.trace import EventLog
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy, load_strategy
+from simcli.players.best_heuristic import BEST_HEURISTIC as HEURISTIC
 from simcli.players.seating import play_game
 from simcli.primitives.actions import DRAW_STOCK, Meld, TakePile
 from simcli.primitives.cards import JOKER, RANK_NAMES, TWO, deck_cards
 from simcli.primitives.seeding import deal_rng
 from simcli.rules.presets import load_rules
+from simcli.strategy import Strategy, load_strategy
 
-HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
 HOOKS = ("choose_draw", "choose_melds", "choose_discard", "hold_three", "ask_to_go_out", "answer_go_out")
 
 

@@ -1,5 +1,5 @@
-"""Inference in the sampler (``mc:infer=T``, strategies/inference.py): what it reads from the history, and what it
-weighs.
+"""Inference in the sampler (``mc:infer=T``, strategies/search/inference.py): what it reads from the history, and what
+it weighs.
 
 The observations are checked against the true hands of heuristic players recorded as they decided: a discard's
 hand then is the hand now plus the card, and greedy's discard is the soft model's most likely one; a pile passed by
@@ -19,13 +19,13 @@ from helpers import load_script
 
 from simcli.engine.view import PlayerView
 from simcli.engine.worlds import hidden_places, rank_totals
-from simcli.players.loading import Strategy, load_strategy, strategy_options
+from simcli.players.best_heuristic import BEST_HEURISTIC
 from simcli.players.seating import play_game
+from simcli.players.seats import Recording
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
-from simcli.viewer.weighed import Recording
-from strategies.greedy import Greedy
-from strategies.inference import (
+from simcli.strategies.heuristics.greedy import Greedy
+from simcli.strategies.search.inference import (
     DISCARD_FEATURES,
     HandPool,
     OpponentModel,
@@ -39,7 +39,8 @@ from strategies.inference import (
     pool_log_likelihoods,
     resampled,
 )
-from strategies.mc import BEST_HEURISTIC, MonteCarlo
+from simcli.strategies.search.mc import MonteCarlo
+from simcli.strategy import Strategy, load_strategy, strategy_options
 
 
 class Watched(Greedy):
@@ -173,7 +174,7 @@ def test_infer_is_an_option_refused_when_bad() -> None:
     # that wraps it (play --search-values).
     inferring = MonteCarlo(np.random.default_rng(0), infer=20)
     assert inferring.reads_history and not default.reads_history
-    assert Recording(inferring, lambda kind, weighed: None).reads_history
+    assert Recording(inferring, lambda view, kind, weighed: None).reads_history
 
 
 @pytest.mark.parametrize("variant", ["classic", "ponytail"])

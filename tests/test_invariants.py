@@ -37,7 +37,6 @@ from simcli.engine.melds import count_canastas, meld_error, requirement_met
 from simcli.engine.scoring import SCORE_PARTS
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy
 from simcli.primitives.actions import DRAW_STOCK, Meld, TakePile
 from simcli.primitives.cards import (
     ACE,
@@ -62,7 +61,8 @@ from simcli.primitives.cards import (
     deck_counts,
 )
 from simcli.rules.presets import load_rules
-from strategies.greedy import Greedy
+from simcli.strategies.heuristics.greedy import Greedy
+from simcli.strategy import Strategy
 
 CLASSIC = load_rules("classic")
 

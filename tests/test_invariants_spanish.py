@@ -63,7 +63,6 @@ from simcli.engine.game import GameResult, prepare_deal
 from simcli.engine.scoring import SCORE_PARTS
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy
 from simcli.players.seating import play_game
 from simcli.primitives.cards import (
     ACE,
@@ -83,6 +82,7 @@ from simcli.primitives.cards import (
 from simcli.primitives.seeding import deal_rng, first_dealer
 from simcli.rules.presets import load_rules
 from simcli.runs.records import deal_rows, game_row
+from simcli.strategy import Strategy
 
 #: The modes of §2.4: (players, team size).
 MODES = {"2x1": (2, 1), "3x1": (3, 1), "4x1": (4, 1), "4x2": (4, 2), "6x3": (6, 3)}

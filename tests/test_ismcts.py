@@ -9,18 +9,18 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import strategies.ismcts as ismcts
+import simcli.strategies.search.ismcts as ismcts
 from simcli.cli import main
 from simcli.engine.deal import DealResult
 from simcli.engine.view import PlayerView
+from simcli.players.best_heuristic import BEST_HEURISTIC
 from simcli.players.forward import true_state
-from simcli.players.loading import Strategy, load_strategy, parse_strategy_list
 from simcli.players.seating import play_game
 from simcli.players.specs import StrategyLookupError
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
-from strategies.ismcts import Bounds, Edge, Ismcts, Node, backup, pick, run_tree
-from strategies.mc import BEST_HEURISTIC
+from simcli.strategies.search.ismcts import Bounds, Edge, Ismcts, Node, backup, pick, run_tree
+from simcli.strategy import Strategy, load_strategy, parse_strategy_list
 
 
 def noisy(means: dict[str, float], seed: int = 0, sd: float = 300.0) -> Any:

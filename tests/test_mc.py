@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcli.players.loading import Strategy, load_strategy
+from simcli.players.best_heuristic import BEST_HEURISTIC
 from simcli.players.seating import play_game
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
-from strategies.mc import BEST_HEURISTIC, MonteCarlo, Oracle
+from simcli.strategies.search.mc import MonteCarlo
+from simcli.strategies.search.oracle import Oracle
+from simcli.strategy import Strategy, load_strategy
 
 
 def players(variant: str, seed: int, cls: type[MonteCarlo] = MonteCarlo, **options: object) -> list[Strategy]:

@@ -1,5 +1,5 @@
-"""``mc:discards=K`` compares the heuristic's discard and the K-1 that :func:`strategies.mc.discard_prior` rates most
-disposable (issue 23 item 1's pruning screen, results/studies/mc-cost section 6); without ``discards`` every
+"""``mc:discards=K`` compares the heuristic's discard and the K-1 that :func:`simcli.strategies.search.mc.discard_prior`
+rates most disposable (issue 23 item 1's pruning screen, results/studies/mc-cost section 6); without ``discards`` every
 distinct legal discard is a candidate, as before."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from helpers import deal_state, make_rules
 
 from simcli.engine.view import PlayerView
 from simcli.primitives.cards import BLACK_THREE, FIVE, JOKER, KING, QUEEN, SEVEN, TWO
-from strategies.mc import MonteCarlo, discard_prior
+from simcli.strategies.search.mc import MonteCarlo, discard_prior
 
 
 def view_of(hand: str) -> PlayerView:

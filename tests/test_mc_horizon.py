@@ -19,14 +19,15 @@ from simcli.engine.ending import team_positions
 from simcli.engine.scoring import score_deal
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
+from simcli.players.best_heuristic import BEST_HEURISTIC
 from simcli.players.forward import Forced, clone, margin, rollout
-from simcli.players.loading import Strategy, load_strategy, strategy_factory
 from simcli.players.seating import play_game
 from simcli.players.specs import StrategyLookupError
 from simcli.primitives.cards import CARD_VALUES, RED_THREE
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
-from strategies.mc import BEST_HEURISTIC, MonteCarlo
+from simcli.strategies.search.mc import MonteCarlo
+from simcli.strategy import Strategy, load_strategy, strategy_factory
 
 #: A decision position: the true state cloned at the decision, its phase and the heuristic's decision.
 Position = tuple[DealState, str, Any]
@@ -207,7 +208,7 @@ def test_no_horizon_and_a_horizon_beyond_the_deal_are_the_full_rollout(variant: 
 def test_a_search_with_a_horizon_plays_limited_rollouts(monkeypatch: pytest.MonkeyPatch) -> None:
     # The option reaches every rollout of the search: with horizon=2 no rollout plays past 2 turns, and some stop
     # there; horizon=0 (the default) plays every rollout to the end and the very same game as no option at all.
-    import strategies.mc as mcmod
+    import simcli.strategies.search.mc as mcmod
 
     seen: list[tuple[int, str]] = []
 

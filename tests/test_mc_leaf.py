@@ -15,16 +15,17 @@ from leak_twins import twins
 from simcli.cli import main
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy
 from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
+from simcli.strategies.heuristics.greedy import Greedy
+from simcli.strategies.learnt.model import ModelError, load_model
+from simcli.strategies.learnt.net_features import decision_features
+from simcli.strategies.search.mc import MonteCarlo
+from simcli.strategies.search.mc_leaf import leaf_option
+from simcli.strategies.search.oracle import Oracle
+from simcli.strategy import Strategy
 from simcli.training.data import read_data
 from simcli.training.fit import FitSettings, fit, relative_targets
-from strategies.greedy import Greedy
-from strategies.mc import MonteCarlo, Oracle
-from strategies.mc_leaf import leaf_option
-from strategies.net import ModelError, load_model
-from strategies.net_features import decision_features
 
 TINY = ["--strategies", "mc:samples=2,greedy,mc:samples=2,greedy", "-n", "10", "--chunk", "5", "--seed", "3", "-q"]
 

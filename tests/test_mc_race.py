@@ -16,15 +16,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-import strategies.mc as mcmod
+import simcli.strategies.search.mc as mcmod
 from simcli.engine.view import PlayerView
+from simcli.players.best_heuristic import BEST_HEURISTIC
 from simcli.players.forward import clone, margin, rollout
-from simcli.players.loading import Strategy, load_strategy, strategy_factory
 from simcli.players.seating import play_game
 from simcli.players.specs import StrategyLookupError
 from simcli.primitives.seeding import seat_rng
 from simcli.rules.presets import load_rules
-from strategies.mc import BEST_HEURISTIC, OLD_DEFAULT, RACING, MonteCarlo
+from simcli.strategies.search.mc import FLAT_SEARCH, RACING, MonteCarlo
+from simcli.strategy import Strategy, load_strategy, strategy_factory
 
 
 class Stacked(MonteCarlo):
@@ -180,14 +181,14 @@ def test_racing_off_is_the_old_flat_search(variant: str) -> None:
 
 def test_racing_is_cheaper_deterministic_and_the_default_stays_flat() -> None:
     # RACING plays fewer rollouts a searched decision than the flat search on the same game and is deterministic
-    # for a seed; the default and OLD_DEFAULT are the flat search (race=0).
+    # for a seed; the default and FLAT_SEARCH are the flat search (race=0).
     rules = load_rules("classic", {"max_hands": 1})
     heuristic = load_strategy("greedy")
-    old = strategy_factory(OLD_DEFAULT)(np.random.default_rng(0))
+    old = strategy_factory(FLAT_SEARCH)(np.random.default_rng(0))
     assert isinstance(old, MonteCarlo) and old.race == 0 and old.samples == 16 and old.confidence == 1.0
     assert MonteCarlo(np.random.default_rng(0)).race == 0
     runs = []
-    for spec in (RACING, RACING, OLD_DEFAULT):
+    for spec in (RACING, RACING, FLAT_SEARCH):
         table_ = [strategy_factory(spec)(seat_rng(2, 0, s)) if s % 2 == 0 else heuristic(seat_rng(2, 0, s))
                   for s in range(4)]
         r = play_game(rules, ["mc", "h", "mc", "h"], 2, strategies=table_)

@@ -23,18 +23,20 @@ from net_models import floats_of_counts, random_model
 from simcli.cli import main
 from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
-from simcli.training.data import check_data, read_data
-from simcli.training.fit import FitSettings, figures, fit, picks
-from strategies import net_play
-from strategies.candidates import discard_candidates
-from strategies.greedy import Greedy
-from strategies.net import FEATURE_VERSION, Model, ModelError, Net, load_model, model_for_rules, rules_digest
-from strategies.net_features import (
+from simcli.strategies.heuristics.greedy import Greedy
+from simcli.strategies.learnt import net_play
+from simcli.strategies.learnt.model import Model, ModelError, load_model, model_for_rules, rules_digest
+from simcli.strategies.learnt.net import Net
+from simcli.strategies.learnt.net_features import (
     CANDIDATE_COLUMNS,
+    FEATURE_VERSION,
     STATE_COLUMNS,
     STATE_COUNTS,
     decision_features,
 )
+from simcli.strategies.search.candidates import discard_candidates
+from simcli.training.data import check_data, read_data
+from simcli.training.fit import FitSettings, figures, fit, picks
 
 TINY = ["--strategies", "mc:samples=2,greedy,mc:samples=2,greedy", "-n", "10", "--chunk", "5", "--seed", "3", "-q"]
 
@@ -245,7 +247,7 @@ def test_a_folder_of_models_plays_the_one_trained_under_the_games_rules(tmp_path
 def test_a_shipped_models_name_is_that_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``model=ponytail`` is the shipped Ponytail model wherever the command runs; a file of that name in the folder
     the command runs in comes first, and a name no model has is the one-line missing-file error."""
-    from strategies.net import MODELS
+    from simcli.strategies.learnt.model import MODELS
 
     monkeypatch.chdir(tmp_path)
     assert load_model("ponytail").path == (MODELS / "ponytail.npz").resolve()
@@ -293,11 +295,11 @@ def test_eval_measures_a_model_on_a_data_folder(tiny: tuple[Path, Path]) -> None
 
 
 def test_a_recorded_seat_keeps_reading_the_history() -> None:
-    """train data wraps its search seats in a Recorder: the engine records the table's history only for a deal at
-    which a seat reads it, so a wrapped mc:infer must still say it does, or it would search uniform worlds."""
+    """train data wraps its search seats in a recording seat: the engine records the table's history only for a deal
+    at which a seat reads it, so a wrapped mc:infer must still say it does, or it would search uniform worlds."""
     from simcli.engine.view import PlayerView
     from simcli.players.loading import load_strategy, strategy_options
-    from simcli.training.data import Recorder
+    from simcli.players.seats import recording_seat as Recorder
 
     def keep(view: PlayerView, kind: str, weighed: object) -> None:
         """Rows are not needed here."""

@@ -8,7 +8,7 @@ import pytest
 from helpers import load_script
 
 from simcli.rules.presets import load_rules
-from strategies.net import MODELS, load_model, model_for_rules
+from simcli.strategies.learnt.model import MODELS, load_model, model_for_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -20,17 +20,16 @@ from net_models import random_model
 
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy, load_strategy
+from simcli.players.best_heuristic import BEST_HEURISTIC as HEURISTIC
 from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
-from strategies.candidates import discard_candidates, draw_candidates, meld_candidates
-from strategies.net import Net
-from strategies.net_features import (
+from simcli.strategies.learnt.net import Net
+from simcli.strategies.learnt.net_features import (
     decision_counts,
     decision_features,
 )
-
-HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
+from simcli.strategies.search.candidates import discard_candidates, draw_candidates, meld_candidates
+from simcli.strategy import Strategy, load_strategy
 
 
 def rows_and_pick(st: DealState, seat: int, phase: str, model: Path) -> tuple[list[Any], np.ndarray, Any]:

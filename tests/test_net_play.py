@@ -2,9 +2,9 @@
 data's float rows, and the model's pass over them.
 
 ``net`` decides from compiled copies of ``mc``'s candidate lists and from its rows as whole-number counts handed to
-numpy as bytes (strategies/net_features.py); at every decision of a deal of each variant these must be ``mc``'s
-lists, in order, and the float rows of :func:`~strategies.net_features.decision_features` (the training data's)
-once each count's divisor is applied, exactly; the model's values over them those of the float rows. A count
+numpy as bytes (strategies/learnt/net_features.py); at every decision of a deal of each variant these must be ``mc``'s
+lists, in order, and the float rows of :func:`~simcli.strategies.learnt.net_features.decision_features` (the training
+data's) once each count's divisor is applied, exactly; the model's values over them those of the float rows. A count
 outside a byte (a huge score) takes the float path, to the same values. The training data's rows are those the
 float features of feature version 1 made, to the bit.
 """
@@ -20,19 +20,18 @@ import pytest
 from net_models import floats_of_counts, random_model
 
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Strategy, load_strategy
+from simcli.players.best_heuristic import BEST_HEURISTIC as HEURISTIC
 from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
-from strategies.candidates import discard_candidates, draw_candidates, meld_candidates
-from strategies.mc import MonteCarlo
-from strategies.net import Net, load_model
-from strategies.net_features import (
+from simcli.strategies.learnt.net import Net, load_model
+from simcli.strategies.learnt.net_features import (
     decision_bytes,
     decision_counts,
     decision_features,
 )
-
-HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
+from simcli.strategies.search.candidates import discard_candidates, draw_candidates, meld_candidates
+from simcli.strategies.search.mc import MonteCarlo
+from simcli.strategy import Strategy, load_strategy
 
 
 class Probe(Net):

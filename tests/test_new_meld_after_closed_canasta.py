@@ -24,19 +24,20 @@ from helpers_ponytail import all_cards, pony_deal_state, pt_rules
 from helpers_spanish import es_deal_state, es_rules, es_table
 
 from simcli.cli import main
-from simcli.engine.position import PositionError, parse_position, position_to_json
 from simcli.engine.scoring import score_deal
 from simcli.engine.trace import EventLog
 from simcli.engine.view import PlayerView
 from simcli.players.planning import naturals_plan
 from simcli.players.seating import play_game
+from simcli.positions.reader import PositionError, parse_position
+from simcli.positions.writer import position_to_json
 from simcli.primitives.actions import Meld
 from simcli.primitives.cards import KING, QUEEN, SEVEN, WILD_MELD, deck_counts
 from simcli.primitives.errors import IllegalDecision
 from simcli.rules.knobs import RuleError
 from simcli.rules.presets import load_rules
-from strategies.greedy import Greedy
-from strategies.ponytail import Ponytail
+from simcli.strategies.heuristics.greedy import Greedy
+from simcli.strategies.heuristics.ponytail import Ponytail
 
 HANDS = {0: "K K K K K K K Q Q Q Q Q Q 2 JK", 1: "8 " * 15, 2: "4 " * 15, 3: "J " * 15}
 PONIES = {0: "7 7 7 7 7 7 2 2 2 2 JK JK K", 1: "10 " * 13, 2: "5 " * 13, 3: "Q " * 13}
@@ -73,7 +74,7 @@ def test_preset_values_and_rules_show() -> None:
         assert load_rules(variant).new_meld_after_closed_canasta is False
     res = CliRunner().invoke(main, ["rules", "show", "ponytail"])
     assert res.exit_code == 0
-    line = next(x for x in res.output.splitlines() if "new_meld_after_closed_canasta" in x)
+    line = next(x for x in res.output.splitlines() if x.split()[:1] == ["new_meld_after_closed_canasta"])
     assert "= true" in line and "a closed canasta (meld_max_size cards) frees its rank" in line
 
 

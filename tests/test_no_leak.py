@@ -34,13 +34,14 @@ from simcli.engine.judge import take_error
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
 from simcli.players.forward import sample_world
-from simcli.players.loading import Strategy, load_strategy
 from simcli.players.seating import play_game
 from simcli.primitives.actions import Meld, TakePile
 from simcli.primitives.cards import NINE, RED_THREE
 from simcli.rules.presets import load_rules
-from strategies.ismcts import Ismcts
-from strategies.mc import MonteCarlo, Oracle
+from simcli.strategies.search.ismcts import Ismcts
+from simcli.strategies.search.mc import MonteCarlo
+from simcli.strategies.search.oracle import Oracle
+from simcli.strategy import Strategy, load_strategy
 
 #: variant -> (its heuristic, game seed, rule overrides, twins that must have been built in the game)
 GAMES = {
@@ -131,7 +132,7 @@ class Probe(Strategy):
         chosen = [decide(h, st, seat, phase, seed) for h in self.heuristics] if full else []
         searched = self.mc_every and self.checked % self.mc_every == 0 and full
         mc = decide(Recording, st, seat, phase, seed, samples=2) if searched else None
-        # With inference (strategies/inference.py): the worlds weighed by the history, resampled.
+        # With inference (strategies/search/inference.py): the worlds weighed by the history, resampled.
         inferring = decide(Recording, st, seat, phase, seed, samples=2, infer=20.0) if searched else None
         reading_mc = decide(Recording, st, seat, phase, seed, samples=2, infer=1.0, opponent="mc") if searched else None
         oracle = decide(RecordingOracle, st, seat, phase, seed) if searched else None

@@ -65,7 +65,7 @@ def test_other_counts_are_refused_with_the_rule(tmp_path: Path, overrides: dict[
 def test_run_seats_a_file_and_a_builtin_one_per_team(tmp_path: Path) -> None:
     bot = tmp_path / "bots" / "nopile.py"
     bot.parent.mkdir()
-    bot.write_text("from simcli.players.loading import Strategy\n\n\nclass NoPile(Strategy):\n    pass\n")
+    bot.write_text("from simcli.strategy import Strategy\n\n\nclass NoPile(Strategy):\n    pass\n")
     out = tmp_path / "r"
     cli("run", "--strategies", f"{bot},greedy", "--games", 2, "--jobs", 1, "-q", "--out", out, *SHORT)
     games = pd.read_parquet(out / "games.parquet")

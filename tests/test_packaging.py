@@ -4,6 +4,7 @@ top-level "strategies" package, and file and module strategies work from any dir
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 BOT = '''
-from simcli.players.loading import Strategy, load_strategy
+from simcli.strategy import load_strategy
 
 
 class Careful(load_strategy("greedy")):
@@ -29,10 +30,25 @@ def test_pyproject_installs_strategies_under_simcli() -> None:
     packages = set(conf["packages"])
     assert conf["package-dir"] == {"simcli.strategies": "strategies"}
     assert not any(p == "strategies" or p.startswith("strategies.") for p in packages)
-    # Every sub-package of simcli/ is listed (an explicit list is needed for the mapping), and strategies/ too.
+    # Every sub-package of simcli/ is listed (an explicit list is needed for the mapping), and strategies/ with its
+    # sub-packages (heuristics, search, learnt) as simcli.strategies.*.
     found = {".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "simcli").rglob("__init__.py")}
-    assert found | {"simcli.strategies"} == packages
-    assert (REPO / "strategies" / "__init__.py").is_file()
+    kinds = {".".join(("simcli", *p.parent.relative_to(REPO).parts))
+             for p in (REPO / "strategies").rglob("__init__.py")}
+    assert {"simcli.strategies", "simcli.strategies.heuristics", "simcli.strategies.search",
+            "simcli.strategies.learnt"} <= kinds
+    assert found | kinds == packages
+
+
+def test_one_name_for_the_strategies() -> None:
+    # The built-ins are simcli.strategies.* everywhere: no import of a top-level "strategies" package in the repository
+    # (tests, scripts, notebooks and the strategies themselves), and no root-on-path setting that would allow one.
+    pattern = re.compile(r"^\s*(from|import)\s+strategies\b|[\"']strategies\.[a-z_]+[:\"']", re.M)
+    files = [p for folder in ("simcli", "strategies", "tests", "scripts", "notebooks", "results")
+             for p in (REPO / folder).rglob("*") if p.suffix in (".py", ".ipynb") and p != Path(__file__)]
+    assert [str(p.relative_to(REPO)) for p in files if pattern.search(p.read_text(encoding="utf-8"))] == []
+    assert "pythonpath" not in tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"][
+        "ini_options"]
 
 
 @pytest.mark.slow
@@ -58,11 +74,13 @@ def test_installed_wheel_from_another_directory(tmp_path: Path) -> None:
     (site / "zz_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
     installed = sorted(p.name for p in site.iterdir())
     assert "strategies" not in installed
-    assert (site / "simcli" / "strategies" / "greedy.py").is_file()
+    assert (site / "simcli" / "strategies" / "heuristics" / "greedy.py").is_file()
     # The learnt player's models ship in the wheel (package data), each beside its README of commands.
-    models = site / "simcli" / "strategies" / "models"
-    assert {p.name for p in models.glob("*.npz")} == {f"{v}.npz" for v in ("classic", "ponytail", "americana",
-                                                                                "spanish")}
+    models = site / "simcli" / "strategies" / "learnt" / "models"
+    shipped = {p.name for p in models.glob("*.npz")}  # the presets' and the by-level studies' house-rule models
+    assert shipped == {p.name for p in (REPO / "strategies" / "learnt" / "models").glob("*.npz")}
+    assert {f"{v}.npz" for v in ("classic", "ponytail", "americana", "spanish")} <= shipped
+    assert (models / "opponents.json").is_file()
     assert (models / "README.md").is_file()
     record = next(site.glob("simcli-*.dist-info")) / "RECORD"
     assert not [line for line in record.read_text().splitlines() if line.startswith("strategies/")]
@@ -81,10 +99,10 @@ def test_installed_wheel_from_another_directory(tmp_path: Path) -> None:
 
     assert run("--version").startswith("simcli, version")
     where = subprocess.run([str(py), "-c", "import simcli.players.loading as s; "
-                            "print(s.__file__, s._builtin_package(), "
-                            "s.load_strategy('strategies.greedy:Greedy').__module__)"],
+                            "print(s.__file__, s.load_strategy('greedy').__module__, "
+                            "s.load_strategy('simcli.strategies.heuristics.greedy:Greedy').__module__)"],
                            cwd=work, env=env, capture_output=True, text=True, check=True).stdout.split()
-    assert where == [str(site / "simcli" / "players" / "loading.py"), "simcli.strategies", "simcli.strategies.greedy"]
+    assert where == [str(site / "simcli" / "players" / "loading.py"), *["simcli.strategies.heuristics.greedy"] * 2]
     seats = "bots/careful.py,mybots:Careful," + str(work / "bots" / "careful.py") + ",ponytail"
     out = run("play", "--variant", "ponytail", "--strategies", seats, "--rule", "max_hands=1")
     assert "0:bots/careful.py(team 0), 1:mybots:Careful(team 1)" in out

@@ -18,8 +18,8 @@ from helpers_ponytail import DEALER, all_cards, pony_deal_state, pt_rules, stack
 from simcli.engine.deal import new_deal
 from simcli.engine.game import prepare_deal
 from simcli.engine.melds import meld_error
-from simcli.engine.position import PositionError, parse_position
 from simcli.players.seating import play_game
+from simcli.positions.reader import PositionError, parse_position
 from simcli.primitives.actions import Meld
 from simcli.primitives.cards import (
     BLACK_THREE,

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 from cli_helpers import cli, error_line
 
-from simcli.commands.play import deal_ending
+from simcli.viewer.summary import deal_ending
 from simcli.viewer.words import Words, cards_words
 
 

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import strategy_api  # noqa: E402  (scripts/ is not a package)
 
 from simcli.engine.view import PlayerView  # noqa: E402
-from simcli.players.loading import Strategy  # noqa: E402
+from simcli.strategy import Strategy  # noqa: E402
 
 
 def test_the_page_is_what_the_code_gives() -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from simcli.players.loading import Strategy
 from simcli.players.seating import make_strategies, play_game
 from simcli.primitives.cards import BLACK_THREE, JOKER, TWO, parse_rank
 from simcli.rules.presets import load_rules
+from simcli.strategy import Strategy
 
 
 class Minimal(Strategy):

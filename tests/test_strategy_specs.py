@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parent.parent
 #: how games go; the other options only check the parsing.
 OPTIONED = textwrap.dedent('''
     from simcli.primitives.cards import CARD_VALUES
-    from simcli.players.loading import Strategy
+    from simcli.strategy import Strategy
 
     class Optioned(Strategy):
         name = "optioned"
@@ -44,7 +44,7 @@ OPTIONED = textwrap.dedent('''
 ''')
 
 BOOM = textwrap.dedent('''
-    from simcli.players.loading import Strategy
+    from simcli.strategy import Strategy
 
     class Boom(Strategy):
         def __init__(self, rng):
@@ -160,15 +160,20 @@ def test_module_class_from_the_working_directory_without_pythonpath(tmp_path: Pa
     assert f"0:{module}:Optioned:high=true(team 0)" in out.stdout
 
 
-def test_old_strategies_prefix_and_module_names_still_work() -> None:
-    assert load_strategy("strategies.greedy:Greedy") is load_strategy("greedy")
-    assert load_strategy("ponytail").__name__ == "Ponytail"  # a module in strategies/ with STRATEGY
+def test_a_builtin_by_its_module_path_is_the_same_class() -> None:
+    # One name for the built-ins (issue 46): simcli.strategies.KIND.MODULE, in a checkout as installed.
+    assert load_strategy("simcli.strategies.heuristics.greedy:Greedy") is load_strategy("greedy")
+    assert load_strategy("simcli.strategies.search.oracle:Oracle") is load_strategy("oracle")
+    assert load_strategy("ponytail").__name__ == "Ponytail"
+    bare = ".".join(("strategies", "greedy"))  # the folder's own name is no package (spelt so that
+    with pytest.raises(StrategyLookupError, match=f"no module named '{bare}'"):  # test_packaging's scan passes)
+        load_strategy(f"{bare}:Greedy")
 
 
 @pytest.mark.parametrize(("make", "message"), [
     (lambda d: "missing_bot.py", "strategy file 'missing_bot.py' not found (relative to {cwd})"),
     (lambda d: unique_file(d, "X = 1\n").name, "cannot load strategy '{spec}': {spec} defines no strategy; "
-                                              "define a subclass of simcli.players.loading.Strategy or set STRATEGY"),
+                                              "define a subclass of simcli.strategy.Strategy or set STRATEGY"),
     (lambda d: unique_file(d, "X = 1\n").stem + ":Bot", "cannot load strategy '{spec}': {mod} has no 'Bot' "
                                                         "(it defines no strategy)"),
     (lambda d: "no_such_module_xyz:Bot", "cannot load strategy '{spec}': no module named 'no_such_module_xyz'"),

@@ -4,10 +4,10 @@ Team 0's win rate with the same strategy in every seat is 1/2 by symmetry (the f
 less half the shared wins. Many small seeded runs are made by cutting one run into blocks of consecutive game
 indices (game ``i`` depends on the master seed and ``i`` alone, so a block is exactly a run of those games).
 
-The rotated case is the worst one for a naive analysis: ``greedy`` and ``strategies.greedy:Greedy`` are the same
-player under two names (a run may rotate them), so every seat-swapped twin repeats its game exactly and n is
-doubled for nothing. Counting the twins as independent covers far less than 95%; counting the unit
-(``game_index``) brings it back.
+The rotated case is the worst one for a naive analysis: ``greedy`` and ``simcli.strategies.heuristics.greedy:Greedy``
+are the same player under two names (a run may rotate them), so every seat-swapped twin repeats its game exactly and n
+is doubled for nothing. Counting the twins as independent covers far less than 95%; counting the unit (``game_index``)
+brings it back.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def test_coverage_of_a_fifty_percent_rate_without_rotation(tmp_path: Path) -> No
 
 @pytest.mark.slow
 def test_coverage_of_a_fifty_percent_rate_with_rotation(tmp_path: Path) -> None:
-    alias = "strategies.greedy:Greedy"
+    alias = "simcli.strategies.heuristics.greedy:Greedy"
     cov, naive, units = coverage(play(tmp_path, ("greedy", alias, "greedy", alias), rotate=True, seed=202))
     print(f"\nwith rotation: coverage {cov:.3f} over {BLOCKS} runs of {units} pairs of twins (naive {naive:.3f})")
     assert units == UNITS

@@ -22,17 +22,11 @@ from simcli.engine.strategy_base import Strategy
 from simcli.engine.trace import EventLog
 from simcli.engine.view import PlayerView
 from simcli.players.seating import make_strategies, play_game
+from simcli.players.seats import Recording, RecordingAsker
 from simcli.rules.presets import load_rules
 from simcli.viewer.page import page_data
 from simcli.viewer.replay import ReplayError, parse_trace, replay
-from simcli.viewer.weighed import (
-    Recording,
-    RecordingAsker,
-    SearchRecorder,
-    best_first,
-    candidate_words,
-    search_line,
-)
+from simcli.viewer.weighed import SearchRecorder, best_first, candidate_words, search_line
 
 DATA = Path(__file__).parent / "data"
 #: The golden playthrough classic-mc (scripts/playthroughs.py) without its --trace.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,6 +94,13 @@ def json_flag(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "json_alias", is_flag=True, help="the same as --format json")(command)
 
 
+def given_params(ctx: click.Context) -> set[str]:
+    """The names of the parameters given on the command line (not defaults): those a ``--resume`` keeps."""
+    from click.core import ParameterSource
+
+    return {name for name in ctx.params if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE}
+
+
 def refuse_unused(ctx: click.Context, pairs: list[tuple[str, bool, str]]) -> None:
     """Refuse options given on the command line that would do nothing: ``(param, applies, why)``."""
     from click.core import ParameterSource
@@ -169,11 +176,16 @@ def overrides_of(rules: tuple[str, ...], rules_file: Path | None = None) -> dict
     return overrides
 
 
-def build_rules(variant: str, rules: tuple[str, ...], rules_file: Path | None = None) -> RuleSet:
-    """Load a preset with ``--rules FILE`` and ``--rule`` overrides, turning rule errors into one-line CLI errors."""
+def build_rules(variant: str, rules: tuple[str, ...], rules_file: Path | None = None,
+                stored: Mapping[str, Any] | None = None) -> RuleSet:
+    """Load a preset with ``--rules FILE`` and ``--rule`` overrides, turning rule errors into one-line CLI errors.
+
+    ``stored``: the knobs a resumed run, match, tournament or ladder was played with (None: none known), which
+    are its rules when neither option gives an override.
+    """
     overrides = overrides_of(rules, rules_file)
     try:
-        return load_rules(variant, overrides)
+        return load_rules(variant, stored if stored is not None and not overrides else overrides)
     except RuleError as exc:
         raise click.ClickException(str(exc)) from None
 

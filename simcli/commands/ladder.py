@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from click.core import ParameterSource
 
 from simcli.commands.common import (
     SEED,
@@ -17,6 +16,7 @@ from simcli.commands.common import (
     BoundedInt,
     backend_options,
     build_rules,
+    given_params,
     json_flag,
     rule_option,
     rules_file_option,
@@ -29,22 +29,20 @@ from simcli.commands.output import reported
 from simcli.commands.tournament import advance, series_errors
 from simcli.duplicate.ladder import (
     DEFAULT_BOOTSTRAP,
-    MANIFEST,
     LadderError,
     LadderSpec,
     check_rungs,
     default_rungs,
 )
 from simcli.duplicate.ladder_results import results
-from simcli.duplicate.match import MatchError, MatchState, play_match, seat_strategies
-from simcli.duplicate.tournament import StoredMatch, TournamentError, open_folder, play_schedule, stored_spec
+from simcli.duplicate.match import MatchError, MatchState, check_sides, play_match
+from simcli.duplicate.resuming import ladder_settings
+from simcli.duplicate.tournament import StoredMatch, TournamentError, open_folder, play_schedule
 from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.reporting.matches import ladder_text, save_ladder
 from simcli.reporting.studies import default_out
-from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend
-from simcli.runs.preflight import CannotPlay, check_strategies
 
 #: Pairs of a neighbour match by default (200 games).
 DEFAULT_PAIRS = 100
@@ -104,25 +102,18 @@ def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file:
     """Rate a ladder of players (weak to strong) on one Elo scale with greedy = 0, from duplicate matches of
     neighbouring rungs and of rungs two apart; upset rates, the Elo span and the share of the heuristic-to-oracle
     gap that search closes."""
-    def given(param: str) -> bool:
-        return ctx.get_parameter_source(param) == ParameterSource.COMMANDLINE
-
     try:
+        stored_rules = None
         if resume:
             if out is None:
                 raise click.ClickException("--resume needs --out DIR")
-            stored = stored_spec(out, MANIFEST)
-            variant = variant if given("variant") else stored["variant"]
-            seed = seed if given("seed") else int(stored["seed"])
-            pairs = pairs if given("pairs") else int(stored["pairs"])
-            jump_pairs = jump_pairs if given("jump_pairs") else int(stored["jump_pairs"])
-            bootstrap = bootstrap if given("bootstrap") else int(stored["bootstrap"])
-            bootstrap_seed = bootstrap_seed if given("bootstrap_seed") else int(stored["bootstrap_seed"])
-            rungs_text = rungs_text if rungs_text else ",".join(stored["rungs"])
-            rs = (build_rules(variant, rules, rules_file) if rules or rules_file
-                  else load_rules(variant, stored["rules"]))
-        else:
-            rs = build_rules(variant, rules, rules_file)
+            p = ladder_settings(out, {"variant": variant, "seed": seed, "pairs": pairs, "jump_pairs": jump_pairs,
+                                      "bootstrap": bootstrap, "bootstrap_seed": bootstrap_seed,
+                                      "rungs_text": rungs_text, "rules": rules or rules_file}, given_params(ctx))
+            variant, seed, pairs, jump_pairs = p["variant"], p["seed"], p["pairs"], p["jump_pairs"]
+            bootstrap, bootstrap_seed, rungs_text, stored_rules = (p["bootstrap"], p["bootstrap_seed"],
+                                                                   p["rungs_text"], p["stored_rules"])
+        rs = build_rules(variant, rules, rules_file, stored=stored_rules)
     except (TournamentError, KeyError, TypeError, ValueError) as exc:
         raise click.ClickException(str(exc).splitlines()[0] if str(exc) else "unreadable ladder") from None
     names = parse_rungs(rungs_text) if rungs_text else default_rungs(variant, rs)
@@ -133,20 +124,32 @@ def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file:
                                    "pairs of each match")
     try:
         check_rungs(names)
-        seat_strategies(names[0], names[1], rs.num_players, rs.n_teams, variant)
-        check_strategies([rs], names)  # what the rules tell of each, before any game
-    except (LadderError, MatchError, CannotPlay) as exc:
+        check_sides(names, rs, variant)  # two sides, and what the rules tell of each, before any game
+    except (LadderError, MatchError) as exc:
         raise click.ClickException(str(exc)) from None
     spec = LadderSpec(variant=variant, rules=rs.formatted(), rungs=tuple(names), seed=seed, pairs=pairs,
                       jump_pairs=jump_pairs, bootstrap=bootstrap, bootstrap_seed=bootstrap_seed)
     out = out or default_out("ladder", variant)
-    jobs = jobs or os.cpu_count() or 1
+    finished = _play_ladder(spec, rs, out, resume, jobs or os.cpu_count() or 1, backend, fmt, quiet)
+    data = results(spec, finished)
+    save_ladder(out, data)
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(ladder_text(data, out))
+
+
+def _play_ladder(spec: LadderSpec, rs: RuleSet, out: Path, resume: bool, jobs: int, backend: BackendChoice,
+                 fmt: str, quiet: bool) -> list[StoredMatch]:
+    """Play (or reuse from ``out``) every match of the ladder on one backend, with a progress bar and a line per
+    match."""
+    names = spec.rungs
     pool = backend.open(jobs)  # one backend for every match (one Dask cluster or client, not one per match)
     say = (lambda line: click.echo(line, err=True)) if fmt == "json" else click.echo
     schedule = spec.schedule()
     total = sum(2 * spec.match_pairs(i, j) for i, j in schedule)
-    build_hint(total, names, shown=on_terminal(quiet))  # before the bar: a line of its own
-    bar = progress_bar(total, f"{variant} ladder", quiet=quiet)
+    build_hint(total, list(names), shown=on_terminal(quiet))  # before the bar: a line of its own
+    bar = progress_bar(total, f"{spec.variant} ladder", quiet=quiet)
     if not bar.disable:
         say = bar.write  # lines above the bar, not through it
 
@@ -166,9 +169,4 @@ def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file:
                                                                                 backend=pool),
                                  settled)
     bar.close()
-    data = results(spec, finished)
-    save_ladder(out, data)
-    if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
-    else:
-        click.echo(ladder_text(data, out))
+    return finished

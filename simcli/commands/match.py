@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
-from click.core import ParameterSource
 
 from simcli.commands.common import (
     BackendChoice,
     backend_options,
     build_rules,
     complete_strategy,
+    given_params,
     json_flag,
     rule_option,
     rules_file_option,
@@ -24,18 +24,28 @@ from simcli.commands.common import (
     variant_option,
 )
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
-from simcli.duplicate.match import BatchCounts, MatchError, MatchState, SprtSettings, play_match, seat_strategies
+from simcli.duplicate.match import (
+    BatchCounts,
+    MatchError,
+    MatchOutcome,
+    MatchState,
+    SprtSettings,
+    check_sides,
+    play_match,
+)
 from simcli.duplicate.match_store import MatchSpec, MatchStoreError, write_batch, write_result
 from simcli.duplicate.pairs import DuplicateError
+from simcli.duplicate.resuming import match_settings
 from simcli.duplicate.sprt import parse_sprt
 from simcli.players.loading import parse_strategy_list
 from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.reporting.formatting import fmt_elo
-from simcli.reporting.matches import match_json, match_text
+from simcli.reporting.matches import match_header, match_json, match_text, resumed_line
 from simcli.reporting.studies import safe_name
+from simcli.rules.presets import rules_diff
+from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import ClusterLost
 from simcli.runs.lost import kept_of_store
-from simcli.runs.preflight import CannotPlay, check_strategies
 
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_GAMES = 20000
@@ -86,37 +96,6 @@ def pairs_to_play(games: int | None, max_games: int | None, sprt: bool) -> int:
     if max_games is not None:
         raise click.ClickException("--max-games goes with --sprt; without it use --games")
     return pairs_from_games(games if games is not None else DEFAULT_GAMES, "--games")
-
-
-def resumed_settings(ctx: click.Context, out: Path, params: dict[str, Any]) -> dict[str, Any]:
-    """The command's parameters with every one not given on this command line taken from ``out/match.json``."""
-    from simcli.duplicate.match_store import stored_spec
-
-    try:
-        stored = stored_spec(out)
-    except MatchStoreError as exc:
-        raise click.ClickException(str(exc)) from None
-
-    def given(name: str) -> bool:
-        return ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE
-
-    merged = dict(params)
-    for name in ("variant", "seed", "batch"):
-        if not given(name):
-            merged[name] = stored[name]
-    merged["a"] = params["a"] or stored["a"]
-    merged["b"] = params["b"] or stored["b"]
-    sprt = stored.get("sprt")
-    if not given("sprt_text") and sprt is not None:
-        merged["sprt_text"] = f"elo0={sprt['elo0']:g},elo1={sprt['elo1']:g}"
-        for name in ("alpha", "beta"):
-            merged[name] = params[name] if given(name) else sprt[name]
-        merged["elo_model"] = params["elo_model"] if given("elo_model") else sprt["model"]
-    key = "max_games" if merged["sprt_text"] is not None else "games"
-    if not given("games") and not given("max_games"):
-        merged[key] = 2 * int(stored["pairs"])
-    merged["stored_rules"] = None if params["rules"] else stored["rules"]
-    return merged
 
 
 def open_store(out: Path | None, spec: MatchSpec, resume: bool) -> dict[int, BatchCounts]:
@@ -171,43 +150,61 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
           elo_model: str, batch: int, jobs: int | None, backend: BackendChoice, out: Path | None, resume: bool,
           fmt: str, quiet: bool) -> None:
     """Play strategy A against B in duplicate pairs and report A's score, Elo difference and pair counts."""
-    from simcli.rules.presets import diff, load_rules
-
     stored_rules: dict[str, str] | None = None
     if resume:
         if out is None:
             raise click.ClickException("--resume needs --out DIR")
-        p = resumed_settings(ctx, out, {"a": a, "b": b, "variant": variant, "seed": seed, "batch": batch,
-                                        "sprt_text": sprt_text, "alpha": alpha, "beta": beta,
-                                        "elo_model": elo_model, "games": games, "max_games": max_games,
-                                        "rules": rules or rules_file})
+        try:
+            p = match_settings(out, {"a": a, "b": b, "variant": variant, "seed": seed, "batch": batch,
+                                     "sprt_text": sprt_text, "alpha": alpha, "beta": beta, "elo_model": elo_model,
+                                     "games": games, "max_games": max_games, "rules": rules or rules_file},
+                               given_params(ctx))
+        except MatchStoreError as exc:
+            raise click.ClickException(str(exc)) from None
         a, b, variant, seed, batch = p["a"], p["b"], p["variant"], p["seed"], p["batch"]
         sprt_text, alpha, beta, elo_model = p["sprt_text"], p["alpha"], p["beta"], p["elo_model"]
         games, max_games, stored_rules = p["games"], p["max_games"], p["stored_rules"]
     if a is None or b is None:
         raise click.ClickException("give the two strategies A and B (one strategy per side, e.g. "
                                    "`simcli match ponytail greedy`), or --resume --out DIR")
-    rs = load_rules(variant, stored_rules) if stored_rules is not None else build_rules(variant, rules, rules_file)
+    rs = build_rules(variant, rules, rules_file, stored=stored_rules)
     a, b = strategy_spec(a, "A"), strategy_spec(b, "B")
     try:
-        seat_strategies(a, b, rs.num_players, rs.n_teams, variant)
-        check_strategies([rs], [a, b])  # what the rules tell of each, before any game
-    except (MatchError, CannotPlay) as exc:
+        check_sides([a, b], rs, variant)  # two sides, and what the rules tell of each
+    except MatchError as exc:
         raise click.ClickException(str(exc)) from None
     settings = sprt_settings(sprt_text, alpha, beta, elo_model) if sprt_text is not None else None
     pairs = pairs_to_play(games, max_games, settings is not None)
     spec = MatchSpec(variant=variant, rules=rs.formatted(), a=a, b=b, seed=seed, pairs=pairs, batch=batch,
                      sprt=None if settings is None else asdict(settings))
     stored = open_store(out, spec, resume)
-    jobs = jobs or os.cpu_count() or 1
+    # The rules as given on the command line, else (a rules file, a resume) those changed from the preset.
     rule_text = (" ".join(rules) if stored_rules is None and rules_file is None
-                 else " ".join(f"{k}={v[1]}" for k, v in diff(rs).items()))
-    header = (f"match {a} vs {b}: {variant}, seed {seed}" + (f", rules {rule_text}" if rule_text else "")
-              + f", {a} on team 0 in the first game of each pair")
+                 else " ".join(f"{k}={v}" for k, v in rules_diff(rs).items()))
+    header = match_header(spec, rule_text)
+    show = settings is not None and not quiet  # progress lines: the LLR as it goes
+    outcome, played = _play(spec, rs, settings, stored, out, jobs or os.cpu_count() or 1, backend, fmt, quiet,
+                            header if show else None)
+    if stored:
+        click.echo(resumed_line(out, stored, played, outcome, batch), err=True)
+    result = match_json(outcome)
+    if out is not None:
+        write_result(out, result)
+    if fmt == "json":
+        click.echo(json.dumps(result, indent=2))
+    else:
+        click.echo(match_text(outcome, None if show else header, settings))
+
+
+def _play(spec: MatchSpec, rs: RuleSet, settings: SprtSettings | None, stored: dict[int, BatchCounts],
+          out: Path | None, jobs: int, backend: BackendChoice, fmt: str, quiet: bool,
+          header: str | None) -> tuple[MatchOutcome, list[int]]:
+    """Play the match with a progress bar, keeping each batch in ``out``; with ``header`` (an SPRT not --quiet),
+    say it and a progress line with the LLR after each batch. The outcome, and the batches played here."""
+    a, b, pairs = spec.a, spec.b, spec.pairs
     # Progress goes to stdout with the text report and to stderr with JSON (stdout then holds one object).
     say = (lambda line: click.echo(line, err=True)) if fmt == "json" else click.echo
-    show = settings is not None and not quiet  # progress lines: the LLR as it goes
-    if show and fmt == "text":
+    if header is not None and fmt == "text":
         say(header)
     build_hint(2 * pairs, [a, b], shown=on_terminal(quiet))  # before the bar: a line of its own
     bar = progress_bar(2 * pairs, f"{a} vs {b}", quiet=quiet)
@@ -215,7 +212,7 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
     def progress(state: MatchState, status: dict[str, Any] | None) -> None:
         s = state.summary()
         bar.update(2 * s.pairs - bar.n)
-        if not show:
+        if header is None:
             return
         line = f"  pairs {s.pairs:>6,}  score {s.score:.3f}  Elo {fmt_elo(s.elo):>5}"
         if status is not None:
@@ -233,7 +230,7 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
             write_batch(out, spec, k, counts)
 
     try:
-        outcome = play_match(variant, rs, a, b, seed, pairs, jobs=jobs, batch=batch, sprt=settings,
+        outcome = play_match(spec.variant, rs, a, b, spec.seed, pairs, jobs=jobs, batch=spec.batch, sprt=settings,
                              progress=progress, stored=stored, on_batch=keep, backend=backend.open(jobs),
                              on_games=bar.update)
     except MatchError as exc:
@@ -247,20 +244,7 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
         bar.close()
         raise exc.keep(*kept_of_store("finished batches", out, "match", sys.argv[1:])) from None
     bar.close()
-    if stored and not played:
-        click.echo(f"the match in {out} was finished: its {outcome.summary.pairs:,} stored pairs are reused, "
-                   "none played", err=True)
-    elif stored:
-        kept = sum(len(stored[k].half_points) for k in stored if k * batch < outcome.summary.pairs)
-        click.echo(f"resumed {out}: {kept:,} stored pairs reused, "
-                   f"{outcome.summary.pairs - kept:,} played", err=True)
-    result = match_json(outcome)
-    if out is not None:
-        write_result(out, result)
-    if fmt == "json":
-        click.echo(json.dumps(result, indent=2))
-    else:
-        click.echo(match_text(outcome, None if show else header, settings))
+    return outcome, played
 
 
 def interrupted(out: Path | None, a: str, b: str, backend: BackendChoice) -> NoReturn:

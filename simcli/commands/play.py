@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import sys
-import textwrap
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -21,51 +19,25 @@ from simcli.commands.common import (
     variant_option,
 )
 from simcli.commands.hints import interrupted_nothing_kept
-from simcli.engine.deal import DealResult
-from simcli.engine.trace import TraceWriter
+from simcli.engine.core import Emit
+from simcli.engine.game import GameResult
+from simcli.engine.strategy_base import Strategy
+from simcli.engine.trace import TraceWriter, game_header
 from simcli.players.loading import parse_strategy_list
 from simcli.players.seating import make_strategies, play_game
 from simcli.players.specs import StrategyLookupError
 from simcli.primitives.errors import EngineError, StrategyError
-from simcli.rules.presets import diff, scores_concealed
+from simcli.rules.ruleset import RuleSet
 from simcli.runs.atomic import AtomicText
 from simcli.viewer.hint import HINT_WORLDS
 from simcli.viewer.human import LeftTable
 from simcli.viewer.narrate import tee
 from simcli.viewer.session import Following, parse_seat, seat_person
+from simcli.viewer.summary import game_summary, legend
 from simcli.viewer.weighed import SearchRecorder
-from simcli.viewer.words import SPECIAL_WORDS, SUMMARY_LEGEND
 
 
-def deal_ending(d: DealResult, concealed_scored: bool) -> str:
-    """How a deal ended, for the summary: a special hand, going out, or the stock running out.
-
-    "concealed" is said only where the rules define concealed going out (``concealed_scored``, see
-    :func:`simcli.rules.presets.scores_concealed`): the ``concealed`` flag itself records RULES.md §1.10's conditions in
-    every variant, e.g. for a Spanish terremoto.
-    """
-    if d.special_hand:
-        how = f"seat {d.went_out_seat}: {SPECIAL_WORDS.get(d.special_hand, d.special_hand.lower())}"  # as the page
-    elif d.end_reason == "went_out":
-        how = f"seat {d.went_out_seat} went out{' concealed' if d.concealed and concealed_scored else ''}"
-    else:
-        how = "stock ran out"
-    if d.black_three_canasta_team is not None:
-        how += " (black-three canasta)"
-    return how
-
-
-def _legend() -> str:
-    """The help's explanation of the per-deal line (one entry per abbreviation)."""
-    lines = ["\b", "The per-deal line, e.g. 'deal  2 dealer 0 turns  46 seat 2 went out | team 0 +1875",
-             "(canastas 1n/2m, R3 2) = 2730', says:"]
-    for abbreviation, meaning in SUMMARY_LEGEND:
-        wrapped = textwrap.wrap(meaning, 58)
-        lines += [f"  {abbreviation:16} {wrapped[0]}", *(f"  {'':16} {more}" for more in wrapped[1:])]
-    return "\n".join(lines)
-
-
-@click.command(epilog=_legend())
+@click.command(epilog=legend())
 @variant_option
 @seed_option()
 @click.option("--game-index", type=SEED, default=0, show_default=True, help="which game of that seed")
@@ -98,84 +70,28 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
         raise click.UsageError("--search-values adds what search players weighed to --trace, --html or --narrate: "
                                "give one of them")
     rs = build_rules(variant, rules, rules_file)
-    try:
-        names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
-        seat = None if human is None else parse_seat(human, rs.num_players)
-    except (StrategyLookupError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from None
-    if seat is not None:
-        names[seat] = "human"
-    header: dict[str, Any] = {"variant": variant, "seed": seed, "game_index": game_index, "strategies": names,
-              "rules": rs.formatted(), "rules_diff": {k: v[1] for k, v in diff(rs).items()},
-              "num_players": rs.num_players, "n_teams": rs.n_teams}
-    writer = None
-    handle = None
-    if trace_path is not None:
-        try:
-            trace_path.parent.mkdir(parents=True, exist_ok=True)  # as plot --out and report --out do
-            handle = AtomicText(trace_path)  # written whole or not at all (a failed game leaves no trace file)
-        except OSError as exc:
-            raise click.ClickException(f"cannot write trace file {trace_path}: {exc.strerror}") from None
-        writer = TraceWriter(handle.stream)
+    names, seat = _seating(strategies, human, rs)
+    header = game_header(rs, variant, seed, game_index, names)
+    handle = _open_trace(trace_path)
+    writer = None if handle is None else TraceWriter(handle.stream)
+    if writer is not None:
         writer.header(**header)
     follow = Following(header, narrate=narrate, page=html_path is not None, seat=seat, write=click.echo)
     players = None
     if seat is not None:
         players = seat_person(names, seed, game_index, seat, sys.stdin, sys.stdout, follow.words, hint_worlds)
-    emit = tee(writer, follow.emit)
     try:
-        if search_values:  # each searching seat recorded: the same calls, the same game
-            emit = recorder = SearchRecorder(emit)
-            players = recorder.seat(players if players is not None else make_strategies(names, seed, game_index))
-        result = play_game(rs, names, seed, game_index, emit=emit, strategies=players)
-        if handle is not None:
-            handle.commit()
-    except (StrategyError, EngineError) as exc:
-        raise cli_errors(exc) from None
-    except LeftTable:
-        click.echo("you left the table; the game was not finished")
-        return
-    except KeyboardInterrupt:
-        if seat is not None:
-            click.echo("\nyou left the table (Ctrl-C); the game was not finished", err=True)
-            raise SystemExit(130) from None
-        interrupted_nothing_kept("a single game" + (f" (no trace is written to {trace_path})" if trace_path else ""))
+        result = _play_followed(rs, names, seed, game_index, tee(writer, follow.emit), players, search_values, seat,
+                                trace_path)
+        if handle is not None and result is not None:
+            handle.commit()  # the trace is written whole, once the game finished (a failed game leaves none)
     finally:
         if handle is not None:
             handle.close()
-    teams = rs.n_teams
-    seats = ", ".join(f"{s}:{n}(team {s % teams})" for s, n in enumerate(names))
-    click.echo(f"{variant} game, seed {seed}, game {game_index}; seats {seats}")
-    changed = diff(rs)
-    if changed:
-        click.echo("rules changed from the preset: " + ", ".join(f"{k}={v[1]}" for k, v in changed.items()))
-    running = [0] * teams
-    concealed_scored = scores_concealed(rs)  # "concealed" is a Classic notion (RULES.md §1.10)
-    for d in result.deals:
-        for t, s in enumerate(d.scores):
-            running[t] += s["total"]
-        how = deal_ending(d, concealed_scored)
-        parts = []
-        for t, s in enumerate(d.scores):
-            kinds = "/".join(f"{n}{k[0].lower()}" for k, n in d.canastas[t].items() if n) or "none"
-            hidden = d.hidden_canastas[t] if d.hidden_canastas else 0
-            if hidden:
-                kinds += f" incl. {hidden} hidden"
-            black = d.black_threes[t] if d.black_threes else 0
-            threes = f"R3 {d.red_threes[t]}" + (f" B3 {black}" if black else "")
-            parts.append(f"team {t} {s['total']:+6d} (canastas {kinds}, {threes}) = {running[t]:6d}")
-        click.echo(f"deal {d.deal_index + 1:2d} dealer {d.dealer} turns {d.turns:3d} {how:24s} | "
-                   + " | ".join(parts))
-    last = result.deals[-1]
-    if last.black_three_canasta_team is not None:
-        click.echo(f"team {last.black_three_canasta_team} made a canasta of black threes: it wins the game")
-    if result.winner_team >= 0:
-        margin = result.totals[result.winner_team] - max(
-            x for t, x in enumerate(result.totals) if t != result.winner_team)
-        click.echo(f"winner: team {result.winner_team} by {margin} after {len(result.deals)} deals, "
-                   f"{result.turns} turns")
-    else:
-        click.echo(f"shared win at {result.totals} after {len(result.deals)} deals")
+    if result is None:
+        return
+    for line in game_summary(rs, variant, seed, game_index, names, result):
+        click.echo(line)
     if trace_path is not None:
         click.echo(f"trace written to {trace_path}")
     if html_path is not None:
@@ -186,3 +102,47 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
         click.echo(f"replay page written to {html_path}")
 
 
+def _seating(strategies: str, human: str | None, rs: RuleSet) -> tuple[list[str], int | None]:
+    """The seats' strategy specs and the seat a person plays (``--human``; None: nobody), whose spec is ``human``."""
+    try:
+        names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
+        seat = None if human is None else parse_seat(human, rs.num_players)
+    except (StrategyLookupError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if seat is not None:
+        names[seat] = "human"
+    return names, seat
+
+
+def _open_trace(trace_path: Path | None) -> AtomicText | None:
+    """The ``--trace`` file opened for writing (its folder made), or None without ``--trace``: written whole or not
+    at all (a temporary file renamed once the game finished, :class:`simcli.runs.atomic.AtomicText`)."""
+    if trace_path is None:
+        return None
+    try:
+        trace_path.parent.mkdir(parents=True, exist_ok=True)  # as plot --out and report --out do
+        return AtomicText(trace_path)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write trace file {trace_path}: {exc.strerror}") from None
+
+
+def _play_followed(rs: RuleSet, names: list[str], seed: int, game_index: int, emit: Emit | None,
+                   players: list[Strategy] | None, search_values: bool, seat: int | None,
+                   trace_path: Path | None) -> GameResult | None:
+    """Play the game with ``emit`` listening (each searching seat recorded with ``--search-values``: the same
+    calls, the same game); None when the person at ``seat`` left the table. Ctrl-C ends the command."""
+    try:
+        if search_values:
+            emit = recorder = SearchRecorder(emit)
+            players = recorder.seat(players if players is not None else make_strategies(names, seed, game_index))
+        return play_game(rs, names, seed, game_index, emit=emit, strategies=players)
+    except (StrategyError, EngineError) as exc:
+        raise cli_errors(exc) from None
+    except LeftTable:
+        click.echo("you left the table; the game was not finished")
+        return None
+    except KeyboardInterrupt:
+        if seat is not None:
+            click.echo("\nyou left the table (Ctrl-C); the game was not finished", err=True)
+            raise SystemExit(130) from None
+        interrupted_nothing_kept("a single game" + (f" (no trace is written to {trace_path})" if trace_path else ""))

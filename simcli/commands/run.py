@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import click
-from click.core import ParameterSource
 
 from simcli.commands.common import (
     STRATEGIES_HELP,
     BackendChoice,
     backend_options,
+    build_rules,
     complete_strategy,
     first_error_message,
+    given_params,
     refuse_unused,
     rule_option,
     rules_file_option,
@@ -29,36 +30,12 @@ from simcli.commands.common import (
 from simcli.commands.hints import again, build_hint, prog
 from simcli.players.loading import parse_strategy_list
 from simcli.players.specs import StrategyLookupError
-from simcli.rules.knobs import RuleError
-from simcli.rules.presets import diff, load_rules, parse_overrides, read_rules_file
+from simcli.rules.presets import rules_diff
 from simcli.runs.errors import ClusterLost, RunError
-from simcli.runs.execute import execute_run
-from simcli.runs.integrity import manifest_error
+from simcli.runs.execute import RunOutcome, execute_run
 from simcli.runs.preflight import check_strategies
-from simcli.runs.rebuild import recovered_settings
+from simcli.runs.resume import resumed_settings
 from simcli.runs.spec import RunSpec, default_chunk_size
-from simcli.runs.storage import read_manifest
-
-
-def _stored_settings(out: Path, fmt: str) -> tuple[dict[str, Any], str]:
-    """The run settings (``spec``) and table format a ``--resume`` of ``out`` takes from its run.json; for a run
-    whose run.json is gone, those its done-markers and tables show (no variant, no rules: the command line's go,
-    and the resume rebuilds run.json once a replayed game agrees, :mod:`simcli.runs.rebuild`).
-
-    A run.json that is not there or not JSON, or that is JSON but not a run manifest, is a one-line error.
-    """
-    if not (out / "run.json").exists() and (found := recovered_settings(out)) is not None:
-        return found[0], found[1] or fmt
-    try:
-        manifest = read_manifest(out)
-    except (OSError, ValueError):
-        raise click.ClickException(f"nothing to resume: {out} has no readable run.json") from None
-    why = manifest_error(manifest)
-    if why:
-        raise click.ClickException(
-            f"cannot resume: {out / 'run.json'} is not a run manifest ({why}); the run's settings are lost: "
-            "play it again into a new --out")
-    return manifest["spec"], manifest.get("format", "parquet")
 
 
 def refuse_useless_rotation(names: list[str]) -> None:
@@ -124,39 +101,27 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
         trace_games: int, fmt: str, resume: bool, quiet: bool, on_error: str, backend: BackendChoice,
         chunk_size: int | None, as_json: bool) -> None:
     """Play N seeded games and write games/deals tables to a run directory."""
-    def given(param: str) -> bool:
-        return ctx.get_parameter_source(param) == ParameterSource.COMMANDLINE
-
     refuse_unused(ctx, [("name", out is None, "--name only names the default --out folder, and --out is given")])
-
-    stored: dict[str, Any] | None = None
+    stored_rules: dict[str, Any] | None = None
     if resume:
         if out is None:
             raise click.ClickException("--resume needs --out RUN_DIR")
-        stored, stored_format = _stored_settings(out, fmt)
-        variant = variant if given("variant") else stored.get("variant", variant)
-        if not given("games") and "games" not in stored:
-            raise click.ClickException(f"{out} has lost its run.json and not every chunk finished, so its number "
-                                       "of games is unknown: give --games N (and the variant and --rule options "
-                                       "it was played with) to rebuild run.json and finish it")
-        games = games if given("games") else stored["games"]
-        seed = seed if given("seed") else stored["seed"]
-        strategies = strategies if given("strategies") else ",".join(stored["strategies"])
-        rotate_seats = rotate_seats or stored["rotate_seats"]
-        trace_games = trace_games if given("trace_games") else stored["trace_games"]
-        on_error = on_error if given("on_error") else stored["on_error"]
-        chunk_size = chunk_size if given("chunk_size") else stored["chunk_size"]
-        fmt = fmt if given("fmt") else stored_format
+        try:
+            p = resumed_settings(out, {"variant": variant, "games": games, "seed": seed, "strategies": strategies,
+                                       "rotate_seats": rotate_seats, "trace_games": trace_games,
+                                       "on_error": on_error, "chunk_size": chunk_size, "fmt": fmt},
+                                 given_params(ctx))
+        except RunError as exc:
+            raise click.ClickException(str(exc)) from None
+        variant, games, seed, strategies = p["variant"], p["games"], p["seed"], p["strategies"]
+        rotate_seats, trace_games, on_error, chunk_size = (p["rotate_seats"], p["trace_games"], p["on_error"],
+                                                           p["chunk_size"])
+        fmt, stored_rules = p["fmt"], p["stored_rules"]
+    rs = build_rules(variant, rules, rules_file, stored=stored_rules)
     try:
-        overrides: dict[str, Any] = read_rules_file(rules_file) if rules_file else {}
-        overrides.update(parse_overrides(rules))
-        if stored is not None and not overrides and "rules" in stored:
-            rs = load_rules(variant, stored["rules"])
-        else:
-            rs = load_rules(variant, overrides)
         names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
         check_strategies([rs], names)  # what the rules tell of each strategy, before any game or file
-    except (RuleError, StrategyLookupError) as exc:
+    except StrategyLookupError as exc:
         raise click.ClickException(str(exc)) from None
     if rotate_seats and not resume:  # a resume keeps the stored settings (or refuses other ones itself)
         refuse_useless_rotation(names)
@@ -167,16 +132,34 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     if out is None:
         out, made_dir = _default_out(variant, name)
     jobs = jobs or os.cpu_count() or 1
-    total = games * (2 if rotate_seats else 1)
+    outcome = _execute(spec, out, fmt, resume, quiet, backend, jobs, rules_diff(rs), made_dir)
+    files = [out / f for f in (f"games.{fmt}", f"deals.{fmt}", f"errors.{fmt}", "run.json") if (out / f).exists()]
+    if outcome.errors and not outcome.games:
+        # Nothing to analyse: a failure, however --on-error is set (the errors table says why each game failed).
+        raise click.ClickException(
+            f"every game failed ({outcome.errors:,} of {outcome.errors:,}), the first with: "
+            f"{first_error_message(out / f'errors.{fmt}')}; all errors are in {out}/errors.{fmt}"
+        )
+    if as_json:
+        click.echo(json.dumps(_played_json(outcome, out, spec, jobs, backend, files), indent=2))
+    else:
+        click.echo(_played_text(outcome, out, variant, names, jobs, backend, fmt, files))
+
+
+def _execute(spec: RunSpec, out: Path, fmt: str, resume: bool, quiet: bool, backend: BackendChoice, jobs: int,
+             changed: dict[str, str], made_dir: bool) -> RunOutcome:
+    """Play (or finish) the run with a progress bar; a failure is a one-line error, and Ctrl-C, SIGTERM or SIGHUP
+    keep the finished chunks (run.json says interrupted), say how to finish and exit 128 + the signal."""
     from tqdm import tqdm
 
+    total = spec.games * (2 if spec.rotate_seats else 1)
     shown = not quiet and sys.stderr.isatty()
-    build_hint(total, names, shown=shown)  # before the bar: a line of its own, not glued to the bar's line
-    bar = tqdm(total=total, unit="game", desc=f"{variant}", disable=not shown, dynamic_ncols=True, smoothing=0.1)
+    build_hint(total, list(spec.strategies), shown=shown)  # before the bar: a line of its own, not glued to it
+    bar = tqdm(total=total, unit="game", desc=f"{spec.variant}", disable=not shown, dynamic_ncols=True,
+               smoothing=0.1)
     try:
         outcome = execute_run(spec, out, backend=backend.open(jobs), fmt=fmt, resume=resume,
-                              command=["simcli", *sys.argv[1:]], progress=bar.update,
-                              rules_diff={k: v[1] for k, v in diff(rs).items()},
+                              command=["simcli", *sys.argv[1:]], progress=bar.update, rules_diff=changed,
                               notify=lambda message: bar.write(message, file=sys.stderr), made_dir=made_dir)
     except RunError as exc:
         bar.close()
@@ -194,32 +177,33 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
                    f"  {again(['run', '--resume', '--out', str(out), *backend.words()])}", err=True)
         sys.exit(128 + signum)
     bar.close()
-    files = [out / f for f in (f"games.{fmt}", f"deals.{fmt}", f"errors.{fmt}", "run.json") if (out / f).exists()]
-    if outcome.errors and not outcome.games:
-        # Nothing to analyse: a failure, however --on-error is set (the errors table says why each game failed).
-        raise click.ClickException(
-            f"every game failed ({outcome.errors:,} of {outcome.errors:,}), the first with: "
-            f"{first_error_message(out / f'errors.{fmt}')}; all errors are in {out}/errors.{fmt}"
-        )
-    if as_json:
-        click.echo(json.dumps({
-            "run_dir": str(out), "status": outcome.status, "variant": variant, "strategies": names, "seed": seed,
-            "games": outcome.games, "deals": outcome.hands, "failed_games": outcome.errors, "jobs": jobs,
-            "backend": backend.kind, "wall_seconds": round(outcome.wall_seconds, 3),
-            "hands_per_s": round(outcome.hands_per_s, 1) if outcome.hands_per_s else None,
-            "files": [str(f) for f in files],
-        }, indent=2))
-        return
+    return outcome
+
+
+def _played_json(outcome: RunOutcome, out: Path, spec: RunSpec, jobs: int, backend: BackendChoice,
+                 files: list[Path]) -> dict[str, Any]:
+    """What ``run --json`` prints when it is done."""
+    return {
+        "run_dir": str(out), "status": outcome.status, "variant": spec.variant, "strategies": list(spec.strategies),
+        "seed": spec.seed, "games": outcome.games, "deals": outcome.hands, "failed_games": outcome.errors,
+        "jobs": jobs, "backend": backend.kind, "wall_seconds": round(outcome.wall_seconds, 3),
+        "hands_per_s": round(outcome.hands_per_s, 1) if outcome.hands_per_s else None,
+        "files": [str(f) for f in files],
+    }
+
+
+def _played_text(outcome: RunOutcome, out: Path, variant: str, names: list[str], jobs: int, backend: BackendChoice,
+                 fmt: str, files: list[Path]) -> str:
+    """What ``run`` says when it is done: the games played or kept, the speed, the files and how to report."""
     hands_per_s = (f"{outcome.hands_per_s:,.0f} hands/s" if outcome.hands_per_s
                    else "nothing left to play, the finished run was reused")
     played = (f"Played {outcome.games:,} games" if not outcome.kept else
               f"Kept {outcome.kept:,} games an earlier run had finished and played {outcome.games - outcome.kept:,}"
               f" more, {outcome.games:,} games in all")
-    click.echo(
+    return (
         f"{played} ({outcome.hands:,} deals) of {variant} with {', '.join(dict.fromkeys(names))}"
         f" on {jobs} {backend.kind} job(s): {hands_per_s}"
         + (f", {outcome.errors} failed game(s) in errors.{fmt}" if outcome.errors else "")
         + f".\nResults: {', '.join(str(f) for f in files)} (schemas in docs/results-format.md).\n"
         f"Report on them with: {prog()} report {out}   (or in Python: simcli.results.load('{out}'))"
     )
-

@@ -10,8 +10,9 @@ from typing import Any
 import click
 
 from simcli.commands.common import json_option
-from simcli.engine.position import PositionError, parse_position, team_label
+from simcli.engine.position import PositionError, team_label
 from simcli.engine.scoring import SCORE_PARTS, score_deal
+from simcli.positions.reader import parse_position
 from simcli.rules.knobs import RuleError
 
 

@@ -48,6 +48,29 @@ def default_metrics(variant: str, overrides: dict[str, Any]) -> tuple[str, ...]:
     return tuple("deal_turns" if m == "deals" and capped else m for m in DEFAULT_SWEEP)
 
 
+def swept_knob(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | None,
+               metrics: tuple[str, ...]) -> tuple[Knob, list[str], dict[str, Any], list[Metric]]:
+    """``--rule KNOB=V1,V2,...`` read: the knob and its values, the fixed overrides (``--rules`` then ``--set``) and
+    the metrics, each checked (a knob both swept and fixed, or a value given twice, is refused)."""
+    from simcli import stats
+
+    name, sep, raw_values = rule.partition("=")
+    if not sep or not raw_values.strip():
+        raise click.ClickException(f"bad --rule '{rule}': expected KNOB=V1,V2,...")
+    try:
+        k = knob(name.strip())
+        base = {**(read_rules_file(rules_file) if rules_file is not None else {}), **parse_overrides(fixed)}
+        chosen = stats.parse_metrics(metrics, default_metrics(variant, base))
+    except (RuleError, stats.StatsError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if k.name in base:
+        raise click.ClickException(f"knob '{k.name}' is both swept (--rule) and fixed (--set)")
+    values = stats.split_values(raw_values)
+    if len(set(values)) != len(values):
+        raise click.ClickException(f"--rule {k.name}: repeated values in {raw_values!r}")
+    return k, values, base, chosen
+
+
 def checked_settings(variant: str, base: dict[str, Any], k: Knob, values: list[str], strategies: str,
                      rotate_seats: bool, chosen: Sequence[Metric], level: str | None = None) -> list[Setting]:
     """One setting ``(value, rules, seats)`` per value of the swept knob, each checked with the metrics before
@@ -120,20 +143,7 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | No
     level_specs = parse_levels(levels, strategy_args)
     strategies = strategy_args[0] if strategy_args else "greedy"
 
-    name, sep, raw_values = rule.partition("=")
-    if not sep or not raw_values.strip():
-        raise click.ClickException(f"bad --rule '{rule}': expected KNOB=V1,V2,...")
-    try:
-        k = knob(name.strip())
-        base = {**(read_rules_file(rules_file) if rules_file is not None else {}), **parse_overrides(fixed)}
-        chosen = stats.parse_metrics(metrics, default_metrics(variant, base))
-    except (RuleError, stats.StatsError) as exc:
-        raise click.ClickException(str(exc)) from None
-    if k.name in base:
-        raise click.ClickException(f"knob '{k.name}' is both swept (--rule) and fixed (--set)")
-    values = stats.split_values(raw_values)
-    if len(set(values)) != len(values):
-        raise click.ClickException(f"--rule {k.name}: repeated values in {raw_values!r}")
+    k, values, base, chosen = swept_knob(variant, rule, fixed, rules_file, metrics)
     if level_specs is not None:
         return sweep_levels(variant, rule, k, values, base, fixed, rules_file, games, seed, level_specs, levels,
                             strategy_args, rotate_seats, chosen, out, save, jobs, backend, fmt, quiet)

@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import click
-from click.core import ParameterSource
 
 from simcli.commands.common import (
     BackendChoice,
     backend_options,
     build_rules,
     complete_strategy,
+    given_params,
     json_flag,
+    refuse_unused,
     rule_option,
     rules_file_option,
     show_traceback,
@@ -27,7 +28,8 @@ from simcli.commands.common import (
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.match import DEFAULT_GAMES, pairs_from_games, strategy_spec
 from simcli.commands.output import reported
-from simcli.duplicate.match import MatchError, MatchState, play_match, seat_strategies
+from simcli.duplicate.match import MatchError, MatchState, check_sides, play_match
+from simcli.duplicate.resuming import tournament_settings
 from simcli.duplicate.tournament import (
     StoredMatch,
     TournamentError,
@@ -35,13 +37,11 @@ from simcli.duplicate.tournament import (
     open_folder,
     play_schedule,
     results,
-    stored_spec,
 )
 from simcli.reporting.matches import save_tournament, tournament_text
 from simcli.reporting.studies import default_out
-from simcli.rules.presets import load_rules
+from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import ClusterLost
-from simcli.runs.preflight import CannotPlay, check_strategies
 
 
 def split_strategies(text: str) -> list[str]:
@@ -112,59 +112,73 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
                games: int, jobs: int | None, backend: BackendChoice, out: Path | None, resume: bool, bootstrap: int,
                bootstrap_seed: int, fmt: str, quiet: bool) -> None:
     """Round robin of duplicate matches between the strategies S1,S2,...; Elo ratings with intervals."""
-    def given(param: str) -> bool:
-        return ctx.get_parameter_source(param) == ParameterSource.COMMANDLINE
-
     try:
+        stored_rules = None
         if resume:
             if out is None:
                 raise click.ClickException("--resume needs --out DIR")
-            stored = stored_spec(out)
-            variant = variant if given("variant") else stored["variant"]
-            seed = seed if given("seed") else stored["seed"]
-            games = games if given("games") else 2 * int(stored["pairs"])
-            strategies = strategies if strategies else ",".join(stored["strategies"])
-            rs = (build_rules(variant, rules, rules_file) if rules or rules_file
-                  else load_rules(variant, stored["rules"]))
-        else:
-            if not strategies:
-                raise click.ClickException("give the strategies as S1,S2,... (at least two)")
-            rs = build_rules(variant, rules, rules_file)
+            p = tournament_settings(out, {"variant": variant, "seed": seed, "games": games,
+                                          "strategies": strategies, "rules": rules or rules_file},
+                                    given_params(ctx))
+            variant, seed, games, strategies, stored_rules = (p["variant"], p["seed"], p["games"], p["strategies"],
+                                                              p["stored_rules"])
+        elif not strategies:
+            raise click.ClickException("give the strategies as S1,S2,... (at least two)")
+        rs = build_rules(variant, rules, rules_file, stored=stored_rules)
     except (TournamentError, KeyError, TypeError, ValueError) as exc:
         raise click.ClickException(str(exc).splitlines()[0] if str(exc) else "unreadable tournament") from None
-    names = [strategy_spec(s) for s in split_strategies(strategies)]
-    if len(names) < 2:
-        raise click.ClickException(f"a tournament needs at least two strategies: got {strategies!r}")
-    if len(set(names)) != len(names):
-        raise click.ClickException(f"strategies must be different: got {', '.join(names)}")
-    try:
-        seat_strategies(names[0], names[1], rs.num_players, rs.n_teams, variant)
-        check_strategies([rs], names)  # what the rules tell of each, before any game
-    except (MatchError, CannotPlay) as exc:
-        raise click.ClickException(str(exc)) from None
-    if bootstrap == 0 and ctx.get_parameter_source("bootstrap_seed") == ParameterSource.COMMANDLINE:
-        raise click.ClickException("--bootstrap-seed does nothing here: it seeds the resampling of --bootstrap B, "
-                                   "which is not given")
+    names = _players(strategies, rs, variant)
+    refuse_unused(ctx, [("bootstrap_seed", bootstrap != 0, "it seeds the resampling of --bootstrap B, which is not "
+                                                            "given")])
     pairs = pairs_from_games(games, "--games")
     if bootstrap and pairs < 2:
         raise click.ClickException(f"--bootstrap resamples the pairs of each match: it needs at least 2 pairs "
                                    f"(--games 4), not {pairs}")
     spec = TournamentSpec(variant=variant, rules=rs.formatted(), strategies=tuple(names), seed=seed, pairs=pairs)
     out = out or default_out("tournament", variant)
-    jobs = jobs or os.cpu_count() or 1
+    finished = _play_round_robin(spec, rs, out, resume, jobs or os.cpu_count() or 1, backend, fmt, quiet)
+    data = results(spec, finished, bootstrap=bootstrap, bootstrap_seed=bootstrap_seed)
+    data["command"] = ["simcli", *sys.argv[1:]]
+    save_tournament(out, data)
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(tournament_text(data, out))
+
+
+def _players(strategies: str, rs: RuleSet, variant: str) -> list[str]:
+    """The tournament's strategy specs, each checked: at least two, all different, seated under ``rs``."""
+    names = [strategy_spec(s) for s in split_strategies(strategies)]
+    if len(names) < 2:
+        raise click.ClickException(f"a tournament needs at least two strategies: got {strategies!r}")
+    if len(set(names)) != len(names):
+        raise click.ClickException(f"strategies must be different: got {', '.join(names)}")
+    try:
+        check_sides(names, rs, variant)  # two sides, and what the rules tell of each, before any game
+    except MatchError as exc:
+        raise click.ClickException(str(exc)) from None
+    return names
+
+
+def _play_round_robin(spec: TournamentSpec, rs: RuleSet, out: Path, resume: bool, jobs: int,
+                      backend: BackendChoice, fmt: str, quiet: bool) -> list[StoredMatch]:
+    """Play (or reuse from ``out``) every match of the round robin on one backend, with a progress bar and a line
+    per match."""
+    names, pairs = spec.strategies, spec.pairs
     pool = backend.open(jobs)  # one backend for every match (one Dask cluster or client, not one per match)
     say = (lambda line: click.echo(line, err=True)) if fmt == "json" else click.echo
     schedule = spec.schedule()
-    build_hint(2 * pairs * len(schedule), names, shown=on_terminal(quiet))  # before the bar: a line of its own
-    bar = progress_bar(2 * pairs * len(schedule), f"{variant} round robin", quiet=quiet)
+    build_hint(2 * pairs * len(schedule), list(names), shown=on_terminal(quiet))  # before the bar: its own line
+    bar = progress_bar(2 * pairs * len(schedule), f"{spec.variant} round robin", quiet=quiet)
     if not bar.disable:
         say = bar.write  # lines above the bar, not through it
     with series_errors(bar, out, ['tournament', '--resume', '--out', str(out), *backend.words()]):
         open_folder(out, spec, resume, command=["simcli", *sys.argv[1:]])
 
         def play(i: int, j: int) -> MatchState:
-            return play_match(variant, rs, names[i], names[j], seed, pairs, jobs=jobs, batch=min(pairs, 100),
-                              progress=advance(bar, bar.n), backend=pool, on_games=bar.update).state
+            return play_match(spec.variant, rs, names[i], names[j], spec.seed, pairs, jobs=jobs,
+                              batch=min(pairs, 100), progress=advance(bar, bar.n), backend=pool,
+                              on_games=bar.update).state
 
         def settled(n: int, m: StoredMatch, reused: bool) -> None:
             a, b = names[m.i], names[m.j]
@@ -180,10 +194,4 @@ def tournament(ctx: click.Context, strategies: str | None, variant: str, rules: 
 
         finished = play_schedule(out, spec, schedule, play, settled)
     bar.close()
-    data = results(spec, finished, bootstrap=bootstrap, bootstrap_seed=bootstrap_seed)
-    data["command"] = ["simcli", *sys.argv[1:]]
-    save_tournament(out, data)
-    if fmt == "json":
-        click.echo(json.dumps(data, indent=2))
-    else:
-        click.echo(tournament_text(data, out))
+    return finished

@@ -24,30 +24,11 @@ def verify(run_dir: Path, quiet: bool) -> None:
     intact run that is not finished (interrupted, failed or killed: finish it with --resume); 4 for a run
     that another process is writing.
     """
-    from simcli.runs.errors import RunInUse
-    from simcli.runs.integrity import LOCK, MANIFEST, check_run
-    from simcli.runs.lock import run_lock
-    from simcli.runs.rebuild import describe, missing_markers, recovered_settings
+    from simcli.runs.integrity import check_run
+    from simcli.runs.rebuild import missing_markers
 
-    if not run_dir.is_dir():
-        raise click.ClickException(f"no run directory at {run_dir}")
-    if not (run_dir / MANIFEST).exists():
-        found = recovered_settings(run_dir)
-        if found is not None:  # the settings are lost, the games are not: say how to get the manifest back
-            raise click.ClickException(
-                f"{run_dir} has lost its {MANIFEST}, but its done-markers and tables are there ({describe(found[0])})"
-                f"; rebuild {MANIFEST} with: {prog()} run --resume --out {run_dir} and the --variant and --rule "
-                "options it was played with (no table stores them; a game played again checks them)")
-        raise click.ClickException(f"{run_dir} is not a run directory (no {MANIFEST})")
-    if (run_dir / LOCK).exists():
-        try:
-            with run_lock(run_dir):
-                pass  # a stale lock of a killed run: nobody holds it
-        except RunInUse as exc:
-            click.echo(f"Error: {exc}", err=True)
-            sys.exit(IN_USE)
-        except OSError:
-            pass  # a read-only run directory cannot be locked, nor written by anyone
+    _refuse_no_run(run_dir)
+    _exit_if_in_use(run_dir)
     check = check_run(run_dir)
     if not check.ok:
         for problem in check.problems:
@@ -73,3 +54,37 @@ def verify(run_dir: Path, quiet: bool) -> None:
         click.echo(f"ok: {run_dir} is a complete run of {total:,} games ({check.games_kept:,} played, "
                    f"{errors:,} failed), {int(manifest.get('hands') or 0):,} deals; every file matches run.json"
                    + note)
+
+
+def _refuse_no_run(run_dir: Path) -> None:
+    """A one-line error for a folder that is not there or holds no run.json (saying how to rebuild a lost one)."""
+    from simcli.runs.integrity import MANIFEST
+    from simcli.runs.rebuild import describe, recovered_settings
+
+    if not run_dir.is_dir():
+        raise click.ClickException(f"no run directory at {run_dir}")
+    if not (run_dir / MANIFEST).exists():
+        found = recovered_settings(run_dir)
+        if found is not None:  # the settings are lost, the games are not: say how to get the manifest back
+            raise click.ClickException(
+                f"{run_dir} has lost its {MANIFEST}, but its done-markers and tables are there ({describe(found[0])})"
+                f"; rebuild {MANIFEST} with: {prog()} run --resume --out {run_dir} and the --variant and --rule "
+                "options it was played with (no table stores them; a game played again checks them)")
+        raise click.ClickException(f"{run_dir} is not a run directory (no {MANIFEST})")
+
+
+def _exit_if_in_use(run_dir: Path) -> None:
+    """Exit 4 (:data:`IN_USE`) when another process holds the run's lock (a stale lock is nobody's)."""
+    from simcli.runs.errors import RunInUse
+    from simcli.runs.integrity import LOCK
+    from simcli.runs.lock import run_lock
+
+    if (run_dir / LOCK).exists():
+        try:
+            with run_lock(run_dir):
+                pass  # a stale lock of a killed run: nobody holds it
+        except RunInUse as exc:
+            click.echo(f"Error: {exc}", err=True)
+            sys.exit(IN_USE)
+        except OSError:
+            pass  # a read-only run directory cannot be locked, nor written by anyone

@@ -16,12 +16,12 @@ The statistics of a finished ladder (ratings, upset rates, span, gap share) and 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
+from simcli.players.best_heuristic import best_heuristic
 from simcli.players.loading import load_strategy
 from simcli.players.specs import StrategyLookupError, split_spec
 from simcli.rules.presets import load_rules
@@ -53,25 +53,16 @@ def optional_rung(name: str) -> bool:
     return True
 
 
-def best_heuristic(variant: str) -> str:
-    """The variant's best heuristic, mc's rollout policy (``BEST_HEURISTIC`` of strategies/mc.py; greedy for a
-    variant it does not name)."""
-    # Through the loaded class's module: the built-ins are the package ``strategies`` in a checkout and
-    # ``simcli.strategies`` in an installed wheel (simcli.players.loading._builtin_package).
-    module = importlib.import_module(load_strategy("mc").__module__)
-    table: dict[str, str] = module.BEST_HEURISTIC
-    return table.get(variant, ANCHOR)
-
-
 def learnt_rung(variant: str, rules: RuleSet | None = None) -> bool:
     """Whether the learnt player ``net`` is a rung: a shipped model was trained under ``rules`` (``None``: the
-    preset of ``variant``) and loads. Under other rules ``net`` refuses to play (strategies/net.py), so a ladder
+    preset of ``variant``) and loads. Under other rules ``net`` refuses to play (strategies/learnt/net.py), so a ladder
     of changed rules leaves it out rather than fail; ``--rungs`` with ``net:any_rules=true`` puts it back."""
     try:
+        from simcli.strategies.learnt.model import model_for_rules  # numpy's model code, only when a ladder is built
+
         played = rules if rules is not None else load_rules(variant)
-        module = importlib.import_module(load_strategy("net").__module__)
-        model = module.model_for_rules(played)
-    except (StrategyLookupError, ValueError, OSError):  # no such variant, net not installed, a bad model file
+        model = model_for_rules(played)
+    except (ValueError, OSError):  # no such variant, a bad model file
         return False
     return model.refusal(played) is None
 

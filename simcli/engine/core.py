@@ -39,7 +39,7 @@ def flag_error(method: str, value: Any) -> str | None:
 
 
 class Engine:
-    """One deal in play: state, strategies (a :class:`~simcli.players.loading.Strategy` per seat), their
+    """One deal in play: state, strategies (a :class:`~simcli.engine.strategy_base.Strategy` per seat), their
     :class:`~simcli.engine.view.PlayerView`, the ``emit(kind, data)`` listener (``None``: no event data is built)."""
 
     def __init__(self, st: DealState, strategies: Sequence[Any], views: Sequence[Any], emit: Emit | None,

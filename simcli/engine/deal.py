@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from simcli.engine import ending, melding
+from simcli.engine import ending, judge, melding
 from simcli.engine.core import SPECIAL_HAND, STOCK_DRAW, Emit, Engine
 from simcli.engine.dealing import emit_opening, new_deal
 from simcli.engine.ending import DealResult
@@ -43,7 +43,7 @@ from simcli.engine.state import DealState
 from simcli.engine.strategy_base import Strategy
 from simcli.engine.trace_json import describe_decision, meld_json
 from simcli.engine.view import PlayerView
-from simcli.primitives.cards import RANK_NAMES
+from simcli.primitives.cards import BLACK_THREE, RANK_NAMES, RED_THREE
 from simcli.primitives.errors import EngineError, GameContext
 
 #: Names other modules and tests import from here (the engine's entry points).
@@ -212,8 +212,7 @@ class Deal(Engine):
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "draw", "value": describe_decision(decision)})
         if decision is STOCK_DRAW:
             stock = st.stock
-            if not stock or (len(stock) < r.draw_count and not r.partial_draw_allowed):
-                # An empty stock, or too short for a whole draw (RULES.md A-X-5), ends the deal.
+            if not stock or (len(stock) < r.draw_count and not r.partial_draw_allowed):  # empty, or short: A-X-5
                 ending.stock_out(self, seat, {} if not stock else {"stock_left": len(stock)})
                 return True
             # The stock draw, inlined (it runs on most turns): bonus threes are laid and replaced by draw_one.
@@ -327,8 +326,7 @@ class Deal(Engine):
             return True
         if st.last_card_red_three and (r.last_card_red_three_ends_deal or (
                 st.hand_sizes[seat] == 1 and go_out_error(st, seat, st.canastas[st.team_of[seat]]) is not None)):
-            # The last stock card was a three and could not be replaced: by the knob, or because the
-            # player is left with one card it may not discard, the deal ends here (stock out).
+            # The last stock card was an unreplaced three: by the knob, or as the last card may not go, stock out.
             ending.stock_out(self, seat, {"last_card_red_three": True})
             return True
         return False
@@ -338,6 +336,8 @@ class Deal(Engine):
         st = self.st
         emit = self.emit
         st.phase += 1
+        if self._discard_rules or st.hand_sizes[seat] == 1:  # issue 53: never ask when no discard is legal
+            judge.require_discard(st, seat, self.ctx)
         try:
             returned: Any = self.strategies[seat].choose_discard(self.views[seat])
         except Exception as exc:
@@ -353,7 +353,7 @@ class Deal(Engine):
         lifted = 0
         if emit:  # after every check: a refused discard is never traced as made
             emit("decision", {"seat": seat, "turn": st.turn, "kind": "discard", "value": RANK_NAMES[card]})
-            if self._lifts and not st.pile:
+            if self._lifts and (not st.pile or card == RED_THREE or card == BLACK_THREE):
                 lifted = discard_lifts(st, seat)  # read before the card leaves the hand
         hand[card] = hand[card] - 1  # not -=: the compiled build then subtracts natively
         sizes = st.hand_sizes
@@ -369,7 +369,7 @@ class Deal(Engine):
             spanish_pile.on_freezing_discard(st, card)
         if emit:
             data = {"seat": seat, "card": RANK_NAMES[card], "pile_size": len(st.pile), "frozen": st.pile_frozen}
-            if lifted:  # RULES.md A-AM-4d: no card was discardable, so bars were lifted (the last one named)
+            if lifted:  # RULES.md A-AM-4d (and the three lift): no card was discardable, so bars were lifted
                 data["bar_lifted"] = DISCARD_LIFTS[lifted - 1]
             emit("discard", data)
         if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat):

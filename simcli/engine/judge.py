@@ -41,6 +41,7 @@ from simcli.primitives.cards import (
     RED_THREE,
     SEVEN,
 )
+from simcli.primitives.errors import EngineError, GameContext
 
 
 def _is_int(x: Any) -> bool:
@@ -218,6 +219,8 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
     pile = st.pile
     if not pile:
         return "the pile is empty"
+    if st.top_facedown():  # one answer for every hidden card (issue 52)
+        return "the pile's top card is face down: it cannot be taken until a card is discarded on it (RULES.md §1.7)"
     top = pile[-1]
     if not IS_NATURAL[top]:
         return f"the pile cannot be taken with {RANK_NAMES[top]} on top"
@@ -256,11 +259,12 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
         return f"taking by {method} is not allowed (take_methods_unfrozen)"
     gained = len(pile) - 1
     if not r.red_three_from_pile_replaced:
-        # Only the red threes the taker can see are laid without reaching the hand: a face-down card (a Spanish
+        # Only the bonus threes the taker can see are laid without reaching the hand: a face-down card (a Spanish
         # initial pile) counts as a card gained, so that the answer depends on public cards only.
-        threes = pile.count(RED_THREE)
+        bonus = st.is_bonus_three
+        threes = pile.count(RED_THREE) + (pile.count(BLACK_THREE) if bonus[BLACK_THREE] else 0)
         if threes:
-            threes -= sum(1 for i in st.facedown_positions() if pile[i] == RED_THREE)
+            threes -= sum(1 for i in st.facedown_positions() if bonus[pile[i]])
         gained -= threes
     return melds_error(st, seat, (m, *take.extra), top_card=top, hand_bonus=gained)
 
@@ -278,7 +282,7 @@ def must_take_pile(st: DealState, seat: int) -> bool:
     r = st.rules
     if not stock_exhausted(st) or r.stock_exhaustion_rule != "CLASSIC_CONTINUATION":
         return False
-    if not r.must_take_pile_after_stock_empty_if_matches or not st.pile:
+    if not r.must_take_pile_after_stock_empty_if_matches or not st.pile or st.top_facedown():
         return False
     team = st.team_of[seat]
     top = st.pile[-1]
@@ -287,36 +291,80 @@ def must_take_pile(st: DealState, seat: int) -> bool:
     return take_error(st, seat, TakePile(Meld(top))) is None
 
 
-#: The discard bars that lift, in this order, when a player could otherwise discard nothing (RULES.md A-AM-4d):
-#: the dead-rank bar of ``empty_pile_no_dead_card``, then the A/7 bar of ``EMPTY_PILE_NO_A7_UNLESS_ONLY``.
-DISCARD_LIFTS: Final = ("dead_rank", "ace_seven")
+#: The discard bars that lift, in this order, when a player could otherwise discard nothing: the dead-rank bar of
+#: ``empty_pile_no_dead_card``, then the A/7 bar of ``EMPTY_PILE_NO_A7_UNLESS_ONLY`` (RULES.md A-AM-4d), then the three
+#: bar of ``NO_THREE_UNLESS_OUT`` for a hand that holds only threes (black threes kept under ``threes_mode=RED_BONUS``;
+#: docs/rules.md, the simcli note below §3.6).
+DISCARD_LIFTS: Final = ("dead_rank", "ace_seven", "three")
 
 
 def discard_error(st: DealState, seat: int, card: int) -> str | None:
     """Why ``seat`` may not discard ``card`` now (``discard_restrictions``, ``empty_pile_no_dead_card``), or ``None``.
 
-    Where the bars leave no card in the hand discardable, they lift as :func:`discard_lifts` says (A-AM-4d).
+    Where the bars leave no card in the hand discardable, they lift as :func:`discard_lifts` says (A-AM-4d, and
+    the three bar for a hand of threes only), so that some card in a hand is always discardable.
     """
     restrictions = st.rules.discard_restrictions
     if not restrictions and not st.rules.empty_pile_no_dead_card:
         return None
     err = _discard_bar(st, seat, card, 0)
-    if err is None or st.pile or not st.rules.empty_pile_no_dead_card:
-        return err  # without the dead-rank bar some card is always discardable: nothing lifts
+    if err is None:
+        return None
+    if st.pile or not st.rules.empty_pile_no_dead_card:
+        if not (card == RED_THREE or card == BLACK_THREE) or not _only_threes(st.hands[seat]):
+            return err  # without the dead-rank bar only a hand of threes can have no discardable card
     return _discard_bar(st, seat, card, discard_lifts(st, seat))
+
+
+def no_discard_error(st: DealState, seat: int) -> str | None:
+    """Why ``seat``, at its discard, has no legal discard at all, or ``None`` (the usual answer).
+
+    The engine asks this before every discard it checks (issue 53: a strategy is never asked for a decision with
+    no legal answer). With the lifts of :data:`DISCARD_LIFTS` a hand of two or more cards always holds a
+    discardable card, and a last card is held only where going out is legal (melds that would leave one card
+    are refused otherwise, RULES.md §1.6), so an answer here is an engine defect. Naturals are tried first: the
+    first one held is almost always legal, so the proof costs a call or two.
+    """
+    hand = st.hands[seat]
+    if st.hand_sizes[seat] == 1:
+        if st.special_hand is not None or empty_hand_takes_pony(st, seat):
+            return None
+        err = go_out_error(st, seat, st.canastas[st.team_of[seat]])
+        return None if err is None or err == ASK_FIRST else f"the last card may not be discarded: {err}"
+    for r in (*range(FOUR, ACE + 1), *range(FOUR)):
+        if hand[r] and discard_error(st, seat, r) is None:
+            return None
+    return "no card in hand may be discarded"
+
+
+def require_discard(st: DealState, seat: int, ctx: GameContext) -> None:
+    """Raise :class:`EngineError` if ``seat`` has no legal discard (:func:`no_discard_error`): the engine calls
+    this before asking a strategy for a discard, so that no strategy is asked for a decision with no legal answer."""
+    err = no_discard_error(st, seat)
+    if err:
+        raise EngineError(f"no legal discard for seat {seat} ({ctx.describe()}): {err}", ctx)
+
+
+def _only_threes(hand: Sequence[int]) -> bool:
+    """Whether every card of ``hand`` is a three."""
+    return not any(n for r, n in enumerate(hand) if n and r != RED_THREE and r != BLACK_THREE)
 
 
 def discard_lifts(st: DealState, seat: int) -> int:
     """How many bars of :data:`DISCARD_LIFTS` are lifted for ``seat`` now: 0 while some card in hand may be
-    discarded under every bar; else the fewest, in that order, that make one discardable (RULES.md A-AM-4d).
+    discarded under every bar; else the fewest, in that order, that make one discardable.
 
-    With the restrictions of RULES.md lifting the dead-rank bar is always enough (a hand with no discardable
-    card holds a dead natural, and once dead ranks may go, a dead natural other than A/7 may, or the naturals
-    are all A/7, which the A/7 bar then allows); the A/7 lift is there for the order the rule states.
+    With the restrictions of RULES.md lifting the dead-rank bar is always enough for a hand that holds a card
+    other than a three (a hand with no discardable card holds a dead natural, and once dead ranks may go, a dead
+    natural other than A/7 may, or the naturals are all A/7, which the A/7 bar then allows; wild cards are barred
+    only while a natural is held); the A/7 lift is there for the order the rule states. A hand of threes only
+    (two or more: a last card is a going-out discard) needs the three bar lifted, on any pile.
     """
-    if st.pile or not st.rules.empty_pile_no_dead_card:
+    hand = st.hands[seat]
+    if (st.pile or not st.rules.empty_pile_no_dead_card) and (
+            "NO_THREE_UNLESS_OUT" not in st.rules.discard_restrictions or not _only_threes(hand)):
         return 0
-    held = [r for r, n in enumerate(st.hands[seat]) if n]
+    held = [r for r, n in enumerate(hand) if n]
     for lifted in range(len(DISCARD_LIFTS) + 1):
         if any(_discard_bar(st, seat, r, lifted) is None for r in held):
             return lifted
@@ -331,8 +379,8 @@ def _discard_bar(st: DealState, seat: int, card: int, lifted: int) -> str | None
     if going_out:
         return None
     is_three = card == RED_THREE or card == BLACK_THREE
-    if is_three and "NO_THREE_UNLESS_OUT" in restrictions:
-        return "a three may be discarded only when going out"
+    if is_three and lifted < 3 and "NO_THREE_UNLESS_OUT" in restrictions:
+        return "a three may be discarded only when going out (or when the hand holds only threes)"
     if IS_WILD[card] and "NO_WILD_UNLESS_OUT_OR_ONLY_WILDS" in restrictions:
         if any(hand[r] for r in range(FOUR, ACE + 1)):
             return "a wild card may be discarded only when going out or when the hand holds only wilds and threes"

@@ -20,7 +20,7 @@ from simcli.engine.melds import requirement_met
 from simcli.engine.state import DealState
 from simcli.engine.trace_json import meld_json
 from simcli.primitives.actions import Meld, TakePile
-from simcli.primitives.cards import BLACK_THREE, FOUR, JOKER, RANK_NAMES, RED_THREE, TWO, WILD_MELD
+from simcli.primitives.cards import BLACK_THREE, FOUR, JOKER, RANK_NAMES, TWO, WILD_MELD
 
 
 def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
@@ -56,20 +56,20 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
     sizes[seat] = sizes[seat] - (n + tw + jk)
     add_to_meld(eng, seat, top, n + 1, tw, jk)
     gained = 0
+    bonus = st.is_bonus_three  # red threes; under AMERICAN_COLOUR_TABLE black ones too (issue 52: one rule everywhere)
     for card in pile:
-        if card != RED_THREE:
+        if not bonus[card]:
             hand[card] = hand[card] + 1
             known[card] = known[card] + 1  # everyone saw the face-up cards go into this hand
             gained += 1
     sizes[seat] = sizes[seat] + gained
     st.unlearn_facedown(seat)  # ... but not the face-down ones
-    pile[:] = [RED_THREE] * (len(pile) - gained)
+    pile[:] = [card for card in pile if bonus[card]]
     st.pile_frozen = False
-    # Red threes found in the pile are laid one by one once the rest of the pile is in the hand,
+    # Bonus threes found in the pile are laid one by one once the rest of the pile is in the hand,
     # so that every event sees each card in exactly one place.
     while pile:
-        pile.pop()
-        threes.lay_three(eng, seat, RED_THREE, "pile")
+        threes.lay_three(eng, seat, pile.pop(), "pile")
         if st.rules.red_three_from_pile_replaced:
             threes.draw_one(eng, seat, "replacement")
     st.take_sizes[team].append(size)
@@ -86,10 +86,11 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
 
 def record_take(st: DealState, history: list[Any], seat: int, take: TakePile, top: int, size: int) -> None:
     """The take in the table's public record (``DealState.history``), before any card of the pile moves: the cards
-    that go into the hand face up, bottom first (not a face-down card of an initial pile, nor a red three, which is
-    laid: a ``"three"`` entry)."""
+    that go into the hand face up, bottom first (not a face-down card of an initial pile, nor a bonus three, which
+    is laid: a ``"three"`` entry)."""
     down = st.facedown_positions()
-    shown = tuple([c for i, c in enumerate(st.pile) if c != RED_THREE and i not in down])
+    bonus = st.is_bonus_three
+    shown = tuple([c for i, c in enumerate(st.pile) if not bonus[c] and i not in down])
     history.append(("take", seat, st.turn, top, size, take.meld, take.extra, shown))
 
 

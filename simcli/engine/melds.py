@@ -78,7 +78,8 @@ def meld_error(rules: RuleSet, rank: int, naturals: int, twos: int, jokers: int,
     if wilds:
         if rank == SEVEN and not rules.sevens_wilds_allowed:
             return "wild cards may not join a meld of sevens (sevens_wilds_allowed=false)"
-        if rank == ACE and rules.aces_special and rules.mixed_aces_only_in_opening and added_wilds and not opening:
+        # mixed_aces_only_in_opening acts alone, whatever aces_special says (issue 52: each knob acts alone).
+        if rank == ACE and rules.mixed_aces_only_in_opening and added_wilds and not opening:
             return "wild cards may join aces only in the team's opening (mixed_aces_only_in_opening)"
         if naturals < rules.min_naturals_before_adding_wild:
             return f"a wild card needs {rules.min_naturals_before_adding_wild} naturals in the meld first"

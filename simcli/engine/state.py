@@ -13,7 +13,7 @@ from simcli.engine.meld_book import MeldBook
 from simcli.engine.melds import ACES, MIXED, NATURAL, SEVENS, WILD, initial_meld_minimum
 from simcli.engine.table_layout import TableLayout as TableLayout  # re-exported: the layout a state carries
 from simcli.engine.table_layout import table_layout
-from simcli.primitives.cards import NUM_RANKS, RED_THREE
+from simcli.primitives.cards import NUM_RANKS
 from simcli.rules.ruleset import RuleSet
 
 CANASTA_KINDS: Final = (NATURAL, MIXED, WILD, SEVENS, ACES)
@@ -297,8 +297,9 @@ class DealState(MeldBook):
         """``seat`` drew ``cards`` cards from the stock into the hand (:attr:`history` is on): packed into an int."""
         pile = self.pile
         assert self.history is not None
-        self.history.append(HISTORY_DRAW | seat << 2 | self.turn << 6 | cards << 19 | (
-            (pile[-1] + 1 if pile else 0) << 24) | len(pile) << 28 | (1 << 36 if self.pile_frozen else 0))
+        top = pile[-1] + 1 if pile and not self.top_facedown() else 0  # a face-down top shows nothing (issue 52)
+        self.history.append(HISTORY_DRAW | seat << 2 | self.turn << 6 | cards << 19 | top << 24 | len(pile) << 28 | (
+            1 << 36 if self.pile_frozen else 0))
 
     def record_discard(self, seat: int, card: int) -> None:
         """``seat`` discarded ``card`` (:attr:`history` is on): packed into an int."""
@@ -349,6 +350,15 @@ class DealState(MeldBook):
             self.forget(seat, 1, twos)  # TWO
             self.forget(seat, 0, jokers)  # JOKER
 
+    def top_facedown(self) -> bool:
+        """Whether the pile's top card is face down (RULES.md §1.7): a pile laid with ``initial_pile_faceup = 0``
+        and ``initial_pile_facedown > 0``, before the first discard covers it. Such a pile cannot be taken and
+        shows no top card (issue 52); the first discard turns it into an ordinary pile whose top is that discard.
+        Only the initial pile can have a face-down top (covers of premios are always covered by an upcard)."""
+        r = self.rules
+        return (not r.initial_pile_faceup and 0 < len(self.pile) <= r.initial_pile_facedown
+                and not self.first_take_done)
+
     def facedown_positions(self) -> list[int]:
         """Indices in :attr:`pile` of face-down cards (an initial pile or covers of premios) nobody has seen.
 
@@ -375,7 +385,8 @@ class DealState(MeldBook):
         if self.first_take_done:
             return  # only the first take of a deal can hold face-down cards (an initial pile)
         k = self.known[seat]
+        bonus = self.is_bonus_three
         for i in self.facedown_positions():
             card = self.pile[i]
-            if card != RED_THREE:
+            if not bonus[card]:  # a bonus three is laid, not taken into the hand
                 k[card] -= 1

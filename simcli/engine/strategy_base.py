@@ -5,8 +5,9 @@ A strategy is a class built with its own seeded random stream. The engine calls 
 what you need.
 
 This module is the interface alone, so that the engine (:mod:`simcli.engine.deal`) and the forward model can name it
-without importing the loader of :mod:`simcli.players.loading` (which re-exports both names, so
-``from simcli.players.loading import Strategy`` keeps working) and the option parser of :mod:`simcli.players.specs`.
+without importing the loader of :mod:`simcli.players.loading` and the option parser of :mod:`simcli.players.specs`.
+Code inside simcli imports it from here; users, documentation and error messages use its one public path,
+``simcli.strategy.Strategy`` (:mod:`simcli.strategy`).
 """
 
 from __future__ import annotations

@@ -42,8 +42,10 @@ class TableLayout:
             r.go_out_not_same_turn_as_required_canasta or r.dealt_threes_laid == "FIRST_TURN" or r.pony_size
             or r.wing_sizes or r.may_hold_one_three_before_opening)
         self.discard_rules = bool(r.discard_restrictions or r.empty_pile_no_dead_card)
-        #: The only bar that can leave no discard (A-AM-4d).
-        self.lifts = bool(r.empty_pile_no_dead_card)
+        #: Whether a bar can leave no discard, so that bars lift (simcli.engine.judge.DISCARD_LIFTS): the dead-rank
+        #: bar on an empty pile (A-AM-4d), and the three bar for a hand of threes only (black threes kept under
+        #: threes_mode=RED_BONUS, or a held three; docs/rules.md, the simcli note below §3.6). No other bar can.
+        self.lifts = bool(r.empty_pile_no_dead_card or "NO_THREE_UNLESS_OUT" in r.discard_restrictions)
         #: Whether a discard of each rank freezes the pile.
         self.discard_freezes: tuple[bool, ...] = tuple(
             (IS_WILD[c] and r.freeze_on_wild_discard) or (c == SEVEN and r.seven_freezes_pile == "UPCARD_AND_DISCARD")

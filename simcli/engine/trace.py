@@ -10,7 +10,20 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
+from simcli.rules.presets import rules_diff
+from simcli.rules.ruleset import RuleSet
+
 TRACE_VERSION = 2
+
+
+def game_header(rules: RuleSet, variant: str, seed: int, game_index: int, strategies: list[str],
+                **extra: Any) -> dict[str, Any]:
+    """What a trace header says about a game besides the trace version: the variant, seed, game index, seats, the
+    rules in full and as changed from the preset, and the table's size; ``extra`` (a run's ``rotation``) after
+    the game index."""
+    return {"variant": variant, "seed": seed, "game_index": game_index, **extra, "strategies": strategies,
+            "rules": rules.formatted(), "rules_diff": rules_diff(rules), "num_players": rules.num_players,
+            "n_teams": rules.n_teams}
 
 
 class TraceWriter:

@@ -155,9 +155,12 @@ class PlayerView:
 
     @property
     def pile_top(self) -> int | None:
-        """The discard pile's top card (a rank), or ``None`` when the pile is empty."""
-        pile = self._st.pile
-        return pile[-1] if pile else None
+        """The discard pile's top card (a rank), or ``None`` when the pile is empty or its top card is face down
+        (an initial pile laid with ``initial_pile_faceup = 0``, until the first discard: RULES.md §1.7, issue
+        52; :attr:`pile_size` still counts its cards)."""
+        st = self._st
+        pile = st.pile
+        return pile[-1] if pile and not st.top_facedown() else None
 
     @property
     def pile_size(self) -> int:
@@ -290,11 +293,12 @@ class PlayerView:
 
         * ``("draw", seat, turn, cards, top, pile_size, frozen)``: ``cards`` cards went into the hand from the
           stock (a count: which ones is hidden; a bonus three drawn is its own ``"three"`` entry, before this one),
-          while the pile showed ``top`` (a rank; -1: empty) on ``pile_size`` cards, ``frozen`` its frozen flag.
+          while the pile showed ``top`` (a rank; -1: empty or face down) on ``pile_size`` cards, ``frozen`` its
+          frozen flag.
         * ``("take", seat, turn, top, pile_size, meld, extra, cards)``: took the pile of ``pile_size`` cards, its
           top melded with ``meld`` (a ``Meld`` of cards from the hand) and ``extra`` (a tuple of ``Meld``) laid with
           it; ``cards``: the ranks that went into the hand face up, bottom first (not the face-down cards of a
-          Spanish initial pile, nor red threes, which are laid: ``"three"`` entries).
+          Spanish initial pile, nor bonus threes, which are laid: ``"three"`` entries).
         * ``("melds", seat, turn, melds)``: a meld decision laid from the hand (a tuple of ``Meld``; none is no
           entry); ``("special", seat, turn, kind)``: a special hand laid (Americana).
         * ``("discard", seat, turn, rank)``; ``("ask", seat, turn, answer)``: ``seat`` asked "may I go out?" and

@@ -160,8 +160,17 @@ def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealStat
     world = clone(st)
     world.deck = []  # the true shuffled pack is hidden
     world.validated = None
+    fill_hidden(world, places, cards)
+    return world
+
+
+def fill_hidden(world: DealState, places: list[HiddenPlace], cards: list[int]) -> None:
+    """Deal ``cards`` (a rank for every hidden position, in the order of ``places``, :func:`hidden_places`' list of
+    the world's hidden places) into ``world``, in place: each place's cards are a contiguous run of ``cards``, a hand's
+    added to the cards publicly known in it. :func:`sample_world` and the search's pools of worlds
+    (:class:`simcli.strategies.search.inference.HandPool`) fill their worlds with it."""
     pos = 0
-    for kind, idx, n, _ in places:  # each place's cards are a contiguous run of ``cards``
+    for kind, idx, n, _ in places:
         chunk = cards[pos:pos + n]
         pos += n
         if kind == "stock":
@@ -170,7 +179,7 @@ def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealStat
         if kind == "pile":
             world.pile[idx] = chunk[0]
             continue
-        counts = list(st.known[idx]) if kind == "hand" else [0] * NUM_RANKS
+        counts = list(world.known[idx]) if kind == "hand" else [0] * NUM_RANKS
         for card in chunk:
             counts[card] += 1
         if kind == "hand":
@@ -183,4 +192,3 @@ def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealStat
             world.wings_void[idx] = counts
         else:
             world.wing_pending[idx] = counts
-    return world

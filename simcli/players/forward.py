@@ -34,6 +34,7 @@ from simcli.engine.worlds import (
     seen_counts,
     unseen_counts,
 )
+from simcli.players.seats import AskingPassThrough
 
 __all__ = [
     "PHASES", "Forced", "HiddenPlace", "clone", "cut_view", "hidden_places", "margin", "rank_totals", "rollout",
@@ -44,14 +45,14 @@ __all__ = [
 PHASES = ("draw", "melds", "discard")
 
 
-class Forced(Strategy):
-    """Plays ``decision`` at the first ``phase`` decision of a rollout, then defers to ``policy``."""
+class Forced(AskingPassThrough):
+    """Plays ``decision`` at the first ``phase`` decision of a rollout, then defers to ``policy`` (``inner``: its
+    yes/no answers are the policy's throughout)."""
 
     name = "forced"
 
     def __init__(self, policy: Strategy, phase: str, decision: Any):
-        super().__init__(policy.rng)
-        self.policy = policy
+        super().__init__(policy)
         self.phase = phase
         self.decision = decision
         self.pending = True
@@ -65,33 +66,21 @@ class Forced(Strategy):
         if self.pending and phase == self.phase:
             self.pending = False
             if self.seats is not None:
-                self.seats[self.seat] = self.policy
+                self.seats[self.seat] = self.inner
             return True
         return False
 
     def choose_draw(self, view: Any) -> Any:
         """The forced draw, then the policy's."""
-        return self.decision if self._take("draw") else self.policy.choose_draw(view)
+        return self.decision if self._take("draw") else self.inner.choose_draw(view)
 
     def choose_melds(self, view: Any) -> Any:
         """The forced melds, then the policy's."""
-        return self.decision if self._take("melds") else self.policy.choose_melds(view)
+        return self.decision if self._take("melds") else self.inner.choose_melds(view)
 
     def choose_discard(self, view: Any) -> Any:
         """The forced discard, then the policy's."""
-        return self.decision if self._take("discard") else self.policy.choose_discard(view)
-
-    def hold_three(self, view: Any, rank: int) -> bool:
-        """The policy's."""
-        return self.policy.hold_three(view, rank)
-
-    def ask_to_go_out(self, view: Any) -> bool:
-        """The policy's."""
-        return self.policy.ask_to_go_out(view)
-
-    def answer_go_out(self, view: Any) -> bool:
-        """The policy's."""
-        return self.policy.answer_go_out(view)
+        return self.decision if self._take("discard") else self.inner.choose_discard(view)
 
 
 def rollout(world: DealState, phase: str, decision: Any, policies: Sequence[Strategy],

@@ -3,8 +3,9 @@
 A strategy spec is ``NAME`` or ``NAME:key=value,...`` (read by :mod:`simcli.players.specs`); the options are
 passed to the class as keyword arguments (``Class(rng, **options)``), checked against its ``__init__`` signature.
 
-The interface itself, :class:`Strategy` and :data:`Draw`, lives in :mod:`simcli.engine.strategy_base` and is
-re-exported here, so ``from simcli.players.loading import Strategy`` keeps working.
+The interface itself, :class:`Strategy` and :data:`Draw`, lives in :mod:`simcli.engine.strategy_base`; its public
+path, the one documentation and messages name, is ``simcli.strategy.Strategy``. The built-ins are the package
+``simcli.strategies`` (the repository folder ``strategies/``) under that one name in every build.
 """
 
 from __future__ import annotations
@@ -24,57 +25,32 @@ from typing import Any
 
 import numpy as np
 
-# Re-exported (the ``as`` form tells mypy and ruff so): the interface's historical home is this module.
-from simcli.engine.strategy_base import Draw as Draw
-from simcli.engine.strategy_base import Strategy as Strategy
+from simcli.engine.strategy_base import Strategy
 from simcli.players.specs import StrategyLookupError, seat_specs, split_spec, split_strategy_list, typed_options
 
 BUILTIN_STRATEGIES = {
-    "random": "strategies.random_play:RandomStrategy",
-    "greedy": "strategies.greedy:Greedy",
-    "ponytail": "strategies.ponytail:Ponytail",
-    "americana": "strategies.americana:Americana",
-    "spanish": "strategies.spanish:Spanish",
-    "mc": "strategies.mc:MonteCarlo",
-    "oracle": "strategies.mc:Oracle",
-    "ismcts": "strategies.ismcts:Ismcts",
-    "net": "strategies.net:Net",
+    "random": "simcli.strategies.heuristics.random_play:RandomStrategy",
+    "greedy": "simcli.strategies.heuristics.greedy:Greedy",
+    "ponytail": "simcli.strategies.heuristics.ponytail:Ponytail",
+    "americana": "simcli.strategies.heuristics.americana:Americana",
+    "spanish": "simcli.strategies.heuristics.spanish:Spanish",
+    "mc": "simcli.strategies.search.mc:MonteCarlo",
+    "oracle": "simcli.strategies.search.oracle:Oracle",
+    "ismcts": "simcli.strategies.search.ismcts:Ismcts",
+    "net": "simcli.strategies.learnt.net:Net",
 }
 ENTRY_POINT_GROUP = "simcli.strategies"
+#: The package of the built-in strategies (the repository folder ``strategies/``, installed and imported under this
+#: one name by every build: pyproject.toml's package-dir).
+BUILTIN_PACKAGE = "simcli.strategies"
+#: The one path to the strategy interface that documentation and messages name (the public API, simcli/strategy.py).
+STRATEGY_PATH = "simcli.strategy.Strategy"
 
 
 StrategyFactory = Callable[[np.random.Generator], Strategy]
 
 
 # ------------------------------------------------------------------- finding strategies
-def _spec_origin(name: str) -> Path | None:
-    """The file a module would be imported from (a package's ``__init__``), or ``None`` when it is not found."""
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):  # a missing parent package
-        return None
-    return Path(spec.origin).resolve() if spec is not None and spec.origin else None
-
-
-def _builtin_package() -> str:
-    """The package that holds the built-in strategies: the installed ``simcli.strategies`` first.
-
-    An installed wheel (pure or compiled) ships the repository folder ``strategies/`` as ``simcli.strategies``
-    (no generic top-level ``strategies`` package in site-packages), and that copy is used even where the
-    checkout's ``strategies`` is importable too (run from the repository root), so that a compiled install plays
-    its compiled strategies. Only when ``simcli.strategies`` *is* the checkout's folder (an editable install) are
-    the built-ins imported under the folder's own name ``strategies``, the name the tests and the strategies
-    themselves use, so that one file is not loaded twice under two names. A foreign ``strategies`` is never taken.
-    """
-    installed = _spec_origin("simcli.strategies")
-    checkout = Path(__file__).resolve().parents[2] / "strategies" / "__init__.py"
-    if installed is not None and installed != checkout:
-        return "simcli.strategies"
-    if _spec_origin("strategies") == checkout:
-        return "strategies"
-    return "simcli.strategies"
-
-
 def strategy_build(cls: type) -> str:
     """``"compiled"`` when a class of ``cls``'s hierarchy below :class:`Strategy` was compiled by mypyc (its module
     is a C extension: a built-in of the compiled build, or a user subclass of one), else ``"pure"``."""
@@ -103,17 +79,6 @@ def _add_cwd_to_path(module_name: str) -> None:
     importlib.invalidate_caches()
 
 
-def _builtin_alias(module_name: str) -> str:
-    """``strategies.greedy`` -> ``simcli.strategies.greedy`` when the built-ins are installed under simcli."""
-    package = _builtin_package()
-    top, dot, rest = module_name.partition(".")
-    if top == "strategies" and package != "strategies":
-        mapped = package + dot + rest
-        if _module_exists(mapped):
-            return mapped
-    return module_name
-
-
 def _run_user_code(what: str, name: str, fn: Callable[[], Any]) -> Any:
     # Importing a user's module runs its code: any exception is a one-line lookup error, not a traceback.
     try:
@@ -128,7 +93,6 @@ def _run_user_code(what: str, name: str, fn: Callable[[], Any]) -> Any:
 
 
 def _import_module(module_name: str, name: str) -> ModuleType:
-    module_name = _builtin_alias(module_name)
     _add_cwd_to_path(module_name)
     if not _module_exists(module_name):
         raise StrategyLookupError(
@@ -184,7 +148,7 @@ def _strategy_in(module: ModuleType, where: str, name: str) -> object:
     if not defined:
         raise StrategyLookupError(
             f"cannot load strategy '{name}': {where} defines no strategy; define a subclass of "
-            "simcli.players.loading.Strategy or set STRATEGY = YourClass in it"
+            f"{STRATEGY_PATH} or set STRATEGY = YourClass in it"
         )
     names = ", ".join(sorted(c.__name__ for c in defined))
     raise StrategyLookupError(
@@ -227,12 +191,12 @@ def _find_class(name: str) -> object:
         if not module_name or not attr:
             raise StrategyLookupError(f"bad strategy '{name}': expected module:Class")
         return _attribute(_import_module(module_name, name), attr, module_name, name)
-    package = _builtin_package()
-    if name.isidentifier() and _module_exists(f"{package}.{name}"):  # a module in strategies/
-        module = _import_module(f"{package}.{name}", name)
+    if name.isidentifier() and _module_exists(f"{BUILTIN_PACKAGE}.{name}"):  # a module in strategies/
+        module = _import_module(f"{BUILTIN_PACKAGE}.{name}", name)
         obj = getattr(module, "STRATEGY", None)
         if obj is None:
-            raise StrategyLookupError(f"module strategies.{name} has no STRATEGY class; set STRATEGY = YourClass in it")
+            raise StrategyLookupError(f"module {BUILTIN_PACKAGE}.{name} has no STRATEGY class; set STRATEGY = "
+                                      "YourClass in it")
         return obj
     import difflib
 
@@ -253,7 +217,7 @@ def load_strategy(name: str) -> type[Strategy]:
     target, _ = split_spec(name)
     obj = _find_class(target)
     if not (isinstance(obj, type) and issubclass(obj, Strategy)):
-        raise StrategyLookupError(f"strategy '{target}' is not a subclass of simcli.players.loading.Strategy")
+        raise StrategyLookupError(f"strategy '{target}' is not a subclass of {STRATEGY_PATH}")
     if obj.name == "base":
         obj.name = target
     if target != name:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from simcli.primitives.actions import Meld, TakePile
+from simcli.engine.view import PlayerView
+from simcli.primitives.actions import DRAW_STOCK, Meld, TakePile, _DrawStock
 from simcli.primitives.cards import ACE, CARD_VALUES, FOUR, JOKER, NUM_RANKS, SEVEN, TWO
 from simcli.rules.ruleset import RuleSet
 
@@ -208,3 +209,32 @@ def opening_take(hand: Sequence[int], meld: Meld, minimum: int, opened: bool,
     left[JOKER] -= meld.jokers
     plan = opening_plan(left, minimum, already, exclude=top)
     return None if plan is None else TakePile(meld, tuple(plan))
+
+
+def legal_draws(view: PlayerView) -> list[_DrawStock | TakePile]:
+    """The stock (unless the pile must be taken), then each distinct legal take of the pile of the kinds a heuristic
+    makes: the top card with 2 to all of its naturals in hand, onto the team's meld of its rank (alone or with one
+    natural), and with all its naturals and a wild card; each with the opening melds a team that has not opened
+    needs (:func:`opening_take`). The one enumeration of the draws: the search's candidates
+    (:func:`simcli.strategies.search.candidates.draw_candidates`, in this order) and a person's choices at the table
+    (:mod:`simcli.viewer.choices`)."""
+    out: list[_DrawStock | TakePile] = [] if view.must_take_pile else [DRAW_STOCK]
+    top = view.pile_top
+    if top is None or top < FOUR:
+        return out
+    hand = view.hand
+    n = hand[top]
+    melds = [Meld(top, k) for k in range(2, n + 1)]
+    if view.meld(top) is not None:
+        melds += [Meld(top, k) for k in range(0, min(n, 1) + 1)]
+    if n >= 1:
+        left = list(hand)
+        tw, jk = take_wilds(left, 1)
+        if tw or jk:
+            melds.append(Meld(top, n, tw, jk))
+    minimum, opened = view.minimum, view.has_opened
+    for meld in melds:
+        take = opening_take(hand, meld, minimum, opened)
+        if take is not None and take not in out and view.check_take(take) is None:
+            out.append(take)
+    return out

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from simcli.duplicate.match import MatchOutcome, SprtSettings
+    from simcli.duplicate.match import BatchCounts, MatchOutcome, SprtSettings
+    from simcli.duplicate.match_store import MatchSpec
     from simcli.duplicate.pairs import PairSummary
 
 #: The files a finished ladder writes beside its manifest and matches.
@@ -29,6 +30,22 @@ LADDER_FILES = ("ratings.json", "ratings.csv", "neighbours.csv", "matches.csv", 
 #: the SPRT tests A's Elo, as chess engine tests rate the first engine), so its difference keeps A - B while
 #: ``compare`` and ``sweep`` report the second run or value minus the first; both outputs name it.
 MATCH_DIFFERENCE = "a - b"
+
+
+def match_header(spec: MatchSpec, rule_text: str) -> str:
+    """The match's first line: the sides, variant, seed, the rules (``rule_text``, when any) and the seating."""
+    return (f"match {spec.a} vs {spec.b}: {spec.variant}, seed {spec.seed}"
+            + (f", rules {rule_text}" if rule_text else "") + f", {spec.a} on team 0 in the first game of each pair")
+
+
+def resumed_line(out: Path | None, stored: dict[int, BatchCounts], played: list[int], outcome: MatchOutcome,
+                 batch: int) -> str:
+    """What a resumed match says of the batches ``stored`` in ``out``: all reused, or how many reused and played."""
+    if not played:
+        return (f"the match in {out} was finished: its {outcome.summary.pairs:,} stored pairs are reused, "
+                "none played")
+    kept = sum(len(stored[k].half_points) for k in stored if k * batch < outcome.summary.pairs)
+    return f"resumed {out}: {kept:,} stored pairs reused, {outcome.summary.pairs - kept:,} played"
 
 
 def match_json(outcome: MatchOutcome) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from simcli.players.specs import StrategyLookupError
 from simcli.reporting.errors import ReportError, StudyInterrupted
 from simcli.reporting.runs import open_run
 from simcli.rules.knobs import RuleError
-from simcli.rules.presets import diff, load_rules
+from simcli.rules.presets import load_rules, rules_diff
 from simcli.runs.backends import ClusterLost
 from simcli.runs.errors import RunError
 from simcli.runs.execute import execute_run
@@ -123,7 +123,7 @@ def play_or_reuse(rs: RuleSet, names: Sequence[str], seed: int, games: int, run_
         resume = (run_dir / MANIFEST).exists() and unplayed_status(run_dir) is None  # a failed first try: anew
         outcome = execute_run(spec, run_dir, jobs=jobs, backend=backend, resume=resume,
                               command=command,
-                              progress=progress.update, rules_diff={k: v[1] for k, v in diff(rs).items()})
+                              progress=progress.update, rules_diff=rules_diff(rs))
     except RunError as exc:
         raise ReportError(f"{label}: {exc}", getattr(exc, "traceback", "")) from None
     finally:

@@ -32,16 +32,20 @@ KNOBS: tuple[Knob, ...] = (
     _k("decks", "int", "54-card decks shuffled together", lo=1, hi=12),
     _k("jokers_per_deck", "int", "jokers in each deck", lo=0, hi=4),
     _k("hand_size", "int", "cards dealt to each player", lo=1, hi=30),
-    _k("initial_pile_facedown", "int", "cards placed face down in the pile at the start", lo=0, hi=20),
-    _k("initial_pile_faceup", "int", "upcards turned at the start (0 = the pile starts empty)", lo=0, hi=1),
+    _k("initial_pile_facedown", "int", "cards placed face down in the pile at the start (under the upcard; with "
+       "initial_pile_faceup=0 the top card is face down: see that knob)", lo=0, hi=20),
+    _k("initial_pile_faceup", "int", "upcards turned at the start (0 = no upcard: the pile starts empty, or with "
+       "initial_pile_facedown > 0 its top card is face down, so it shows no top card and cannot be taken until a "
+       "card is discarded on it, RULES.md §1.7)", lo=0, hi=1),
     _k("upcard_cover_ranks", "ranks", "an upcard of these ranks is covered by turning another"),
-    _k("upcard_cover_facedown", "int", "cards put face down before each new upcard when one is covered", lo=0, hi=5),
+    _k("upcard_cover_facedown", "int", "cards put face down before each new upcard when an upcard of "
+       "upcard_cover_ranks is covered (hidden until the pile is taken; needs initial_pile_faceup=1)", lo=0, hi=5),
     _k("upcard_cover_effect", "enum", "what a covered upcard does to the pile (PREMIADO: frozen like FREEZE, "
        "recorded as a premiado pile)", allowed=("FREEZE", "PREMIADO", "NONE")),
     _k("upcard_freeze_ranks", "ranks",
        "covered upcards of these ranks freeze the pile (upcard_cover_effect FREEZE or PREMIADO)"),
     _k("pony_size", "int", "cards in each player's pony, a second hand picked up later (0 = no pony)", lo=0, hi=30),
-    _k("pony_unlock", "enum", "what lets a player pick up the pony",
+    _k("pony_unlock", "enum", "what lets a player pick up the pony (only with pony_size > 0)",
        allowed=("TEAM_FIRST_CANASTA", "OWN_FIRST_CANASTA", "HAND_EMPTY")),
     _k("pony_partner_pickup", "enum", "when partners pick up a pony unlocked by a teammate",
        allowed=("NEXT_TURN_START", "IMMEDIATE_OUT_OF_TURN")),
@@ -71,7 +75,8 @@ KNOBS: tuple[Knob, ...] = (
     _k("meld_max_size", "int", "largest meld (null = no cap; with a cap canastas are closed)", lo=3,
        hi=30, nullable=True),
     _k("allow_8th_card_when_going_out", "bool", "the player going out may lay one card more than meld_max_size "
-       "on a team canasta, also of a closed rank (WP-US house option)"),
+       "on a team canasta, also of a closed rank (WP-US house option); needs a meld_max_size and "
+       "new_meld_after_closed_canasta=false (otherwise refused on load)"),
     _k("wild_rule", "enum", "naturals/wilds ratio in a meld",
        allowed=("PAGAT", "WIKI", "STRICT_MAJORITY", "AMERICAN")),
     _k("max_wilds_per_meld", "int", "most wild cards in one natural-rank meld", lo=0, hi=7),
@@ -86,7 +91,7 @@ KNOBS: tuple[Knob, ...] = (
     _k("closed_rank_dead_for_all", "bool", "once a canasta of a rank exists, nobody melds that rank"),
     _k("closed_rank_blocks_pile", "bool", "a top card whose rank has a canasta cannot be taken"),
     _k("new_meld_after_closed_canasta", "bool", "a closed canasta (meld_max_size cards) frees its rank for a new "
-       "meld"),
+       "meld (no effect without a meld_max_size; refused with closed_rank_dead_for_all=true)"),
     _k("hidden_canasta_bonus", "int", "bonus for a hidden canasta: a complete canasta laid from the hand at once "
        "as a new meld (null = no hidden canastas)", lo=0, hi=100000, nullable=True),
     _k("hidden_canasta_mode", "enum", "the hidden-canasta bonus replaces or adds to the natural/mixed bonus",
@@ -102,8 +107,11 @@ KNOBS: tuple[Knob, ...] = (
     _k("canasta_bonus.wild_all_jokers", "int", "wild canasta holding every joker of the pack (null = as wild)",
        lo=0, hi=100000, nullable=True),
     _k("canasta_bonus.natural_aces", "int", "natural aces canasta (needs aces_special)", lo=0, hi=100000),
-    _k("aces_special", "bool", "aces canastas are special: pure aces score canasta_bonus.natural_aces"),
-    _k("mixed_aces_only_in_opening", "bool", "wild cards may join aces only in the team's opening"),
+    _k("aces_special", "bool", "aces canastas are special: pure aces score canasta_bonus.natural_aces and a pure "
+       "aces meld short of a canasta costs incomplete_penalty.pure_aces (false: aces are an ordinary rank for "
+       "scoring; mixed_aces_only_in_opening still applies on its own)"),
+    _k("mixed_aces_only_in_opening", "bool", "wild cards may join aces only in the team's opening, whatever "
+       "aces_special says (a mixed aces meld then scores as an ordinary mixed meld)"),
     _k("incomplete_penalty.pure_aces", "int", "penalty for a pure aces meld short of a canasta", lo=-100000, hi=0),
     _k("incomplete_penalty.sevens", "int", "penalty for a sevens meld short of a canasta (needs canasta_bonus.sevens)",
        lo=-100000, hi=0),
@@ -128,18 +136,28 @@ KNOBS: tuple[Knob, ...] = (
     _k("must_take_pile_after_stock_empty_if_matches", "bool",
        "with the stock empty a player must take an unfrozen pile that matches a team meld"),
     # 3.4 opening
-    _k("initial_meld_basis", "enum", "what the initial-meld table is keyed by (DEAL_NUMBER needs a by-deal "
-       "table: HF_BY_DEAL, BY_DEAL_NUMBER or bands from deal 1; RULES.md A-X-6)",
+    _k("initial_meld_basis", "enum", "what the initial_meld_table is keyed by (DEAL_NUMBER needs a by-deal "
+       "table: HF_BY_DEAL, BY_DEAL_NUMBER or bands from deal 1, else refused on load; RULES.md A-X-6)",
        allowed=("TEAM_SCORE", "DEAL_NUMBER")),
     _k("initial_meld_table", "table", "initial-meld minimum by band"),
     _k("concealed_out_waives_minimum", "bool", "concealed going out after a stock draw needs no minimum"),
     _k("hidden_canasta_satisfies_opening", "bool", "opening melds that include a hidden canasta need no minimum"),
     # 3.5 threes
-    _k("threes_mode", "enum", "how threes score: red ones as bonus cards, or both colours by table",
+    _k("threes_mode", "enum", "how threes play and score. RED_BONUS: red threes are bonus cards, laid and replaced "
+       "(red_three_* knobs); black threes are ordinary cards kept in hand (black_three_in_hand_value, melded only "
+       "going out: black_three_meld_when_going_out). AMERICAN_COLOUR_TABLE: both colours are bonus cards, laid "
+       "wherever they enter the hand (dealt, drawn, in a pony or a wing, taken with the pile) and scored by "
+       "american_threes_table/sign. may_hold_one_three_before_opening keeps one bonus three (under RED_BONUS a red "
+       "one). Under discard_restrictions NO_THREE_UNLESS_OUT a hand of threes only may discard a three "
+       "(docs/rules.md, note below §3.6)",
        allowed=("RED_BONUS", "AMERICAN_COLOUR_TABLE")),
     _k("american_threes_table", "table", "bonus by count of one colour, e.g. '1:100,2:300,3:500,4:1000'"),
     _k("american_threes_sign", "signs", "sign of the threes table with 0, 1 and 2+ canastas (S1: -1,0,1)"),
-    _k("may_hold_one_three_before_opening", "bool", "a player may keep one three until the team opens"),
+    _k("may_hold_one_three_before_opening", "bool", "a player may keep one bonus three, dealt or drawn, until the "
+       "team opens; it is laid (and replaced) at the player's first turn start after the team opened, or when a wing "
+       "arrives; threes from a pony, a wing or the pile are always laid. Outside Americana (threes_mode=RED_BONUS) "
+       "only red threes are bonus cards: the one kept is a red three, black threes do not count toward it, and a "
+       "red three still held at the deal's end counts 0 in hand"),
     _k("dealt_threes_laid", "enum", "when dealt red threes are laid and replaced",
        allowed=("AFTER_DEAL", "FIRST_TURN")),
     _k("red_three_value", "int", "bonus per red three", lo=0, hi=10000),
@@ -149,8 +167,10 @@ KNOBS: tuple[Knob, ...] = (
        "before all_red_threes_total; RULES.md A-CL-4)", nullable=True),
     _k("red_three_negative_if", "enum", "when red threes count against the team",
        allowed=("NEVER", "NO_MELD", "NO_CANASTA")),
-    _k("red_three_from_pile_replaced", "bool", "a red three taken with the pile is replaced from the stock"),
-    _k("black_three_in_hand_value", "int", "value of a black three left in hand (negative = penalty)",
+    _k("red_three_from_pile_replaced", "bool", "a red three taken with the pile is replaced from the stock (it is "
+       "laid either way; under threes_mode=AMERICAN_COLOUR_TABLE a black three taken with the pile too)"),
+    _k("black_three_in_hand_value", "int", "value of a black three left in hand (negative = penalty; under "
+       "threes_mode=AMERICAN_COLOUR_TABLE of any three left in hand)",
        lo=-10000, hi=10000),
     # 3.6 going out
     _k("go_out_requirement", "requirement", "canastas a team needs before it may go out"),
@@ -170,13 +190,18 @@ KNOBS: tuple[Knob, ...] = (
     _k("quick_finish_bonus", "int", "bonus for going out on the player's first turn of the deal", lo=0, hi=100000),
     _k("terremoto_bonus", "int", "bonus for going out in one turn, after a stock draw, with no earlier melds of "
        "the player", lo=0, hi=100000),
-    _k("discard_restrictions", "enumset", "discards that are not allowed",
+    _k("discard_restrictions", "enumset", "discards that are not allowed: NO_THREE_UNLESS_OUT a three but as the "
+       "going-out discard, NO_WILD_UNLESS_OUT_OR_ONLY_WILDS a wild card while a natural is held (not going out), "
+       "EMPTY_PILE_NO_A7_UNLESS_ONLY an ace or seven on an empty pile while another natural is held. Where no card "
+       "is left discardable the bars lift in order: empty_pile_no_dead_card's, the A/7 bar (RULES.md A-AM-4d), then "
+       "the three bar for a hand of threes only (black threes kept under threes_mode=RED_BONUS; docs/rules.md, note "
+       "below §3.6)",
        allowed=("NO_THREE_UNLESS_OUT", "NO_WILD_UNLESS_OUT_OR_ONLY_WILDS", "EMPTY_PILE_NO_A7_UNLESS_ONLY")),
     _k("wing_sizes", "intlist", "wings (talons) set aside at the deal, taken by the first to open ('' = none)"),
     _k("wing_timing", "enum", "when a wing reaches the hand", allowed=("NEXT_TURN", "IMMEDIATE")),
     _k("wing_denied_if_opened_via_pile", "bool", "no wing for a team that opened by taking the pile"),
-    _k("wing_after_pile_opening", "enum", "after a pile opening (no wing) the other team's opener takes the 3 "
-       "(THREE: the 4 is not given) or the 4 (FOUR)", allowed=("THREE", "FOUR")),
+    _k("wing_after_pile_opening", "enum", "after a pile opening that gets no wing (wing_denied_if_opened_via_pile) "
+       "the other team's opener takes the 3 (THREE: the 4 is not given) or the 4 (FOUR)", allowed=("THREE", "FOUR")),
     _k("wing_cutoff_stock_remaining", "int", "no wing once the stock is down to this many cards (null = never)",
        lo=0, hi=1000, nullable=True),
     _k("special_hands", "enumset", "special 14-card hands allowed (scores in special_hand_value.*)",
@@ -186,12 +211,12 @@ KNOBS: tuple[Knob, ...] = (
     _k("special_hand_value.pairs_with_2_7_a", "int", "seven pairs with a pair of 2s, 7s and aces", lo=0, hi=100000),
     _k("special_hand_value.garbage", "int", "two fours and two threes of a kind", lo=0, hi=100000),
     _k("special_hand_requires_team_unopened", "bool", "special hands only while the team has not opened"),
-    _k("special_hand_waives_minimum", "bool", "a special hand needs no initial-meld minimum"),
+    _k("special_hand_waives_minimum", "bool", "a special hand (of special_hands) needs no initial-meld minimum"),
     _k("special_hand_overrides_team_score", "bool", "a team that went out with a special hand scores its value "
        "only (false: the value is added to the team's normal score: going out, threes, hands)"),
     _k("pairs_wild_pair_ranks", "ranks", "wild ranks whose pair makes PAIRS_WITH_2_7_A (S1: 2; alt. 2,JK)"),
     _k("empty_pile_no_dead_card", "bool", "on an empty pile a card of a dead rank may not be discarded (when then no "
-       "card may be, this bar lifts, then the A/7 bar: RULES.md A-AM-4d)"),
+       "card may be, this bar lifts, then the A/7 bar of discard_restrictions: RULES.md A-AM-4d)"),
     # 3.7 end of deal and game
     _k("stock_exhaustion_rule", "enum", "what happens when the stock runs out",
        allowed=("CLASSIC_CONTINUATION", "END_ON_EMPTY_DRAW")),

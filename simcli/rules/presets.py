@@ -308,3 +308,9 @@ def diff(rules: RuleSet, base: RuleSet | None = None) -> dict[str, tuple[str, st
         if a != b and not (k.name in table and table[k.name] == b):
             out[k.name] = (k.format(a), k.format(b))
     return out
+
+
+def rules_diff(rules: RuleSet) -> dict[str, str]:
+    """The knobs whose value differs from the variant's preset, each with its value as on the command line (the
+    ``rules_diff`` of a run's manifest and of a trace header)."""
+    return {k: v[1] for k, v in diff(rules).items()}

@@ -33,13 +33,17 @@ class RuleSet:
     jokers_per_deck: int
     #: cards dealt to each player
     hand_size: int
-    #: cards placed face down in the pile at the start
+    #: cards placed face down in the pile at the start (under the upcard; with initial_pile_faceup=0 the top
+    #: card is face down: see that knob)
     initial_pile_facedown: int
-    #: upcards turned at the start (0 = the pile starts empty)
+    #: upcards turned at the start (0 = no upcard: the pile starts empty, or with initial_pile_facedown > 0 its
+    #: top card is face down, so it shows no top card and cannot be taken until a card is discarded on it,
+    #: RULES.md §1.7)
     initial_pile_faceup: int
     #: an upcard of these ranks is covered by turning another
     upcard_cover_ranks: tuple[int, ...]
-    #: cards put face down before each new upcard when one is covered
+    #: cards put face down before each new upcard when an upcard of upcard_cover_ranks is covered (hidden until
+    #: the pile is taken; needs initial_pile_faceup=1)
     upcard_cover_facedown: int
     #: what a covered upcard does to the pile (PREMIADO: frozen like FREEZE, recorded as a premiado pile)
     upcard_cover_effect: Literal["FREEZE", "PREMIADO", "NONE"]
@@ -47,7 +51,7 @@ class RuleSet:
     upcard_freeze_ranks: tuple[int, ...]
     #: cards in each player's pony, a second hand picked up later (0 = no pony)
     pony_size: int
-    #: what lets a player pick up the pony
+    #: what lets a player pick up the pony (only with pony_size > 0)
     pony_unlock: Literal["TEAM_FIRST_CANASTA", "OWN_FIRST_CANASTA", "HAND_EMPTY"]
     #: when partners pick up a pony unlocked by a teammate
     pony_partner_pickup: Literal["NEXT_TURN_START", "IMMEDIATE_OUT_OF_TURN"]
@@ -86,7 +90,8 @@ class RuleSet:
     #: largest meld (null = no cap; with a cap canastas are closed)
     meld_max_size: int | None
     #: the player going out may lay one card more than meld_max_size on a team canasta, also of a closed rank
-    #: (WP-US house option)
+    #: (WP-US house option); needs a meld_max_size and new_meld_after_closed_canasta=false (otherwise refused on
+    #: load)
     allow_8th_card_when_going_out: bool
     #: naturals/wilds ratio in a meld
     wild_rule: Literal["PAGAT", "WIKI", "STRICT_MAJORITY", "AMERICAN"]
@@ -108,7 +113,8 @@ class RuleSet:
     closed_rank_dead_for_all: bool
     #: a top card whose rank has a canasta cannot be taken
     closed_rank_blocks_pile: bool
-    #: a closed canasta (meld_max_size cards) frees its rank for a new meld
+    #: a closed canasta (meld_max_size cards) frees its rank for a new meld (no effect without a meld_max_size;
+    #: refused with closed_rank_dead_for_all=true)
     new_meld_after_closed_canasta: bool
     #: bonus for a hidden canasta: a complete canasta laid from the hand at once as a new meld (null = no hidden
     #: canastas)
@@ -131,9 +137,12 @@ class RuleSet:
     canasta_bonus_wild_all_jokers: int | None
     #: canasta_bonus.natural_aces: natural aces canasta (needs aces_special)
     canasta_bonus_natural_aces: int
-    #: aces canastas are special: pure aces score canasta_bonus.natural_aces
+    #: aces canastas are special: pure aces score canasta_bonus.natural_aces and a pure aces meld short of a
+    #: canasta costs incomplete_penalty.pure_aces (false: aces are an ordinary rank for scoring;
+    #: mixed_aces_only_in_opening still applies on its own)
     aces_special: bool
-    #: wild cards may join aces only in the team's opening
+    #: wild cards may join aces only in the team's opening, whatever aces_special says (a mixed aces meld then
+    #: scores as an ordinary mixed meld)
     mixed_aces_only_in_opening: bool
     #: incomplete_penalty.pure_aces: penalty for a pure aces meld short of a canasta
     incomplete_penalty_pure_aces: int
@@ -166,8 +175,8 @@ class RuleSet:
     first_round_pile_restriction: bool
     #: with the stock empty a player must take an unfrozen pile that matches a team meld
     must_take_pile_after_stock_empty_if_matches: bool
-    #: what the initial-meld table is keyed by (DEAL_NUMBER needs a by-deal table: HF_BY_DEAL, BY_DEAL_NUMBER or
-    #: bands from deal 1; RULES.md A-X-6)
+    #: what the initial_meld_table is keyed by (DEAL_NUMBER needs a by-deal table: HF_BY_DEAL, BY_DEAL_NUMBER or
+    #: bands from deal 1, else refused on load; RULES.md A-X-6)
     initial_meld_basis: Literal["TEAM_SCORE", "DEAL_NUMBER"]
     #: initial-meld minimum by band
     initial_meld_table: tuple[tuple[int | None, int], ...]
@@ -175,13 +184,23 @@ class RuleSet:
     concealed_out_waives_minimum: bool
     #: opening melds that include a hidden canasta need no minimum
     hidden_canasta_satisfies_opening: bool
-    #: how threes score: red ones as bonus cards, or both colours by table
+    #: how threes play and score. RED_BONUS: red threes are bonus cards, laid and replaced (red_three_* knobs);
+    #: black threes are ordinary cards kept in hand (black_three_in_hand_value, melded only going out:
+    #: black_three_meld_when_going_out). AMERICAN_COLOUR_TABLE: both colours are bonus cards, laid wherever they
+    #: enter the hand (dealt, drawn, in a pony or a wing, taken with the pile) and scored by
+    #: american_threes_table/sign. may_hold_one_three_before_opening keeps one bonus three (under RED_BONUS a
+    #: red one). Under discard_restrictions NO_THREE_UNLESS_OUT a hand of threes only may discard a three
+    #: (docs/rules.md, note below §3.6)
     threes_mode: Literal["RED_BONUS", "AMERICAN_COLOUR_TABLE"]
     #: bonus by count of one colour, e.g. '1:100,2:300,3:500,4:1000'
     american_threes_table: tuple[tuple[int | None, int], ...]
     #: sign of the threes table with 0, 1 and 2+ canastas (S1: -1,0,1)
     american_threes_sign: tuple[int, int, int]
-    #: a player may keep one three until the team opens
+    #: a player may keep one bonus three, dealt or drawn, until the team opens; it is laid (and replaced) at the
+    #: player's first turn start after the team opened, or when a wing arrives; threes from a pony, a wing or
+    #: the pile are always laid. Outside Americana (threes_mode=RED_BONUS) only red threes are bonus cards: the
+    #: one kept is a red three, black threes do not count toward it, and a red three still held at the deal's
+    #: end counts 0 in hand
     may_hold_one_three_before_opening: bool
     #: when dealt red threes are laid and replaced
     dealt_threes_laid: Literal["AFTER_DEAL", "FIRST_TURN"]
@@ -194,9 +213,11 @@ class RuleSet:
     red_three_totals: tuple[tuple[int | None, int], ...] | None
     #: when red threes count against the team
     red_three_negative_if: Literal["NEVER", "NO_MELD", "NO_CANASTA"]
-    #: a red three taken with the pile is replaced from the stock
+    #: a red three taken with the pile is replaced from the stock (it is laid either way; under
+    #: threes_mode=AMERICAN_COLOUR_TABLE a black three taken with the pile too)
     red_three_from_pile_replaced: bool
-    #: value of a black three left in hand (negative = penalty)
+    #: value of a black three left in hand (negative = penalty; under threes_mode=AMERICAN_COLOUR_TABLE of any
+    #: three left in hand)
     black_three_in_hand_value: int
     #: canastas a team needs before it may go out
     go_out_requirement: tuple[tuple[str, int], ...]
@@ -221,7 +242,12 @@ class RuleSet:
     quick_finish_bonus: int
     #: bonus for going out in one turn, after a stock draw, with no earlier melds of the player
     terremoto_bonus: int
-    #: discards that are not allowed
+    #: discards that are not allowed: NO_THREE_UNLESS_OUT a three but as the going-out discard,
+    #: NO_WILD_UNLESS_OUT_OR_ONLY_WILDS a wild card while a natural is held (not going out),
+    #: EMPTY_PILE_NO_A7_UNLESS_ONLY an ace or seven on an empty pile while another natural is held. Where no
+    #: card is left discardable the bars lift in order: empty_pile_no_dead_card's, the A/7 bar (RULES.md
+    #: A-AM-4d), then the three bar for a hand of threes only (black threes kept under threes_mode=RED_BONUS;
+    #: docs/rules.md, note below §3.6)
     discard_restrictions: tuple[Literal[
         "NO_THREE_UNLESS_OUT",
         "NO_WILD_UNLESS_OUT_OR_ONLY_WILDS",
@@ -233,8 +259,8 @@ class RuleSet:
     wing_timing: Literal["NEXT_TURN", "IMMEDIATE"]
     #: no wing for a team that opened by taking the pile
     wing_denied_if_opened_via_pile: bool
-    #: after a pile opening (no wing) the other team's opener takes the 3 (THREE: the 4 is not given) or the 4
-    #: (FOUR)
+    #: after a pile opening that gets no wing (wing_denied_if_opened_via_pile) the other team's opener takes the
+    #: 3 (THREE: the 4 is not given) or the 4 (FOUR)
     wing_after_pile_opening: Literal["THREE", "FOUR"]
     #: no wing once the stock is down to this many cards (null = never)
     wing_cutoff_stock_remaining: int | None
@@ -250,7 +276,7 @@ class RuleSet:
     special_hand_value_garbage: int
     #: special hands only while the team has not opened
     special_hand_requires_team_unopened: bool
-    #: a special hand needs no initial-meld minimum
+    #: a special hand (of special_hands) needs no initial-meld minimum
     special_hand_waives_minimum: bool
     #: a team that went out with a special hand scores its value only (false: the value is added to the team's
     #: normal score: going out, threes, hands)
@@ -258,7 +284,7 @@ class RuleSet:
     #: wild ranks whose pair makes PAIRS_WITH_2_7_A (S1: 2; alt. 2,JK)
     pairs_wild_pair_ranks: tuple[int, ...]
     #: on an empty pile a card of a dead rank may not be discarded (when then no card may be, this bar lifts,
-    #: then the A/7 bar: RULES.md A-AM-4d)
+    #: then the A/7 bar of discard_restrictions: RULES.md A-AM-4d)
     empty_pile_no_dead_card: bool
     #: what happens when the stock runs out
     stock_exhaustion_rule: Literal["CLASSIC_CONTINUATION", "END_ON_EMPTY_DRAW"]

@@ -11,10 +11,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcli.engine.trace import TraceWriter
+from simcli.engine.trace import TraceWriter, game_header
 from simcli.players.seating import play_game
 from simcli.primitives.errors import EngineError, StrategyError
-from simcli.rules.presets import diff, load_rules
+from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.records import deal_rows, game_row
 from simcli.runs.spec import RunSpec, rotated
@@ -69,10 +69,7 @@ def play_games(spec: RunSpec, index: int, start: int, stop: int) -> ChunkResult:
             buffer = io.StringIO() if game_index < spec.trace_games else None
             writer = TraceWriter(buffer) if buffer is not None else None
             if writer is not None:
-                writer.header(variant=spec.variant, seed=spec.seed, game_index=game_index, rotation=rotation,
-                              strategies=names, rules=rules.formatted(),
-                              rules_diff={k: v[1] for k, v in diff(rules).items()},
-                              num_players=rules.num_players, n_teams=n_teams)
+                writer.header(**game_header(rules, spec.variant, spec.seed, game_index, names, rotation=rotation))
             try:
                 result = play_game(rules, names, spec.seed, game_index, emit=writer)
             except (StrategyError, EngineError) as exc:

@@ -15,7 +15,7 @@ import numpy as np
 
 from simcli.players.loading import strategy_factory
 from simcli.players.specs import StrategyLookupError
-from simcli.rules.presets import diff
+from simcli.rules.presets import rules_diff
 from simcli.rules.ruleset import RuleSet
 
 
@@ -25,7 +25,7 @@ class CannotPlay(StrategyLookupError):
 
 def rules_words(rules: RuleSet) -> str:
     """``classic with going_out_bonus=300``: the variant and the knobs changed from its preset."""
-    changed = ", ".join(f"{k}={v[1]}" for k, v in diff(rules).items())
+    changed = ", ".join(f"{k}={v}" for k, v in rules_diff(rules).items())
     return rules.variant + (f" with {changed}" if changed else "")
 
 

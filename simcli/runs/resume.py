@@ -7,7 +7,7 @@ so a forgotten chunk is played again with the very same results.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,9 @@ from simcli.runs.integrity import (
     check_consolidated,
     check_run,
     chunk_games,
+    manifest_error,
 )
+from simcli.runs.rebuild import recovered_settings
 from simcli.runs.spec import RunSpec
 from simcli.runs.storage import read_manifest
 
@@ -37,6 +39,60 @@ def check_new_out(run_dir: Path, *, set_up: bool = False) -> None:
     if run_dir.is_dir() and any(p.name not in ours or (p.is_dir() and any(p.iterdir())) for p in run_dir.iterdir()):
         raise RunError(f"--out {run_dir} is not empty and holds no simcli run (no {MANIFEST}); choose a new or "
                        f"empty folder (nothing was written)")
+
+
+def stored_settings(out: Path, fmt: str) -> tuple[dict[str, Any], str]:
+    """The run settings (``spec``) and table format a ``--resume`` of ``out`` takes from its run.json; for a run
+    whose run.json is gone, those its done-markers and tables show (no variant, no rules: the command line's go,
+    and the resume rebuilds run.json once a replayed game agrees, :mod:`simcli.runs.rebuild`).
+
+    A run.json that is not there or not JSON, or that is JSON but not a run manifest, is a one-line
+    :class:`RunError`.
+    """
+    if not (out / MANIFEST).exists() and (found := recovered_settings(out)) is not None:
+        return found[0], found[1] or fmt
+    try:
+        manifest = read_manifest(out)
+    except (OSError, ValueError):
+        raise RunError(f"nothing to resume: {out} has no readable run.json") from None
+    why = manifest_error(manifest)
+    if why:
+        raise RunError(
+            f"cannot resume: {out / MANIFEST} is not a run manifest ({why}); the run's settings are lost: "
+            "play it again into a new --out")
+    return manifest["spec"], manifest.get("format", "parquet")
+
+
+def resumed_settings(out: Path, params: Mapping[str, Any], given: Collection[str]) -> dict[str, Any]:
+    """``simcli run``'s parameters for a ``--resume`` of ``out``: each of ``variant``, ``games``, ``seed``,
+    ``strategies``, ``rotate_seats``, ``trace_games``, ``on_error``, ``chunk_size`` and ``fmt`` that is not
+    ``given`` on the command line taken from the run (:func:`stored_settings`; ``rotate_seats`` is on if either
+    says so), and ``stored_rules``, the run's rules (None when its run.json is lost: the command line's rules go).
+
+    A run that lost its run.json before every chunk finished does not know its number of games: a
+    :class:`RunError` unless ``games`` is given.
+    """
+    stored, stored_format = stored_settings(out, params["fmt"])
+    merged = dict(params)
+    if "variant" not in given:
+        merged["variant"] = stored.get("variant", params["variant"])
+    if "games" not in given and "games" not in stored:
+        raise RunError(f"{out} has lost its run.json and not every chunk finished, so its number of games is "
+                       "unknown: give --games N (and the variant and --rule options it was played with) to rebuild "
+                       "run.json and finish it")
+    for name in ("games", "seed"):
+        if name not in given:
+            merged[name] = stored[name]
+    if "strategies" not in given:
+        merged["strategies"] = ",".join(stored["strategies"])
+    merged["rotate_seats"] = params["rotate_seats"] or stored["rotate_seats"]
+    for name in ("trace_games", "on_error", "chunk_size"):
+        if name not in given:
+            merged[name] = stored[name]
+    if "fmt" not in given:
+        merged["fmt"] = stored_format
+    merged["stored_rules"] = stored.get("rules")
+    return merged
 
 
 def check_resume(run_dir: Path, spec: RunSpec, fmt: str) -> dict[str, Any]:

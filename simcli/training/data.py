@@ -11,15 +11,15 @@ depends on the seed and ``i`` alone (:mod:`simcli.primitives.seeding`).
 
 A row is one candidate of one searched decision: the game, seat, deal, turn and kind, the candidate's index (0: the
 heuristic's own choice), whether the search chose it, the worlds it was played in, its mean deal margin and that
-mean's standard error, and its features (:func:`strategies.net_features.decision_features`, from the seat's
-``PlayerView`` alone). The search is read from outside: a :class:`Recorder` seat hands every call to the search
-player unchanged and reads its ``last_search`` record after each decision, so the games are the search player's own.
+mean's standard error, and its features (:func:`simcli.strategies.learnt.net_features.decision_features`, from the
+seat's ``PlayerView`` alone). The search is read from outside: a recording seat (:mod:`simcli.players.seats`) hands
+every call to the search player unchanged and reads its search record (:class:`~simcli.players.search_record.Weighed`)
+after each decision, so the games are the search player's own.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import io
 import json
 import time
@@ -32,22 +32,20 @@ import numpy as np
 
 from simcli import __version__
 from simcli.engine.game import play_seated_game
-from simcli.engine.strategy_base import Draw, Strategy
 from simcli.engine.view import PlayerView
-from simcli.players.loading import load_strategy
+from simcli.players.best_heuristic import best_heuristic
+from simcli.players.search_record import Weighed
 from simcli.players.seating import make_strategies
-from simcli.primitives.actions import Meld
+from simcli.players.seats import recording_seats
 from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend, ClusterLost, use_backend
 from simcli.runs.storage import atomic_write_bytes
+from simcli.strategies.learnt.model import rules_digest
+from simcli.strategies.learnt.net_features import FEATURE_VERSION, decision_features
 
 #: The data folder's settings file.
 SETTINGS = "data.json"
-
-#: The best heuristic of each variant: the search's rollout policy and its opponents in the data games.
-HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
-
 
 class DataError(ValueError):
     """A data folder that cannot be used: other settings than asked, a damaged chunk, no rows."""
@@ -75,64 +73,10 @@ class DataSpec:
         return -(-self.games // self.chunk)
 
 
-def net_module() -> Any:
-    """The built-in ``net`` strategy's module (``strategies.net`` in a checkout, ``simcli.strategies.net`` when
-    installed: simcli.players.loading finds it), which has the features and the model format."""
-    return importlib.import_module(load_strategy("net").__module__)
-
-
 def default_strategies(rules: RuleSet, search: str = "mc") -> tuple[str, ...]:
     """The search player in the even seats, the variant's heuristic in the odd ones."""
-    heuristic = HEURISTIC.get(rules.variant, "greedy")
+    heuristic = best_heuristic(rules.variant)
     return tuple(search if s % 2 == 0 else heuristic for s in range(rules.num_players))
-
-
-class Recorder(Strategy):
-    """A seat that plays ``inner``'s decisions unchanged and, after each searched one, keeps its rows.
-
-    It reads the inner search player's ``last_search`` (a ``Weighed`` record, strategies/mc.py) once the decision
-    is made and before the engine applies it, so the view still shows what the seat saw when it decided.
-    """
-
-    def __init__(self, inner: Strategy, keep: Callable[[PlayerView, str, Any], None]) -> None:
-        super().__init__(inner.rng)
-        self.inner = inner
-        self.name = inner.name
-        self.keep = keep
-        # The engine records the table's history only for a deal at which a seat reads it (mc:infer does).
-        self.reads_history = getattr(inner, "reads_history", False)
-
-    def _asked(self, kind: str, ask: Callable[[PlayerView], Any], view: PlayerView) -> Any:
-        before = getattr(self.inner, "last_search", None)
-        decision = ask(view)
-        weighed = getattr(self.inner, "last_search", None)
-        if weighed is not before and weighed is not None and weighed.searched:
-            self.keep(view, kind, weighed)
-        return decision
-
-    def choose_draw(self, view: PlayerView) -> Draw:
-        """The inner strategy's draw."""
-        return self._asked("draw", self.inner.choose_draw, view)
-
-    def choose_melds(self, view: PlayerView) -> Sequence[Meld]:
-        """The inner strategy's melds."""
-        return self._asked("melds", self.inner.choose_melds, view)
-
-    def choose_discard(self, view: PlayerView) -> int | None:
-        """The inner strategy's discard."""
-        return self._asked("discard", self.inner.choose_discard, view)
-
-    def hold_three(self, view: PlayerView, rank: int) -> bool:
-        """The inner strategy's answer."""
-        return self.inner.hold_three(view, rank)
-
-    def ask_to_go_out(self, view: PlayerView) -> bool:
-        """The inner strategy's answer."""
-        return self.inner.ask_to_go_out(view)
-
-    def answer_go_out(self, view: PlayerView) -> bool:
-        """The inner strategy's answer."""
-        return self.inner.answer_go_out(view)
 
 
 @dataclass
@@ -153,15 +97,14 @@ def play_chunk(spec: DataSpec, index: int) -> ChunkRows:
     """Play chunk ``index``'s games and return the rows of every searched decision in them."""
     start = time.process_time()
     rules = spec.ruleset()
-    features = net_module().decision_features
     cols: dict[str, list[Any]] = {c: [] for c in COLUMNS}
     xs: list[np.ndarray] = []
     games = range(index * spec.chunk, min((index + 1) * spec.chunk, spec.games))
     decision = 0
     for g in games:
-        def keep(view: PlayerView, kind: str, weighed: Any, g: int = g) -> None:
+        def keep(view: PlayerView, kind: str, weighed: Weighed, g: int = g) -> None:
             nonlocal decision
-            x = features(view, kind, weighed.candidates)
+            x = decision_features(view, kind, weighed.candidates)
             for i in range(len(weighed.candidates)):
                 if weighed.means[i] is None:
                     continue  # a challenger the search never played (racing): no value to learn from
@@ -173,7 +116,7 @@ def play_chunk(spec: DataSpec, index: int) -> ChunkRows:
             decision += 1
 
         players = make_strategies(spec.strategies, spec.seed, g)
-        seated = [Recorder(p, keep) if hasattr(p, "last_search") else p for p in players]
+        seated = recording_seats(players, lambda seat: keep)
         play_seated_game(rules, seated, spec.strategies, spec.seed, g)
     return ChunkRows(index, cols, xs, len(games), time.process_time() - start)
 
@@ -203,9 +146,8 @@ def write_chunk(folder: Path, rows: ChunkRows) -> None:
 def settings(spec: DataSpec, command: Sequence[str]) -> dict[str, Any]:
     """The data folder's ``data.json``: the spec, the rule set and its digest, the feature version, the command."""
     rules = spec.ruleset()
-    net = net_module()
     return {"spec": asdict(spec), "variant": rules.variant, "rules": rules.formatted(),
-            "rules_digest": net.rules_digest(rules), "feature_version": net.FEATURE_VERSION, "command": list(command),
+            "rules_digest": rules_digest(rules), "feature_version": FEATURE_VERSION, "command": list(command),
             "simcli_version": __version__}
 
 
@@ -213,8 +155,7 @@ def _open_folder(folder: Path, spec: DataSpec, command: Sequence[str]) -> None:
     path = folder / SETTINGS
     if path.exists():
         old = json.loads(path.read_text())
-        version = net_module().FEATURE_VERSION
-        if old.get("spec") != json.loads(json.dumps(asdict(spec))) or old.get("feature_version") != version:
+        if old.get("spec") != json.loads(json.dumps(asdict(spec))) or old.get("feature_version") != FEATURE_VERSION:
             raise DataError(f"{folder} holds data of other settings ({old.get('spec')}, feature version "
                             f"{old.get('feature_version')}): use another folder or the same settings")
         return

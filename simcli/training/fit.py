@@ -3,8 +3,8 @@
 The target of a row is its candidate's search value relative to its decision: the candidate's mean deal margin minus
 the mean of its decision's candidates' means (all played in the same worlds, so the differences are the search's
 own comparison), in points. A small multi-layer perceptron (scikit-learn's ``MLPRegressor``, ReLU, Adam; or
-``hidden=0``: ridge regression, a linear baseline) learns it from the rows' features (strategies/net_features.py),
-standardized by the training rows' means and deviations.
+``hidden=0``: ridge regression, a linear baseline) learns it from the rows' features
+(strategies/learnt/net_features.py), standardized by the training rows' means and deviations.
 
 Games are split by their index, never a decision across two sets: games ``i % 10 == 9`` are held out (the figures
 reported), ``i % 10 == 8`` validate (the ``margin`` the player uses is chosen there), the rest train. Same data,
@@ -204,7 +204,7 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
 
 def save_model(out: str | Path, layers: list[tuple[np.ndarray, np.ndarray]], x_mean: np.ndarray,
                x_scale: np.ndarray, y_scale: float, meta: dict[str, Any]) -> None:
-    """Write a model file (the format of strategies/net.py: ``W0``, ``b0``, ..., the scaling and ``meta``)."""
+    """Write a model file (the format of strategies/learnt/model.py: ``W0``, ``b0``, ..., the scaling and ``meta``)."""
     arrays: dict[str, Any] = {"x_mean": x_mean.astype(np.float32), "x_scale": x_scale.astype(np.float32),
                               "y_scale": np.float64(y_scale), "meta": np.array(json.dumps(meta))}
     for i, (w, b) in enumerate(layers):
@@ -221,9 +221,9 @@ def evaluate(model: str | Path, data: str | Path, *, margin: float | None = None
     """The figures of a model file on a data folder's held-out games (``games="held"``: ``i % 10 == 9``; ``"all"``:
     every game), against that folder's search values: a model taught by one search measured on another's values.
     ``margin``: the model's own unless given."""
-    from simcli.training.data import net_module
+    from simcli.strategies.learnt.model import load_model
 
-    loaded = net_module().load_model(model)
+    loaded = load_model(model)
     _, frame, x = read_data(data)
     target = targets(frame, str(loaded.meta.get("target", "relative")))
     rows = np.asarray(frame["game"]) % 10 == 9 if games == "held" else np.ones(len(frame), dtype=bool)

@@ -12,11 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from simcli.engine.view import PlayerView
-from simcli.players.planning import opening_take
+from simcli.players.planning import legal_draws
 from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.primitives.cards import (
     BLACK_THREE,
-    FOUR,
     JOKER,
     NATURAL_RANKS,
     RANK_NAMES,
@@ -51,28 +50,9 @@ def describe(decision: Any) -> str:
 
 
 def draw_options(view: PlayerView) -> list[Any]:
-    """The legal draws: the stock (unless the pile must be taken) and each distinct legal take of the pile."""
-    out: list[Any] = [] if view.must_take_pile else [DRAW_STOCK]
-    top = view.pile_top
-    if top is None or top < FOUR:
-        return out
-    hand = view.hand
-    n = hand[top]
-    melds = [Meld(top, k) for k in range(2, n + 1)]
-    if view.meld(top) is not None:
-        melds = [Meld(top, 0), Meld(top, 1)] + melds
-    for k in range(1, n + 1):
-        if hand[TWO]:
-            melds.append(Meld(top, k, 1, 0))
-        if hand[JOKER]:
-            melds.append(Meld(top, k, 0, 1))
-    for meld in melds:
-        if meld.naturals > n:
-            continue
-        take = opening_take(hand, meld, view.minimum, view.has_opened, only_if_needed=True)
-        if take is not None and take not in out and view.check_take(take) is None:
-            out.append(take)
-    return out
+    """The legal draws: the stock (unless the pile must be taken) and each distinct legal take of the pile, as the
+    search weighs them (:func:`simcli.players.planning.legal_draws`); any other legal take can be typed."""
+    return list(legal_draws(view))
 
 
 def _planned(plan: Sequence[Meld]) -> list[int]:

@@ -1,8 +1,8 @@
 """A hint for a person at the table: what the ``mc`` search would do, with the value it gave each candidate.
 
-The ``mc`` strategy (``strategies/mc.py``, the strongest player that sees only its own cards) keeps what it weighed
-at its last decision (``last_search``, a ``Weighed`` record): each candidate and its mean gain, in points of deal
-margin (own team's deal score minus the best other team's) per sampled world, against the heuristic's own choice
+The ``mc`` strategy (``strategies/search/mc.py``, the strongest player that sees only its own cards) keeps what it
+weighed at its last decision (``last_search``, a ``Weighed`` record): each candidate and its mean gain, in points of
+deal margin (own team's deal score minus the best other team's) per sampled world, against the heuristic's own choice
 (the first candidate, 0 by definition). The hint asks it the person's decision through the person's
 :class:`~simcli.engine.view.PlayerView`, as any fair player is asked.
 """
@@ -16,6 +16,7 @@ import numpy as np
 
 from simcli.engine.view import PlayerView
 from simcli.players.loading import strategy_factory
+from simcli.players.search_record import RecordsSearch
 from simcli.viewer.choices import describe
 
 #: Worlds sampled for a hint by default: a few seconds a decision.
@@ -51,7 +52,8 @@ class Hint:
 def weigh(view: PlayerView, phase: str, worlds: int = HINT_WORLDS, seed: int = 0) -> Hint:
     """Ask ``mc`` (``worlds`` sampled worlds) for the ``phase`` decision (``draw``, ``melds`` or ``discard``) of
     ``view``'s player, and what it weighed."""
-    player: Any = strategy_factory(f"mc:samples={worlds}")(np.random.default_rng(seed))  # an mc search
+    player = strategy_factory(f"mc:samples={worlds}")(np.random.default_rng(seed))
+    assert isinstance(player, RecordsSearch), "mc keeps a search record"
     choice: Any
     if phase == "draw":
         choice = player.choose_draw(view)
@@ -59,5 +61,5 @@ def weigh(view: PlayerView, phase: str, worlds: int = HINT_WORLDS, seed: int = 0
         choice = player.choose_melds(view)
     else:
         choice = player.choose_discard(view)
-    weighed = player.last_search  # a Weighed record (strategies/mc.py)
+    weighed = player.last_search
     return Hint(choice, list(weighed.candidates), list(weighed.gains), weighed.samples, list(weighed.worlds))

@@ -1,10 +1,11 @@
 """What search players weighed: the ``search`` trace event (``simcli play --search-values``), recorded and said.
 
-A search player (``mc``, ``oracle``, ``ismcts``: ``strategies/mc.py``) keeps what it weighed at its last decision in
-``last_search`` (a ``Weighed`` record: its candidates, the worlds each was played in, each one's mean deal margin
-and its standard error, and for ``mc`` the mean gain over the heuristic's own choice). :class:`SearchRecorder` seats
-each such strategy inside a :class:`Recording` seat that hands every call to it unchanged (the same calls in the
-same order, so the same random draws and the same game) and keeps what each call weighed; as the engine's event
+A search player (``mc``, ``oracle``, ``ismcts``) keeps what it weighed at its last decision in ``last_search`` (a
+:class:`~simcli.players.search_record.Weighed` record: its candidates, the worlds each was played in, each one's mean
+deal margin and its standard error, and for ``mc`` the mean gain over the heuristic's own choice).
+:class:`SearchRecorder` seats each such strategy inside a recording seat (:mod:`simcli.players.seats`) that hands
+every call to it unchanged (the same calls in the same order, so the same random draws and the same game) and keeps
+what each call weighed; as the engine's event
 listener, it writes a ``search`` event right after the decision line it belongs to, through the same listeners
 (the trace writer numbers it). The engine itself is untouched, and a game without the option traces as before.
 
@@ -18,10 +19,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from simcli.engine.core import Emit
-from simcli.engine.strategy_base import Draw, Strategy
+from simcli.engine.strategy_base import Strategy
 from simcli.engine.trace_json import describe_decision, meld_json
 from simcli.engine.view import PlayerView
-from simcli.primitives.actions import Meld, SpecialHand
+from simcli.players.search_record import Weighed
+from simcli.players.seats import recording_seats
+from simcli.primitives.actions import SpecialHand
 from simcli.primitives.cards import RANK_NAMES
 from simcli.viewer.words import SPECIAL_WORDS, Line, meld_json_cards, plural
 
@@ -45,7 +48,7 @@ def _rounded(x: float | None) -> float | None:
     return None if x is None else round(float(x), 2)
 
 
-def search_event(seat: int, turn: int, kind: str, weighed: Any) -> dict[str, Any]:
+def search_event(seat: int, turn: int, kind: str, weighed: Weighed) -> dict[str, Any]:
     """The ``search`` event of ``seat``'s ``kind`` decision on ``turn`` from a search's ``Weighed`` record."""
     return {"seat": seat, "turn": turn, "kind": kind, "worlds": int(weighed.samples),
             "candidates": [{"value": decision_value(kind, c), "chosen": i == weighed.chosen,
@@ -55,77 +58,23 @@ def search_event(seat: int, turn: int, kind: str, weighed: Any) -> dict[str, Any
                            for i, c in enumerate(weighed.candidates)]}
 
 
-class Recording(Strategy):
-    """A seat that plays ``inner``'s decisions unchanged and tells ``record`` what each of its searches weighed."""
-
-    def __init__(self, inner: Strategy, record: Callable[[str, Any], None]) -> None:
-        super().__init__(inner.rng)
-        self.inner = inner
-        self.name = inner.name
-        self.reads_history = getattr(inner, "reads_history", False)  # the engine records the history for it
-        self.record = record
-
-    def _asked(self, kind: str, ask: Callable[[PlayerView], Any], view: PlayerView) -> Any:
-        before = getattr(self.inner, "last_search", None)
-        decision = ask(view)
-        weighed = getattr(self.inner, "last_search", None)
-        if weighed is not before and weighed is not None and weighed.searched:
-            self.record(kind, weighed)
-        return decision
-
-    def choose_draw(self, view: PlayerView) -> Draw:
-        """The inner strategy's draw."""
-        return self._asked("draw", self.inner.choose_draw, view)
-
-    def choose_melds(self, view: PlayerView) -> Sequence[Meld]:
-        """The inner strategy's melds."""
-        return self._asked("melds", self.inner.choose_melds, view)
-
-    def choose_discard(self, view: PlayerView) -> int | None:
-        """The inner strategy's discard."""
-        return self._asked("discard", self.inner.choose_discard, view)
-
-    def hold_three(self, view: PlayerView, rank: int) -> bool:
-        """The inner strategy's answer."""
-        return self.inner.hold_three(view, rank)
-
-    def answer_go_out(self, view: PlayerView) -> bool:
-        """The inner strategy's answer."""
-        return self.inner.answer_go_out(view)
-
-
-class RecordingAsker(Recording):
-    """A :class:`Recording` seat whose strategy asks "may I go out?" (the engine asks only a strategy that
-    overrides :meth:`~simcli.engine.strategy_base.Strategy.ask_to_go_out`, so only this seat overrides it)."""
-
-    def ask_to_go_out(self, view: PlayerView) -> bool:
-        """The inner strategy's question."""
-        return self.inner.ask_to_go_out(view)
-
-
 class SearchRecorder:
     """The listener that adds a ``search`` event after each searched decision, passing every event on to ``emit``.
 
-    :meth:`seat` wraps the strategies that keep a ``last_search``; the others are seated as they are.
+    :meth:`seat` puts the strategies that keep a search record (:class:`~simcli.players.search_record.RecordsSearch`)
+    in recording seats (:mod:`simcli.players.seats`); the others are seated as they are.
     """
 
     def __init__(self, emit: Emit | None) -> None:
         self.emit = emit
-        self.pending: dict[int, tuple[str, Any]] = {}
+        self.pending: dict[int, tuple[str, Weighed]] = {}
 
     def seat(self, players: Sequence[Strategy]) -> list[Strategy]:
         """``players`` with each searching one in a recording seat."""
-        out: list[Strategy] = []
-        for seat, player in enumerate(players):
-            if not hasattr(player, "last_search"):
-                out.append(player)
-                continue
-            asks = type(player).ask_to_go_out is not Strategy.ask_to_go_out
-            out.append((RecordingAsker if asks else Recording)(player, self._recorder(seat)))
-        return out
+        return recording_seats(players, self._recorder)
 
-    def _recorder(self, seat: int) -> Callable[[str, Any], None]:
-        def record(kind: str, weighed: Any) -> None:
+    def _recorder(self, seat: int) -> Callable[[PlayerView, str, Weighed], None]:
+        def record(view: PlayerView, kind: str, weighed: Weighed) -> None:
             self.pending[seat] = (kind, weighed)
         return record
 

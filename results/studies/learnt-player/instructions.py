@@ -6,8 +6,7 @@ usage: cd /tmp && PYTHONPATH=BUILD valgrind --tool=callgrind python .../instruct
 """
 import sys
 
-import simcli.strategies.net  # noqa: F401  imports counted in both
-
+import simcli.strategies.learnt.net  # noqa: F401  imports counted in both
 from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
 

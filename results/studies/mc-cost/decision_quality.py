@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from simcli.engine.game import play_game
-from simcli.rules.presets import load_rules
 from simcli.primitives.seeding import seat_rng
-from simcli.players.loading import Strategy, load_strategy
+from simcli.rules.presets import load_rules
+from simcli.strategy import Strategy, load_strategy
 
 MonteCarlo: Any = load_strategy("mc")  # as the CLI resolves it
 mcmod = sys.modules[MonteCarlo.__module__]

@@ -13,9 +13,9 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from simcli.engine.game import play_game
-from simcli.rules.presets import load_rules
 from simcli.primitives.seeding import seat_rng
-from simcli.players.loading import Strategy, load_strategy
+from simcli.rules.presets import load_rules
+from simcli.strategy import Strategy, load_strategy
 
 # ``mc`` as the CLI resolves it: the installed build's copy (compiled build) or the checkout's.
 MonteCarlo: Any = load_strategy("mc")

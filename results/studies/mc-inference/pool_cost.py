@@ -13,8 +13,8 @@ import sys
 import time
 from typing import Any
 
-import simcli.strategies.inference as after
-import simcli.strategies.mc as mc
+import simcli.strategies.search.inference as after
+import simcli.strategies.search.mc as mc
 from simcli.players.loading import load_strategy, strategy_options
 from simcli.players.seating import play_game
 from simcli.primitives.seeding import seat_rng

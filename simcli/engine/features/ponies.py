@@ -13,7 +13,7 @@ from __future__ import annotations
 from simcli.engine.core import Engine
 from simcli.engine.features import threes
 from simcli.engine.state import DealState
-from simcli.primitives.cards import RED_THREE
+from simcli.primitives.cards import BLACK_THREE, RED_THREE
 
 
 def unlocked_by_melds(st: DealState, seat: int, team_canastas: int, own_canasta: bool) -> tuple[int, ...]:
@@ -74,19 +74,24 @@ def at_turn_start(eng: Engine, seat: int) -> None:
 
 
 def pick_up_pony(eng: Engine, seat: int) -> None:
-    """Add ``seat``'s pony to the hand, laying its red threes and replacing them from the stock."""
+    """Add ``seat``'s pony to the hand, laying its bonus threes and replacing them from the stock."""
     st = eng.st
     pony = st.ponies[seat]
     hand = st.hands[seat]
-    n_threes = pony[RED_THREE]
+    bonus = st.is_bonus_three
+    # Red threes; under threes_mode=AMERICAN_COLOUR_TABLE black ones too (issue 52: one rule wherever a three
+    # enters the hand): laid and replaced.
+    laid = [(r, pony[r]) for r in (RED_THREE, BLACK_THREE) if bonus[r] and pony[r]]
+    n_threes = sum(n for _, n in laid)
     size = sum(pony)
     for r, n in enumerate(pony):
-        if n and r != RED_THREE:
+        if n and not bonus[r]:
             hand[r] += n
     st.hand_sizes[seat] += size - n_threes
     st.ponies[seat] = [0] * len(pony)
-    # The pony's red threes stay in it until each is laid, so that every event sees each card in one place.
-    st.ponies[seat][RED_THREE] = n_threes
+    # The pony's bonus threes stay in it until each is laid, so that every event sees each card in one place.
+    for r, n in laid:
+        st.ponies[seat][r] = n
     st.pony_picked[seat] = True
     st.ponies_in_play = not all(st.pony_picked)
     st.pony_turn[seat] = st.turn
@@ -94,10 +99,11 @@ def pick_up_pony(eng: Engine, seat: int) -> None:
         st.history.append(("pony", seat, st.turn, size))  # its cards stay hidden: the count only
     if eng.emit:
         eng.emit("pony_pickup", {"seat": seat, "team": st.team_of[seat], "turn": st.turn, "cards": size})
-    for _ in range(n_threes):
-        st.ponies[seat][RED_THREE] -= 1
-        threes.lay_three(eng, seat, RED_THREE, "pony")
-        threes.draw_one(eng, seat, "replacement")
+    for r, n in laid:
+        for _ in range(n):
+            st.ponies[seat][r] -= 1
+            threes.lay_three(eng, seat, r, "pony")
+            threes.draw_one(eng, seat, "replacement")
 
 
 def after_melds(eng: Engine, seat: int) -> bool:

@@ -17,8 +17,15 @@ def may_keep_three(st: DealState, seat: int) -> bool:
     """Whether ``seat`` may keep an arriving three in the hand (Americana, until the team opens; one at most)."""
     if not st.rules.may_hold_one_three_before_opening or st.opened[st.team_of[seat]]:
         return False
+    return held_bonus_threes(st, seat) == 0
+
+
+def held_bonus_threes(st: DealState, seat: int) -> int:
+    """Bonus threes in ``seat``'s hand (a black three under threes_mode=RED_BONUS is an ordinary card and does
+    not count toward the one that may be kept)."""
     hand = st.hands[seat]
-    return hand[RED_THREE] + hand[BLACK_THREE] == 0
+    bonus = st.is_bonus_three
+    return (hand[RED_THREE] if bonus[RED_THREE] else 0) + (hand[BLACK_THREE] if bonus[BLACK_THREE] else 0)
 
 
 def lay_three(eng: Engine, seat: int, rank: int, source: str) -> None:
@@ -118,7 +125,7 @@ def may_hold_three_from_hand(eng: Engine, seat: int, rank: int) -> bool | None:
     """:func:`may_hold_three` for a three already in the hand (dealt): asked as if it were the one arriving."""
     st = eng.st
     hand = st.hands[seat]
-    if hand[RED_THREE] + hand[BLACK_THREE] != 1:
+    if held_bonus_threes(st, seat) != 1:
         return None  # one three at most may be kept
     hand[rank] -= 1
     try:

@@ -1,6 +1,6 @@
 """``ponytail``: greedy play tuned for Ponytail Canasta's four required canastas.
 
-Over :class:`~strategies.greedy.Greedy` it:
+Over :class:`~simcli.strategies.heuristics.greedy.Greedy` it:
 
 1. keeps every wild card for the wild canasta until it is complete, then uses one to
    turn a six-card natural meld into the mixed canasta the set needs; under
@@ -154,6 +154,9 @@ class Ponytail(Greedy):
         """Dead cards (ranks of our closed canastas) first, then greedy's choice."""
         hand = view.hand
         rules = view.rules
+        if rules.discard_restrictions or rules.empty_pile_no_dead_card:  # house rules: legal cards only (issue 53)
+            legal = view.legal_discards()
+            hand = tuple(n if r in legal else 0 for r, n in enumerate(hand))
         if hand[BLACK_THREE] and view.hand_size > 1:
             return BLACK_THREE
         own = view.meld_table()

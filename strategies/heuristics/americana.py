@@ -1,6 +1,6 @@
 """``americana``: greedy play tuned for Canasta Americana (RULES.md §2.3).
 
-Over :class:`~strategies.greedy.Greedy` (which already avoids melds that cost a penalty
+Over :class:`~simcli.strategies.heuristics.greedy.Greedy` (which already avoids melds that cost a penalty
 unless completed, and discards a third ace or seven) it:
 
 1. goes for a special hand when the deal starts close to one: it keeps a three for the

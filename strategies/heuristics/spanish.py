@@ -1,6 +1,6 @@
 """``spanish``: greedy play tuned for the Spanish "Canasta (juego)" (RULES.md §2.4).
 
-Over :class:`~strategies.greedy.Greedy` it:
+Over :class:`~simcli.strategies.heuristics.greedy.Greedy` it:
 
 1. lays hidden canastas (*ocultas*): seven cards of a rank the team has not melded, or four to six
    naturals completed with wild cards, all at once from the hand, for 1,000 instead of 500 or 300;
@@ -124,10 +124,14 @@ class Spanish(Greedy):
         hand = view.hand
         if view.hand_size == 1:
             return super().choose_discard(view)
-        if hand[BLACK_THREE]:
+        # Under discard restrictions (not Spanish ones: a house rule) only a legal card is a candidate (issue 53).
+        restricted = bool(view.rules.discard_restrictions or view.rules.empty_pile_no_dead_card)
+        if hand[BLACK_THREE] and (not restricted or view.discard_error(BLACK_THREE) is None):
             return BLACK_THREE
         if USE_CLOSED:
             closed = self._closed_in_hand(view, hand)
+            if restricted:
+                closed = [r for r in closed if view.discard_error(r) is None]
             if closed:
                 return cheapest(closed)
         return super().choose_discard(view)

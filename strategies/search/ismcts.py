@@ -34,11 +34,13 @@ from typing import Any
 
 import numpy as np
 
+from simcli.engine.strategy_base import Strategy
 from simcli.engine.view import PlayerView
 from simcli.players.forward import clone, margin, rollout, true_state
-from simcli.players.loading import Strategy
+from simcli.players.search_record import Weighed
+from simcli.players.seats import AskingPassThrough
 
-from .mc import MonteCarlo, Weighed, mean_and_error
+from .mc import MonteCarlo, mean_and_error
 
 #: A decision's phase, as :func:`simcli.players.forward.rollout` names it.
 PHASES = ("draw", "melds", "discard")
@@ -168,7 +170,7 @@ def pick(edges: Sequence[Edge], confidence: float) -> int:
     return best
 
 
-class _Walker(Strategy):
+class _Walker(AskingPassThrough):
     """The searching seat inside one iteration's rollout: the tree's choices while in the tree, then the policy.
 
     The root decision is forced by :func:`simcli.players.forward.rollout`; every later decision of the seat in the first
@@ -178,9 +180,8 @@ class _Walker(Strategy):
     name = "ismcts-walker"
 
     def __init__(self, search: Ismcts, policy: Strategy, edge: Edge, turn: int, path: list[Edge]) -> None:
-        super().__init__(policy.rng)
+        super().__init__(policy)  # its yes/no answers are the policy's (as :class:`simcli.players.forward.Forced`'s)
         self.search = search
-        self.policy = policy
         self.edge: Edge | None = edge  # the edge last taken (None once out of the tree)
         self.turn = turn
         self.turns = 1  # the player's turns the walk has reached, the root's included
@@ -210,27 +211,15 @@ class _Walker(Strategy):
 
     def choose_draw(self, view: PlayerView) -> Any:
         """The tree's draw, or the policy's."""
-        return self._descend(view, "draw", self.policy.choose_draw(view))
+        return self._descend(view, "draw", self.inner.choose_draw(view))
 
     def choose_melds(self, view: PlayerView) -> Any:
         """The tree's melds, or the policy's."""
-        return self._descend(view, "melds", self.policy.choose_melds(view))
+        return self._descend(view, "melds", self.inner.choose_melds(view))
 
     def choose_discard(self, view: PlayerView) -> Any:
         """The tree's discard, or the policy's."""
-        return self._descend(view, "discard", self.policy.choose_discard(view))
-
-    def hold_three(self, view: PlayerView, rank: int) -> bool:
-        """The policy's."""
-        return self.policy.hold_three(view, rank)
-
-    def ask_to_go_out(self, view: PlayerView) -> bool:
-        """The policy's (as :class:`simcli.players.forward.Forced` does)."""
-        return self.policy.ask_to_go_out(view)
-
-    def answer_go_out(self, view: PlayerView) -> bool:
-        """The policy's."""
-        return self.policy.answer_go_out(view)
+        return self._descend(view, "discard", self.inner.choose_discard(view))
 
 
 class Ismcts(MonteCarlo):

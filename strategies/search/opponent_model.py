@@ -1,4 +1,4 @@
-"""The opponent models of inference in the sampler (``mc:infer``, strategies/inference.py): how likely another
+"""The opponent models of inference in the sampler (``mc:infer``, strategies/search/inference.py): how likely another
 player's discard of a natural rank is, given the hand it held then, and how likely it passes a pile it could take.
 
 Two models: greedy's rules made soft (:meth:`OpponentModel.soft_greedy`, the default, ``mc:opponent=greedy``) and
@@ -8,7 +8,7 @@ whether the player's team and the other teams had melded it, and whether the pla
 of it (:data:`DISCARD_FEATURES`), and the share of takeable piles ``mc`` passed holding a pair. ``mc`` leaves its
 heuristic's discard about a third of the time and passes one takeable pile in eight (Classic) to three in ten
 (Americana); the fitted model reads its discards 0.3 nats a discard better than soft greedy in Classic and 1.5 to
-1.9 in Ponytail and Americana, whose heuristics are not greedy (strategies/models/README.md).
+1.9 in Ponytail and Americana, whose heuristics are not greedy (strategies/learnt/models/README.md).
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from simcli.primitives.cards import CARD_VALUES, NUM_RANKS
 
 #: How far (in keep-score points) the soft heuristic rates a take of the pile above the stock, when it can take.
 TAKE_MARGIN = 60.0
-#: The fitted opponent models (``mc:opponent=mc``), one a variant: scripts/fit_opponent.py writes them.
-OPPONENT_MODELS = Path(__file__).resolve().parent / "models" / "opponents.json"
+#: The fitted opponent models (``mc:opponent=mc``), one a variant: scripts/fit_opponent.py writes them, beside the
+#: learnt player's shipped models (strategies/learnt/models/README.md describes both).
+OPPONENT_MODELS = Path(__file__).resolve().parents[1] / "learnt" / "models" / "opponents.json"
 #: The opponent models ``mc``'s ``opponent`` option names.
 OPPONENTS = ("greedy", "mc")
 
@@ -62,8 +63,8 @@ class OpponentModel:
     @property
     def split(self) -> float:
         """How much likelier a discard of a rank is from a single than from a pair, inverted: ``exp`` of the pair's
-        weight (an older discard's weight, :class:`strategies.inference.SeenPass`, whose other ranks then are not
-        known in a world)."""
+        weight (an older discard's weight, :class:`simcli.strategies.search.inference.SeenPass`, whose other ranks then
+        are not known in a world)."""
         return math.exp(self.discard[3])
 
     def scaled(self, temperature: float) -> OpponentModel:

@@ -13,8 +13,8 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
+from simcli.engine.strategy_base import Draw, Strategy
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Draw, Strategy
 from simcli.players.planning import meld_of, opening_take
 from simcli.primitives.actions import DRAW_STOCK, Meld
 from simcli.primitives.cards import ACE, BLACK_THREE, FOUR, IS_NATURAL, JOKER, TWO, WILD_MELD

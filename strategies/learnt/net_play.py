@@ -1,6 +1,6 @@
 """The learnt player's decisions at the table, compiled with the features (issue 31): a decision of ``net`` is the
 heuristic's choice, ``mc``'s candidates around it, their rows as counts and one pass of the model over them, with no
-interpreted code between them (strategies/net.py builds a :class:`Seat` a seat and hands it each decision).
+interpreted code between them (strategies/learnt/net.py builds a :class:`Seat` a seat and hands it each decision).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 
 from simcli.engine.view import PlayerView
 
-from .candidates import discard_candidates, draw_candidates, meld_candidates
+from ..search.candidates import discard_candidates, draw_candidates, meld_candidates
 from .net_features import (
     CANDIDATE_COLUMNS,
     CANDIDATE_COUNTS,
@@ -31,7 +31,7 @@ _ZERO.setflags(write=False)
 def forward(counts: bytes | list[int], k: int, w_state: Any, buffer: Any, hidden: list[tuple[Any, Any]],
             w_out: Any) -> list[float]:
     """The values of a decision's ``k`` candidates from its rows as counts (``Model.values_of_counts`` in
-    strategies/net.py, which has the arrays): the state part through the first layer once, written into
+    strategies/learnt/model.py, which has the arrays): the state part through the first layer once, written into
     ``buffer``'s last row, which each candidate's last count (1) adds, every candidate in one product (array
     methods rather than numpy's functions: no dispatch a call)."""
     if isinstance(counts, bytes):

@@ -18,8 +18,8 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
+from simcli.engine.strategy_base import Draw, Strategy
 from simcli.engine.view import PlayerView
-from simcli.players.loading import Draw, Strategy
 from simcli.players.planning import (
     RANKS_BY_VALUE,
     add_naturals,

@@ -5,7 +5,7 @@
 * :func:`meld_candidates`: the heuristic's plan, nothing, the plan without wild cards and the plan without new
   melds (at most ``most``, each legal and distinct);
 * :func:`discard_candidates`: the heuristic's discard, then every other distinct legal discard (``mc:discards=N``
-  keeps fewer, by its prior: strategies/mc.py).
+  keeps fewer, by its prior: strategies/search/mc.py).
 
 Each list starts with the heuristic's own choice, which a search keeps unless another candidate is better.
 """
@@ -16,38 +16,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from simcli.engine.view import PlayerView
-from simcli.players.planning import opening_take, take_wilds
-from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand
-from simcli.primitives.cards import FOUR
-
-#: The best heuristic of each variant: the one whose choice is every list's first candidate, ``mc``'s default
-#: rollout policy (``rollout=auto``) and ``net``'s fallback (here, below both, so that neither imports the other).
-BEST_HEURISTIC = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
+from simcli.players.planning import legal_draws
+from simcli.primitives.actions import SpecialHand
 
 
 def draw_candidates(view: PlayerView, own: Any) -> list[Any]:
-    """The heuristic's draw, the stock, and each legal take of the kinds a heuristic makes."""
+    """The heuristic's draw, then every other draw of :func:`simcli.players.planning.legal_draws` (the stock, and
+    each legal take of the kinds a heuristic makes), in its order."""
     out = [own]
-    if own is not DRAW_STOCK and not view.must_take_pile:
-        out.append(DRAW_STOCK)
-    top = view.pile_top
-    if top is None or top < FOUR:
-        return out
-    hand = view.hand
-    n = hand[top]
-    melds = [Meld(top, k) for k in range(2, n + 1)]
-    if view.meld(top) is not None:
-        melds += [Meld(top, k) for k in range(0, min(n, 1) + 1)]
-    if n >= 1:
-        left = list(hand)
-        tw, jk = take_wilds(left, 1)
-        if tw or jk:
-            melds.append(Meld(top, n, tw, jk))
-    minimum, opened = view.minimum, view.has_opened
-    for meld in melds:
-        take = opening_take(hand, meld, minimum, opened)
-        if take is not None and take not in out and view.check_take(take) is None:
-            out.append(take)
+    for draw in legal_draws(view):
+        if draw != own:
+            out.append(draw)
     return out
 
 

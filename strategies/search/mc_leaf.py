@@ -1,15 +1,15 @@
 """``mc``'s leaf evaluator (``mc:horizon=N,leaf=MODEL``, issue 31 item 5): a rollout cut at its horizon scored by a
 model of absolute values instead of as it stands.
 
-The model is the learnt player's (strategies/net.py: the same features, strategies/net_features.py, and file format)
-fitted to the search's *absolute* values (``simcli train fit DATA OUT --target absolute``): each candidate's mean
-deal margin for the deciding seat's team, so it rates a position, not only a decision's candidates against each
-other. At a cut, the seat to move there starts its turn (:func:`simcli.players.forward.cut_view`) and the model
-rates the rollout policy's draw for it, from that seat's view of the sampled world: what that seat could see there,
-no hidden card of the world, and never one of the real game (the world is a sample of what the searching player
-may know). The value is that seat's team's expected deal margin over the other team: the searching team's if it is
-the same team, negated otherwise. A game of more than two teams is refused (a team's margin over the best other
-does not give another team's).
+The model is the learnt player's (strategies/learnt/model.py: the same features, strategies/learnt/net_features.py, and
+file format) fitted to the search's *absolute* values (``simcli train fit DATA OUT --target absolute``): each
+candidate's mean deal margin for the deciding seat's team, so it rates a position, not only a decision's candidates
+against each other. At a cut, the seat to move there starts its turn (:func:`simcli.players.forward.cut_view`) and the
+model rates the rollout policy's draw for it, from that seat's view of the sampled world: what that seat could see
+there, no hidden card of the world, and never one of the real game (the world is a sample of what the searching player
+may know). The value is that seat's team's expected deal margin over the other team: the searching team's if it is the
+same team, negated otherwise. A game of more than two teams is refused (a team's margin over the best other does not
+give another team's).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from simcli.engine.state import DealState
+from simcli.engine.strategy_base import Strategy
 from simcli.players.forward import cut_view
-from simcli.players.loading import Strategy
 from simcli.rules.ruleset import RuleSet
 
-from .net import Model, ModelError, load_model
-from .net_features import decision_bytes, decision_counts
+from ..learnt.model import Model, ModelError, load_model
+from ..learnt.net_features import decision_bytes, decision_counts
 
 
 class Leaf:
@@ -31,8 +31,8 @@ class Leaf:
     def __init__(self, model: Model) -> None:
         self.model = model
         self._rules: RuleSet | None = None
-        #: The play-time pass's buffer (:meth:`strategies.net.Model.play_buffer`) and the output layer's bias, which
-        #: that pass leaves out (a constant of the model: a decision compares candidates) and a value needs.
+        #: The play-time pass's buffer (:meth:`simcli.strategies.learnt.model.Model.play_buffer`) and the output layer's
+        #: bias, which that pass leaves out (a constant of the model: a decision compares candidates) and a value needs.
         self._buffer = model.play_buffer()
         self._bias = float(model.layers[-1][1][0]) * model.y_scale
 
@@ -59,8 +59,8 @@ class Leaf:
 
     def rate(self, view: Any, draw: Any, team: int) -> float:
         """The model's value of ``view``'s seat drawing ``draw``, for ``team`` (that seat's team's, or negated): the
-        learnt player's play-time pass over the row as counts (strategies/net_play.py), plus the output bias; the
-        same as :meth:`strategies.net.Model.values` of the float row, up to rounding."""
+        learnt player's play-time pass over the row as counts (strategies/learnt/net_play.py), plus the output bias; the
+        same as :meth:`simcli.strategies.learnt.model.Model.values` of the float row, up to rounding."""
         counts: Any = decision_bytes(view, "draw", [draw])
         if counts is None:  # a count over 255: the same counts as a list
             state, parts = decision_counts(view, "draw", [draw])

@@ -16,16 +16,16 @@ The candidates race (``race``, ``drop``, ``halve``): every few worlds, the chall
 heuristic's choice (and, with halving, the worse half of them) stop being played, and the search ends when none
 is left; the heuristic's choice is never dropped. Most candidates are clearly behind it after a few worlds, so
 this saves most rollouts. ``race=0``, the default, is the flat search (every candidate in every world,
-:data:`OLD_DEFAULT`): racing (:data:`RACING`) costs 0.43x its CPU but lost to it in Spanish.
+:data:`FLAT_SEARCH`): racing (:data:`RACING`) costs 0.43x its CPU but lost to it in Spanish.
 
 Candidates are the heuristic's own options: the stock and each legal take of the pile (the kinds of take
 the heuristic considers); the heuristic's meld plan, nothing, its plan without wild cards and its plan
 without new melds; each distinct legal discard. The heuristic's own choice comes first and wins ties.
 
 With ``horizon`` and ``leaf``, a rollout still on at its horizon is scored by a model of absolute values instead of
-as it stands (:mod:`strategies.mc_leaf`).
+as it stands (:mod:`simcli.strategies.search.mc_leaf`).
 
-``oracle`` runs the same search on the true state (the real hidden hands, ponies, wings and stock
+``oracle`` (:mod:`.oracle`) runs the same search on the true state (the real hidden hands, ponies, wings and stock
 order): one rollout per candidate tells exactly what follows under the rollout policy. It cheats, so it
 is only for measuring what hidden information is worth; it never runs unless asked for by name.
 """
@@ -35,26 +35,28 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from simcli.engine.strategy_base import Strategy
 from simcli.engine.view import PlayerView
+from simcli.players.best_heuristic import best_heuristic
 from simcli.players.forward import clone, margin, rollout, true_state
-from simcli.players.loading import Strategy, load_strategy
+from simcli.players.loading import load_strategy
+from simcli.players.search_record import Weighed
 from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, NATURAL_RANKS
 from simcli.rules.ruleset import RuleSet
 
-from .candidates import BEST_HEURISTIC, discard_candidates, draw_candidates, meld_candidates
-from .greedy import keep_score
+from ..heuristics.greedy import keep_score
+from .candidates import discard_candidates, draw_candidates, meld_candidates
 from .inference import inferred_worlds
 from .mc_leaf import leaf_option
 from .opponent_model import OPPONENTS, OpponentModel, fitted_model
 
-#: The default search (the flat search, every candidate in all 16 worlds), named explicitly for matches.
-OLD_DEFAULT = "mc:race=0"
-#: The racing search measured in issue 23 (about 0.43x the old default's CPU a game). Not the default: it lost
+#: Today's default search, the flat search (every candidate in all 16 worlds), named explicitly for matches.
+FLAT_SEARCH = "mc:race=0"
+#: The racing search measured in issue 23 (about 0.43x the flat search's CPU a game). Not the default: it lost
 #: to the flat search in Spanish (results/studies/mc-cost/README.md).
 RACING = "mc:race=4,drop=-0.25,halve=true"
 
@@ -67,36 +69,6 @@ def mean_and_error(total: float, total2: float, n: int) -> tuple[float | None, f
     if n < 2:
         return mean, None
     return mean, math.sqrt(max(total2 - n * mean * mean, 0.0) / (n - 1) / n)
-
-
-@dataclass(frozen=True)
-class Weighed:
-    """What a search weighed at one decision (a hint at the table and ``simcli play --search-values`` read it; the
-    search never does): the worlds sampled in all, and per candidate, in the search's order (the heuristic's own
-    choice first), the worlds it was played in (rollouts from the decision), its mean deal margin over them (own
-    team's deal score minus the best other team's) and that mean's standard error; ``mc`` also keeps its mean gain
-    over the first candidate in the same worlds and that paired difference's standard error (the numbers its pick
-    compares; ``ismcts``: ``None``).
-    """
-
-    candidates: list[Any]
-    chosen: int
-    samples: int
-    worlds: list[int]
-    means: list[float | None]
-    errors: list[float | None]
-    gains: list[float | None]
-    gain_errors: list[float | None]
-
-    @classmethod
-    def only(cls, candidate: Any) -> Weighed:
-        """A decision with one candidate, taken without a search."""
-        return cls([candidate], 0, 0, [0], [None], [None], [0.0], [None])
-
-    @property
-    def searched(self) -> bool:
-        """Whether candidates were compared (more than one, in at least one world)."""
-        return len(self.candidates) > 1 and self.samples > 0
 
 
 class MonteCarlo(Strategy):
@@ -116,22 +88,22 @@ class MonteCarlo(Strategy):
       it (paired over the same worlds) is at least this many standard errors; 0: the best mean wins.
       With a single world (``samples=1``, ``oracle``) the best mean wins.
     * ``race`` — worlds between two cuts of the challengers (every candidate but the heuristic's choice);
-      0 (the default): no racing, every candidate in every world (the flat search, :data:`OLD_DEFAULT`).
+      0 (the default): no racing, every candidate in every world (the flat search, :data:`FLAT_SEARCH`).
     * ``drop`` — at a cut, a challenger stays only while its mean gain over the heuristic's choice plus
       ``drop`` standard errors is above 0 (negative: it must lead by that many errors).
     * ``halve`` — at a cut, at most half of the challengers (rounded up, the best mean gains) stay.
     * ``horizon`` — turns a rollout plays after the decision's own turn (of any seat) before it stops; a deal
       still on is then scored as it stands, as if it ended there with nobody going out (melds, canasta
       bonuses and threes on the table, minus the cards in hand). 0 (the default): to the end of the deal.
-    * ``infer`` — inference in the sampler (:mod:`strategies.inference`): the temperature of the soft opponent
-      model, in keep-score points (``noise``: the share of decisions it leaves unexplained); ``pool`` times
+    * ``infer`` — inference in the sampler (:mod:`simcli.strategies.search.inference`): the temperature of the soft
+      opponent model, in keep-score points (``noise``: the share of decisions it leaves unexplained); ``pool`` times
       ``samples`` worlds are weighed by how likely the other players' public decisions are in each, ``samples``
       drawn; 0 (the default): uniform worlds.
     * ``opponent`` — the opponent model of ``infer``: ``greedy`` (the default: greedy's rules made soft, ``infer``
       its temperature in keep-score points) or ``mc`` (the model fitted to today's ``mc`` in the variant,
       models/opponents.json; ``infer`` divides its logits); ``older``: every discard weighed, not only the last.
     * ``leaf`` — a model file of absolute values that scores a rollout cut at its ``horizon`` (which it needs),
-      :mod:`strategies.mc_leaf`; empty (the default): as it stands."""
+      :mod:`simcli.strategies.search.mc_leaf`; empty (the default): as it stands."""
 
     name = "mc"
     #: Whether the search sees the true hidden cards (``oracle``).
@@ -183,11 +155,11 @@ class MonteCarlo(Strategy):
         self.rollouts = 0
         #: What the last decision weighed: its candidates and their values (a hint at the table, ``simcli play
         #: --human``, and ``simcli play --search-values`` show it). Only recorded, never read by the search.
-        self.last_search = Weighed([], 0, 0, [], [], [], [], [])
+        self.last_search: Weighed = Weighed([], 0, 0, [], [], [], [], [])
 
     def _cut_margin(self, world: Any, phase: str, candidate: Any, policies: list[Strategy], team: int) -> float:
         """A rollout's margin for ``team`` (played on a clone of ``world``), scored by the leaf model if it stopped
-        at the horizon (:class:`strategies.mc_leaf.Leaf`)."""
+        at the horizon (:class:`simcli.strategies.search.mc_leaf.Leaf`)."""
         cut = clone(world)
         result = rollout(cut, phase, candidate, policies, self.horizon)
         if result.end_reason == "horizon" and self.leaf is not None:
@@ -203,7 +175,7 @@ class MonteCarlo(Strategy):
         if rules is not self._rules:
             name = self.rollout_name
             if name == "auto":
-                name = BEST_HEURISTIC.get(rules.variant, "greedy")
+                name = best_heuristic(rules.variant)
             cls = load_strategy(name)
             # Heuristics draw no random numbers, but give each its own stream in case a policy does.
             seeds = np.random.SeedSequence(int(self.rng.integers(1 << 32))).spawn(rules.num_players)
@@ -239,7 +211,7 @@ class MonteCarlo(Strategy):
     @staticmethod
     def _draw_candidates(view: PlayerView, own: Any) -> list[Any]:
         """The heuristic's draw, the stock, and each legal take of the kinds a heuristic makes
-        (:func:`strategies.candidates.draw_candidates`)."""
+        (:func:`simcli.strategies.search.candidates.draw_candidates`)."""
         return draw_candidates(view, own)
 
     def _discard_candidates(self, view: PlayerView, own: int | None) -> list[int | None]:
@@ -255,7 +227,7 @@ class MonteCarlo(Strategy):
 
     def _meld_candidates(self, view: PlayerView, own: Sequence[Any]) -> list[Any]:
         """The heuristic's plan, nothing, the plan without wild cards and the plan without new melds (at most
-        ``melds``; :func:`strategies.candidates.meld_candidates`)."""
+        ``melds``; :func:`simcli.strategies.search.candidates.meld_candidates`)."""
         return meld_candidates(view, own, self.max_melds)
 
     def _opponent_model(self, view: PlayerView) -> OpponentModel | float:
@@ -375,8 +347,8 @@ class MonteCarlo(Strategy):
 def discard_prior(view: PlayerView) -> list[int]:
     """How much each rank is worth keeping (lower: a likelier discard), greedy's rating for any variant.
 
-    The black three first, then naturals as greedy rates them (:func:`strategies.greedy.keep_score`: point
-    value, copies in hand, melds of the rank on the table), wild cards last: a cheap prior that picks which
+    The black three first, then naturals as greedy rates them (:func:`simcli.strategies.heuristics.greedy.keep_score`:
+    point value, copies in hand, melds of the rank on the table), wild cards last: a cheap prior that picks which
     discards a search with ``discards`` set compares, not a decision.
     """
     hand = view.hand
@@ -387,13 +359,6 @@ def discard_prior(view: PlayerView) -> list[int]:
     for r in NATURAL_RANKS:
         out[r] = keep_score(r, hand[r], own, others)
     return out
-
-
-class Oracle(MonteCarlo):
-    """The ``mc`` search on the true state: it sees every hidden card and the stock order (a ceiling)."""
-
-    name = "oracle"
-    cheat = True
 
 
 STRATEGY = MonteCarlo

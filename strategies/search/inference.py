@@ -6,7 +6,7 @@ had they held that world's cards and played a soft version of the variant's heur
 the search's worlds from them, distinct ones (Rebstock et al. 2019, policy-based inference).
 
 The opponent model is greedy's own rules made soft (every variant's heuristic rates discards as greedy does,
-:func:`strategies.greedy.keep_score`, and takes the pile whenever it legally can):
+:func:`simcli.strategies.heuristics.greedy.keep_score`, and takes the pile whenever it legally can):
 
 * **Discards.** A player discards natural rank ``d`` with probability ``softmax(-keep_score / T)`` over the naturals
   it held. Only each other player's last discard is used: its hand then is exactly its hand in the world plus ``d``
@@ -19,7 +19,8 @@ The opponent model is greedy's own rules made soft (every variant's heuristic ra
   those laid since less those taken from the pile since, less a hypergeometric number of the ``m`` unseen arrivals.
   Every pass of the deal is used.
 
-A second opponent model (``mc:opponent=mc``), fitted to today's ``mc`` itself: :mod:`strategies.opponent_model`.
+A second opponent model (``mc:opponent=mc``), fitted to today's ``mc`` itself:
+:mod:`simcli.strategies.search.opponent_model`.
 
 Approximations, stated: a take needing one natural and a wild card, a pass the rules forced (the opening minimum,
 a meld cap, discard bars) and the other players' own search are not modelled; the ranks a team had melded are
@@ -42,7 +43,7 @@ import numpy as np
 
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
-from simcli.engine.worlds import clone, hidden_places, unseen_counts
+from simcli.engine.worlds import clone, fill_hidden, hidden_places, unseen_counts
 from simcli.players.planning import penalized_ranks
 from simcli.primitives.cards import CARD_VALUES, FOUR, JOKER, NUM_RANKS, TWO
 
@@ -69,7 +70,8 @@ class SeenDiscard:
 
     @property
     def base(self) -> tuple[int, ...]:
-        """Greedy's keep score of each rank then, less 10 a copy held (:func:`strategies.greedy.keep_score`)."""
+        """Greedy's keep score of each rank then, less 10 a copy held
+        (:func:`simcli.strategies.heuristics.greedy.keep_score`)."""
         return tuple(CARD_VALUES[r] + 200 * self.own[r] + 100 * self.opp[r] for r in range(NUM_RANKS))
 
 
@@ -308,31 +310,8 @@ class HandPool:
     def world(self, w: int) -> DealState:
         """World ``w`` whole: the template with every hidden place filled from the world's permutations."""
         cards = self._cards(w).tolist()
-        template = self.template
-        world = clone(template)
-        pos = 0
-        for kind, idx, n, _ in self.places:
-            chunk = cards[pos:pos + n]
-            pos += n
-            if kind == "stock":
-                world.stock = chunk
-                continue
-            if kind == "pile":
-                world.pile[idx] = chunk[0]
-                continue
-            counts = list(template.known[idx]) if kind == "hand" else [0] * NUM_RANKS
-            for card in chunk:
-                counts[card] += 1
-            if kind == "hand":
-                world.hands[idx] = counts
-            elif kind == "pony":
-                world.ponies[idx] = counts
-            elif kind == "wing":
-                world.wings[idx] = counts
-            elif kind == "void":
-                world.wings_void[idx] = counts
-            else:
-                world.wing_pending[idx] = counts
+        world = clone(self.template)
+        fill_hidden(world, self.places, cards)
         return world
 
 
