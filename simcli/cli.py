@@ -17,7 +17,25 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     ctx.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Main(click.Group):
+    """The group: a lost Dask scheduler, from any command that plays, is one line saying what is kept and the
+    command that finishes the work (:func:`simcli.runs.lost.lost_line`)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        from simcli.runs.backends import ClusterLost
+
+        try:
+            return super().invoke(ctx)
+        except ClusterLost as exc:
+            import sys
+
+            from simcli.commands.hints import again
+            from simcli.runs.lost import lost_line
+
+            raise click.ClickException(lost_line(exc, again, argv=sys.argv[1:])) from None
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Show the version and which build runs (compiled, or pure Python and why), and exit.")
 @click.option("--debug", is_flag=True,

@@ -5,6 +5,7 @@ each is refused with one ``Error:`` line naming strategy, seat, game, seed and t
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -12,6 +13,12 @@ from pathlib import Path
 import pytest
 from cli_helpers import error_line
 from probe_strategies import PROBES
+
+from simcli.engine.trace import TraceWriter
+from simcli.players.loading import parse_strategy_list
+from simcli.players.seating import play_game
+from simcli.primitives.errors import StrategyError
+from simcli.rules.presets import load_rules
 
 TESTS_DIR = Path(__file__).resolve().parent
 SEED = 3
@@ -59,8 +66,15 @@ def test_play_with_trace_refuses_it_and_never_traces_it(probe: str, tmp_path: Pa
     line = error_line("play", "--seed", SEED, "--strategies", f"probe_strategies:{probe}", *variant_of(probe),
                       "--trace", trace)
     seat, turn = check_line(line, probe)
-    events = [json.loads(x) for x in trace.read_text(encoding="utf-8").splitlines()]
-    assert events and events[0]["event"] == "trace_header"
+    assert not trace.exists() and not list(tmp_path.iterdir())  # a failed game writes no trace at all (issue 49)
+    # The events the game emitted up to the refusal (what a partial trace held): the refused decision is not one.
+    rules = load_rules("americana" if variant_of(probe) else "classic")
+    buffer = io.StringIO()
+    with pytest.raises(StrategyError):
+        play_game(rules, parse_strategy_list(f"probe_strategies:{probe}", rules.num_players, rules.n_teams), SEED,
+                  emit=TraceWriter(buffer))
+    events = [json.loads(x) for x in buffer.getvalue().splitlines()]
+    assert events
     method = PROBES[probe][0]
     deal = [e for e in events if e["event"] == "deal"][-1]["seq"]
     this_turn = [e for e in events if e["seq"] > deal and e.get("turn") == turn]

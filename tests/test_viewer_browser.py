@@ -167,7 +167,7 @@ def test_step_through_a_whole_game(browser: Any, pages: dict[str, tuple[Path, li
     shown = _shown(browser)
     assert shown["cards"][0] and not any(shown["cards"][1:])
     assert shown["backs"][1:] == shown["sizes"][1:]
-    assert re.search(r" draws \d+ cards? from the stock", shown["event"]), shown["event"]
+    assert re.search(r" draws (a card|\d+ cards) from the stock", shown["event"]), shown["event"]
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == []
 

@@ -50,8 +50,8 @@ def test_a_whole_deal_from_scripted_input_through_a_pipe() -> None:
     weighed = out.split("hint: mc (2 worlds) would discard ")[1].splitlines()
     assert "what it weighed" in weighed[1]
     assert all(re.match(r"    discard \S+: [+-]\d+", line) for line in weighed[2:10]), weighed[:10]
-    assert "South draws K from the stock" in out  # own draw named
-    assert re.search(r"East draws 1 card from the stock", out)  # the others' draws are not
+    assert "South draws a K from the stock" in out  # own draw named, one card ("a K": not "K" cards)
+    assert re.search(r"East draws a card from the stock", out)  # the others' draws are not
     assert "Deal 1 ends after" in out and re.search(r"\n   North-South [+-]\d+: .*cards melded", out)
     assert "2:human(team 0)" in out and re.search(r"winner: team \d by", out)
 

@@ -15,7 +15,8 @@ from simcli.primitives.errors import EngineError, StrategyError
 from simcli.rules.knobs import RuleError
 from simcli.rules.presets import load_rules, parse_overrides, read_rules_file
 from simcli.rules.ruleset import RuleSet
-from simcli.runs.backends import BACKENDS, DASK_HINT, Backend, BackendError, open_backend, probe_scheduler
+from simcli.runs.backends import BACKENDS, Backend, BackendError, open_backend
+from simcli.runs.scheduler import DASK_HINT, probe_scheduler
 
 #: Help of ``--strategies`` (README "Strategies" has the details).
 STRATEGIES_HELP = ("one strategy for every seat, one per team (A,B: seated alternately, as match seats them) or one "

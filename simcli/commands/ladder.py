@@ -35,7 +35,7 @@ from simcli.duplicate.ladder import (
     default_rungs,
 )
 from simcli.duplicate.ladder_results import results
-from simcli.duplicate.match import MatchError, MatchState, play_match, seat_strategies
+from simcli.duplicate.match import MatchError, MatchState, check_sides, play_match
 from simcli.duplicate.resuming import ladder_settings
 from simcli.duplicate.tournament import StoredMatch, TournamentError, open_folder, play_schedule
 from simcli.players.specs import StrategyLookupError, split_strategy_list
@@ -124,7 +124,7 @@ def ladder(ctx: click.Context, variant: str, rules: tuple[str, ...], rules_file:
                                    "pairs of each match")
     try:
         check_rungs(names)
-        seat_strategies(names[0], names[1], rs.num_players, rs.n_teams, variant)
+        check_sides(names, rs, variant)  # two sides, and what the rules tell of each, before any game
     except (LadderError, MatchError) as exc:
         raise click.ClickException(str(exc)) from None
     spec = LadderSpec(variant=variant, rules=rs.formatted(), rungs=tuple(names), seed=seed, pairs=pairs,

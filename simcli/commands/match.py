@@ -30,8 +30,8 @@ from simcli.duplicate.match import (
     MatchOutcome,
     MatchState,
     SprtSettings,
+    check_sides,
     play_match,
-    seat_strategies,
 )
 from simcli.duplicate.match_store import MatchSpec, MatchStoreError, write_batch, write_result
 from simcli.duplicate.pairs import DuplicateError
@@ -44,6 +44,8 @@ from simcli.reporting.matches import match_header, match_json, match_text, resum
 from simcli.reporting.studies import safe_name
 from simcli.rules.presets import rules_diff
 from simcli.rules.ruleset import RuleSet
+from simcli.runs.backends import ClusterLost
+from simcli.runs.lost import kept_of_store
 
 DEFAULT_GAMES = 1000
 DEFAULT_MAX_GAMES = 20000
@@ -168,7 +170,7 @@ def match(ctx: click.Context, a: str | None, b: str | None, variant: str, rules:
     rs = build_rules(variant, rules, rules_file, stored=stored_rules)
     a, b = strategy_spec(a, "A"), strategy_spec(b, "B")
     try:
-        seat_strategies(a, b, rs.num_players, rs.n_teams, variant)
+        check_sides([a, b], rs, variant)  # two sides, and what the rules tell of each
     except MatchError as exc:
         raise click.ClickException(str(exc)) from None
     settings = sprt_settings(sprt_text, alpha, beta, elo_model) if sprt_text is not None else None
@@ -238,6 +240,9 @@ def _play(spec: MatchSpec, rs: RuleSet, settings: SprtSettings | None, stored: d
     except KeyboardInterrupt:
         bar.close()
         interrupted(out, a, b, backend)
+    except ClusterLost as exc:  # one line (simcli.cli): what is kept, the command that finishes
+        bar.close()
+        raise exc.keep(*kept_of_store("finished batches", out, "match", sys.argv[1:])) from None
     bar.close()
     return outcome, played
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import IO
 
 import click
 
@@ -29,6 +28,7 @@ from simcli.players.seating import make_strategies, play_game
 from simcli.players.specs import StrategyLookupError
 from simcli.primitives.errors import EngineError, StrategyError
 from simcli.rules.ruleset import RuleSet
+from simcli.runs.atomic import AtomicText
 from simcli.viewer.hint import HINT_WORLDS
 from simcli.viewer.human import LeftTable
 from simcli.viewer.narrate import tee
@@ -73,7 +73,7 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
     names, seat = _seating(strategies, human, rs)
     header = game_header(rs, variant, seed, game_index, names)
     handle = _open_trace(trace_path)
-    writer = None if handle is None else TraceWriter(handle)
+    writer = None if handle is None else TraceWriter(handle.stream)
     if writer is not None:
         writer.header(**header)
     follow = Following(header, narrate=narrate, page=html_path is not None, seat=seat, write=click.echo)
@@ -83,6 +83,8 @@ def play(variant: str, seed: int, game_index: int, strategies: str, rules: tuple
     try:
         result = _play_followed(rs, names, seed, game_index, tee(writer, follow.emit), players, search_values, seat,
                                 trace_path)
+        if handle is not None and result is not None:
+            handle.commit()  # the trace is written whole, once the game finished (a failed game leaves none)
     finally:
         if handle is not None:
             handle.close()
@@ -112,13 +114,14 @@ def _seating(strategies: str, human: str | None, rs: RuleSet) -> tuple[list[str]
     return names, seat
 
 
-def _open_trace(trace_path: Path | None) -> IO[str] | None:
-    """The ``--trace`` file opened for writing (its folder made), or None without ``--trace``."""
+def _open_trace(trace_path: Path | None) -> AtomicText | None:
+    """The ``--trace`` file opened for writing (its folder made), or None without ``--trace``: written whole or not
+    at all (a temporary file renamed once the game finished, :class:`simcli.runs.atomic.AtomicText`)."""
     if trace_path is None:
         return None
     try:
         trace_path.parent.mkdir(parents=True, exist_ok=True)  # as plot --out and report --out do
-        return trace_path.open("w", encoding="utf-8", newline="\n")
+        return AtomicText(trace_path)
     except OSError as exc:
         raise click.ClickException(f"cannot write trace file {trace_path}: {exc.strerror}") from None
 
@@ -142,4 +145,4 @@ def _play_followed(rs: RuleSet, names: list[str], seed: int, game_index: int, em
         if seat is not None:
             click.echo("\nyou left the table (Ctrl-C); the game was not finished", err=True)
             raise SystemExit(130) from None
-        interrupted_nothing_kept("a single game" + (f" (its trace {trace_path} is cut short)" if trace_path else ""))
+        interrupted_nothing_kept("a single game" + (f" (no trace is written to {trace_path})" if trace_path else ""))

@@ -9,7 +9,7 @@ import click
 
 from simcli.commands.common import build_rules, complete_variant, json_option, rule_option, rules_file_option
 from simcli.rules.knobs import FIXED_KNOBS, KNOBS, RuleError, knob
-from simcli.rules.presets import diff, list_variants, player_values, preset_description
+from simcli.rules.presets import diff, list_variants, player_values, preset_description, unknown_variant
 
 
 @click.command()
@@ -41,7 +41,7 @@ def show(variant: str, rules: tuple[str, ...], rules_file: Path | None, changed:
     """
     try:
         if variant not in list_variants():
-            raise RuleError(f"unknown variant '{variant}'; allowed: {', '.join(list_variants())}")
+            raise RuleError(unknown_variant(variant))
     except RuleError as exc:
         raise click.ClickException(str(exc)) from None
     rs = build_rules(variant, rules, rules_file)

@@ -31,8 +31,9 @@ from simcli.commands.hints import again, build_hint, prog
 from simcli.players.loading import parse_strategy_list
 from simcli.players.specs import StrategyLookupError
 from simcli.rules.presets import rules_diff
-from simcli.runs.errors import RunError
+from simcli.runs.errors import ClusterLost, RunError
 from simcli.runs.execute import RunOutcome, execute_run
+from simcli.runs.preflight import check_strategies
 from simcli.runs.resume import resumed_settings
 from simcli.runs.spec import RunSpec, default_chunk_size
 
@@ -119,6 +120,7 @@ def run(ctx: click.Context, variant: str, games: int, seed: int, strategies: str
     rs = build_rules(variant, rules, rules_file, stored=stored_rules)
     try:
         names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
+        check_strategies([rs], names)  # what the rules tell of each strategy, before any game or file
     except StrategyLookupError as exc:
         raise click.ClickException(str(exc)) from None
     if rotate_seats and not resume:  # a resume keeps the stored settings (or refuses other ones itself)
@@ -163,7 +165,11 @@ def _execute(spec: RunSpec, out: Path, fmt: str, resume: bool, quiet: bool, back
         bar.close()
         show_traceback(getattr(exc, "traceback", ""))
         raise click.ClickException(str(exc)) from None
+    except ClusterLost:  # one line (simcli.cli): what is kept, the command that finishes
+        bar.close()
+        raise
     except KeyboardInterrupt as exc:
+        # Ctrl-C, SIGTERM or SIGHUP: finished chunks are kept, run.json says interrupted, exit 128 + signal.
         bar.close()
         signum = int(getattr(exc, "signum", signal.SIGINT))
         what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"

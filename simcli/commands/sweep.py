@@ -30,6 +30,7 @@ from simcli.reporting.studies import Setting, check_out, command_line, default_o
 from simcli.reporting.sweeps import Sweep, sweep_study
 from simcli.rules.knobs import Knob, RuleError, knob
 from simcli.rules.presets import load_rules, parse_overrides, read_rules_file
+from simcli.runs.preflight import check_strategies
 
 if TYPE_CHECKING:
     from simcli.stats.metrics import Metric
@@ -81,6 +82,7 @@ def checked_settings(variant: str, base: dict[str, Any], k: Knob, values: list[s
         try:
             rs = load_rules(variant, {**base, k.name: v})
             names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
+            check_strategies([rs], names, label=f"{k.name}={v}")  # every level, before any is played
         except RuleError as exc:
             raise click.ClickException(str(exc)) from None
         except StrategyLookupError as exc:

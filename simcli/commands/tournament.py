@@ -28,7 +28,7 @@ from simcli.commands.common import (
 from simcli.commands.hints import again, build_hint, on_terminal, progress_bar
 from simcli.commands.match import DEFAULT_GAMES, pairs_from_games, strategy_spec
 from simcli.commands.output import reported
-from simcli.duplicate.match import MatchError, MatchState, play_match, seat_strategies
+from simcli.duplicate.match import MatchError, MatchState, check_sides, play_match
 from simcli.duplicate.resuming import tournament_settings
 from simcli.duplicate.tournament import (
     StoredMatch,
@@ -41,6 +41,7 @@ from simcli.duplicate.tournament import (
 from simcli.reporting.matches import save_tournament, tournament_text
 from simcli.reporting.studies import default_out
 from simcli.rules.ruleset import RuleSet
+from simcli.runs.backends import ClusterLost
 
 
 def split_strategies(text: str) -> list[str]:
@@ -73,6 +74,9 @@ def series_errors(bar: Any, out: Path, resume: Sequence[str]) -> Iterator[None]:
         bar.close()
         click.echo(f"\ninterrupted: finished matches are saved in {out}; finish with:\n  {again(resume)}", err=True)
         sys.exit(130)
+    except ClusterLost as exc:  # one line (simcli.cli): what is kept, the command that finishes
+        bar.close()
+        raise exc.keep(f"the finished matches are kept in {out}", list(resume)) from None
 
 
 def advance(bar: Any, start: int) -> Callable[[MatchState, Any], None]:
@@ -150,7 +154,7 @@ def _players(strategies: str, rs: RuleSet, variant: str) -> list[str]:
     if len(set(names)) != len(names):
         raise click.ClickException(f"strategies must be different: got {', '.join(names)}")
     try:
-        seat_strategies(names[0], names[1], rs.num_players, rs.n_teams, variant)
+        check_sides(names, rs, variant)  # two sides, and what the rules tell of each, before any game
     except MatchError as exc:
         raise click.ClickException(str(exc)) from None
     return names

@@ -16,6 +16,7 @@ from simcli.commands.common import (
     rule_option,
     variant_option,
 )
+from simcli.runs.preflight import CannotPlay, check_strategies
 
 
 @click.group()
@@ -49,6 +50,10 @@ def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strate
     seats = tuple(split_strategy_list(strategies)) if strategies else default_strategies(ruleset, search)
     if len(seats) != ruleset.num_players:
         raise click.ClickException(f"{len(seats)} strategies for {ruleset.num_players} seats")
+    try:
+        check_strategies([ruleset], seats)  # what the rules tell of each, before any game
+    except CannotPlay as exc:
+        raise click.ClickException(str(exc)) from None
     spec = DataSpec(variant, tuple(sorted((k, v) for k, (_, v) in _overrides(ruleset).items())), seats, seed,
                     games, chunk)
     bar = tqdm(total=games, unit="game", disable=quiet, file=sys.stderr)

@@ -11,7 +11,7 @@ alone, never on ``--jobs``, the backend, the pieces or timing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,9 +19,10 @@ from typing import Any
 from simcli.duplicate.pairs import DuplicateError, PairSummary, summarize_pairs
 from simcli.duplicate.sprt import sprt_bounds, sprt_decision, sprt_llr
 from simcli.rules.ruleset import RuleSet
-from simcli.runs.backends import Backend, BackendError, use_backend
+from simcli.runs.backends import Backend, BackendError, ClusterLost, use_backend
 from simcli.runs.chunks import ChunkResult
 from simcli.runs.pieces import chunk_results
+from simcli.runs.preflight import CannotPlay, check_strategies
 from simcli.runs.spec import RunSpec
 
 
@@ -43,6 +44,17 @@ def seat_strategies(a: str, b: str, num_players: int, n_teams: int, variant: str
         raise MatchError(f"a duplicate match needs two sides, but {variant} with num_players={num_players} has "
                          f"{n_teams} teams/players; use a two-team (or two-player) mode")
     return tuple(a if s % 2 == 0 else b for s in range(num_players))
+
+
+def check_sides(specs: Sequence[str], rules: RuleSet, variant: str) -> None:
+    """Refuse before any game, as a :class:`MatchError`, what cannot be played: a mode without two sides
+    (:func:`seat_strategies`), or a strategy of ``specs`` (two sides, or every player of a tournament or ladder) that
+    says it cannot play ``rules`` (:func:`simcli.runs.preflight.check_strategies`, e.g. ``net`` without a model)."""
+    seat_strategies(specs[0], specs[1], rules.num_players, rules.n_teams, variant)
+    try:
+        check_strategies([rules], specs)  # what the rules tell of each, before any game
+    except CannotPlay as exc:
+        raise MatchError(str(exc)) from None
 
 
 @dataclass(frozen=True)
@@ -192,6 +204,8 @@ def play_match(variant: str, rules: RuleSet, a: str, b: str, seed: int, pairs: i
                         progress(state, status)
                     if status is not None and status["result"] != "inconclusive":
                         break
+    except ClusterLost:
+        raise  # the command says what its store keeps
     except BackendError as exc:
         raise MatchError(str(exc)) from None
     return MatchOutcome(a=a, b=b, state=state, summary=state.summary(), sprt=status)

@@ -22,6 +22,8 @@ from simcli.reporting.formatting import (
     json_document,
     text_table,
 )
+from simcli.reporting.run_dirs import missing_run
+from simcli.reporting.run_summary import summary_lines
 
 if TYPE_CHECKING:  # heavy modules are imported when a command runs, so `simcli --help` stays fast
     import pandas as pd
@@ -38,7 +40,7 @@ def open_run(path: str | Path) -> StoredRun:
 
     p = Path(path)
     if not p.exists():
-        raise ReportError(f"no run directory at {p}")
+        raise ReportError(missing_run(p))
     if not p.is_dir():
         raise ReportError(f"{p} is not a directory (expected a run directory from `simcli run`)")
     try:
@@ -129,6 +131,9 @@ def render_report(run: Run, rep: pd.DataFrame, by: str, fmt: str) -> str:
         return json_document("simcli.report/1", {"run": run_info(run), "by": by}, rep)
     md = fmt == "markdown"
     out = [("# " if md else "") + f"Report: {describe_run(run)}", ""]
+    short = summary_lines(rep)  # who won how often and how long games last, before the full tables
+    if short:
+        out += [*short, ""]
     out.append("n = observations (games, deals or team-deals); units = independent units behind the interval "
                "(games; with --rotate-seats a game and its seat-swapped twin are one unit); k = successes for "
                "rates; 95% intervals: Wilson for rates (Clopper-Pearson for exact cuts; wilson-cluster: on the "
@@ -143,6 +148,24 @@ def render_report(run: Run, rep: pd.DataFrame, by: str, fmt: str) -> str:
         out += ["", ("## " if md else "== ") + title + ("" if md else " =="), ""]
         out.append(text_table(REPORT_HEADERS, _report_rows(section), "markdown" if md else "table"))
     return "\n".join(out) + "\n"
+
+
+def report_documents(run_dirs: Sequence[Path], by: str, chosen: Sequence[Any], fmt: str) -> str:
+    """The report of each run (:func:`render_report`), in order: one after the other, a JSON list for several in
+    ``json``; a run that cannot be read or summarized is a :class:`ReportError` naming it."""
+    from simcli import stats
+
+    texts = []
+    for run_dir in run_dirs:
+        run = open_run(run_dir)
+        try:
+            rep = stats.run_report(run, by, list(chosen))
+        except stats.StatsError as exc:
+            raise ReportError(f"{run_dir}: {exc}") from None
+        texts.append(render_report(run, rep, by, fmt))
+    if fmt == "json" and len(texts) > 1:
+        return "[\n" + ",\n".join(t.rstrip("\n") for t in texts) + "\n]\n"
+    return "\n".join(texts)
 
 
 # ------------------------------------------------------------------------------------------- compare

@@ -23,10 +23,13 @@ from simcli.reporting.errors import ReportError, StudyInterrupted
 from simcli.reporting.runs import open_run
 from simcli.rules.knobs import RuleError
 from simcli.rules.presets import load_rules, rules_diff
+from simcli.runs.backends import ClusterLost
 from simcli.runs.errors import RunError
 from simcli.runs.execute import execute_run
 from simcli.runs.integrity import MANIFEST
+from simcli.runs.preflight import check_strategies
 from simcli.runs.spec import RunSpec, default_chunk_size
+from simcli.runs.unplayed import unplayed_status
 
 if TYPE_CHECKING:
     from simcli.rules.ruleset import RuleSet
@@ -98,7 +101,9 @@ def study_setting(variant: str, overrides: dict[str, Any], strategies: str) -> t
     """A rule set and the seat strategies of one setting; a rule or strategy error is a :class:`ReportError`."""
     try:
         rs = load_rules(variant, overrides)
-        return rs, parse_strategy_list(strategies, rs.num_players, rs.n_teams)
+        names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
+        check_strategies([rs], names, label=variant)  # before any run of the study is played
+        return rs, names
     except (RuleError, StrategyLookupError) as exc:
         raise ReportError(str(exc)) from None
 
@@ -115,7 +120,8 @@ def play_or_reuse(rs: RuleSet, names: Sequence[str], seed: int, games: int, run_
     total = games * (2 if rotate_seats else 1)
     progress = bar(total, label, names)
     try:
-        outcome = execute_run(spec, run_dir, jobs=jobs, backend=backend, resume=(run_dir / MANIFEST).exists(),
+        resume = (run_dir / MANIFEST).exists() and unplayed_status(run_dir) is None  # a failed first try: anew
+        outcome = execute_run(spec, run_dir, jobs=jobs, backend=backend, resume=resume,
                               command=command,
                               progress=progress.update, rules_diff=rules_diff(rs))
     except RunError as exc:
@@ -143,4 +149,7 @@ def play_all(settings: Sequence[Setting], seed: int, games: int, out: Path, jobs
                                             shlex.split(cmd), rotate_seats, backend, bar=bar, say=say)))
     except KeyboardInterrupt as exc:
         raise StudyInterrupted(len(runs), out, int(getattr(exc, "signum", signal.SIGINT))) from None
+    except ClusterLost as exc:  # the same command reuses every finished run and chunk
+        raise exc.keep(f"{len(runs)} finished run(s) and the finished chunks of the next are kept in {out}",
+                       shlex.split(cmd)[1:], override=True) from None
     return runs

@@ -44,10 +44,20 @@ def list_variants() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
+def unknown_variant(variant: str) -> str:
+    """The error for a variant that is no preset: the closest names first (``did you mean classic?``), then all."""
+    import difflib
+
+    names = list_variants()
+    close = difflib.get_close_matches(variant.lower(), names, n=2, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    return f"unknown variant '{variant}'{hint}; allowed: {', '.join(names)}"
+
+
 def _read_preset(variant: str) -> dict[str, Any]:
     names = list_variants()
     if variant not in names:
-        raise RuleError(f"unknown variant '{variant}'; allowed: {', '.join(names)}")
+        raise RuleError(unknown_variant(variant))
     text = (resources.files("simcli.rules") / "variants" / f"{variant}.toml").read_text("utf-8")
     return tomllib.loads(text)
 

@@ -33,22 +33,20 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from simcli.runs.errors import BackendError, ClusterLost
+from simcli.runs.lost import connection_lost, quiet_dask_logs
+from simcli.runs.scheduler import DASK_HINT
+
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
 #: The backends ``--backend`` takes.
 BACKENDS = ("local", "dask")
 
-#: The one-line hint for ``--backend dask`` without the extra installed.
-DASK_HINT = "--backend dask needs the dask extra: pip install -e '.[dask]'"
 
 S = TypeVar("S")
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-class BackendError(RuntimeError):
-    """A backend that cannot play: the dask extra missing, a scheduler that does not answer, a worker that died."""
 
 
 class StopFlag(Protocol):
@@ -267,6 +265,12 @@ class DaskBackend(Backend):
         self.scheduler = scheduler
         self._client: Any = None
         self._cluster: Any = None
+        self._lost: ClusterLost | None = None
+
+    def _cluster_lost(self, exc: BaseException) -> ClusterLost | None:
+        """``exc`` as a lost scheduler connection (:func:`simcli.runs.lost.connection_lost`), or None."""
+        self._lost = connection_lost(exc, self._client, self.scheduler)
+        return self._lost
 
     def client(self) -> Any:
         """The backend's one client, started on first use."""
@@ -283,6 +287,7 @@ class DaskBackend(Backend):
                 self._cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=True,
                                              dashboard_address=None)
                 self._client = _new_client(self._cluster)
+            quiet_dask_logs()
         return self._client
 
     def results(self, play: Callable[[S, T], R], spec: S, todo: Iterable[T], *, stop: StopFlag | None = None,
@@ -293,8 +298,6 @@ class DaskBackend(Backend):
         head = list(itertools.islice(queue, self.jobs * 4))
         if not head:  # nothing to play: no cluster is started
             return
-        from distributed import as_completed
-
         client = self.client()
         live: list[Any] = []  # submitted and not yet yielded: cancelled when the generator is closed early
 
@@ -304,36 +307,56 @@ class DaskBackend(Backend):
             return fut
 
         try:
-            first = [submit(k) for k in head]
-            if ordered:
-                ahead = deque(first)
-                while ahead:
-                    fut = ahead.popleft()
-                    result = fut.result()
-                    live.remove(fut)
-                    yield result
-                    nxt = next(queue, None) if not _stopping(stop) else None
-                    if nxt is not None:
-                        ahead.append(submit(nxt))
-            else:
-                ac = as_completed(first)
-                for fut in ac:
-                    result = fut.result()
-                    live.remove(fut)
-                    yield result
-                    nxt = next(queue, None) if not _stopping(stop) else None
-                    if nxt is not None:
-                        ac.add(submit(nxt))
+            yield from self._play(submit, queue, head, live, stop, ordered)
+        except ClusterLost:
+            raise
+        except Exception as exc:
+            lost = self._cluster_lost(exc)
+            if lost is None:
+                raise
+            live.clear()  # nothing to cancel: the scheduler that held them is gone
+            raise lost from None
         finally:
             if live:
                 # The client outlives this call (the next run or match of the command uses it): the work of a
                 # stopped or failed one must not go on occupying the workers.
                 client.cancel(live)
 
+    def _play(self, submit: Callable[[Any], Any], queue: Iterator[Any], head: list[Any], live: list[Any],
+              stop: StopFlag | None, ordered: bool) -> Iterator[Any]:
+        """The body of :meth:`results`: the results of the submitted items, submitting the next as each comes."""
+        from distributed import as_completed
+
+        first = [submit(k) for k in head]
+        if ordered:
+            ahead = deque(first)
+            while ahead:
+                fut = ahead.popleft()
+                result = fut.result()
+                live.remove(fut)
+                yield result
+                nxt = next(queue, None) if not _stopping(stop) else None
+                if nxt is not None:
+                    ahead.append(submit(nxt))
+        else:
+            ac = as_completed(first)
+            for fut in ac:
+                result = fut.result()
+                live.remove(fut)
+                yield result
+                nxt = next(queue, None) if not _stopping(stop) else None
+                if nxt is not None:
+                    ac.add(submit(nxt))
+
     def close(self) -> None:
-        """Close the client, then the local cluster if this backend started one."""
+        """Close the client, then the local cluster if this backend started one (a client whose scheduler is gone
+        is closed without waiting for it)."""
         if self._client is not None:
-            self._client.close()
+            try:
+                self._client.close(timeout=2 if self._lost is not None else None)
+            except Exception:  # noqa: BLE001 - closing a client whose scheduler is gone: nothing left to release
+                if self._lost is None:
+                    raise
             self._client = None
         if self._cluster is not None:
             self._cluster.close()
@@ -361,32 +384,3 @@ def use_backend(backend: str | Backend, jobs: int, scheduler: str | None = None)
         return
     with open_backend(backend, jobs, scheduler) as opened:
         yield opened
-
-
-def probe_scheduler(address: str, timeout: float) -> None:
-    """Connect to the Dask scheduler at ``address`` once, within ``timeout`` seconds, so that an unreachable or wrong
-    address is a :class:`BackendError` of one line before anything is written; the run's own connection then waits
-    as long."""
-    try:
-        import asyncio
-
-        import dask
-        from distributed.comm import connect
-    except ImportError:
-        raise BackendError(DASK_HINT) from None
-    dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s"})
-
-    async def probe() -> None:
-        # A bare connection with distributed's handshake: no Client object, whose clean-up would print a
-        # traceback of its own when its construction fails half-way.
-        comm = await connect(address, timeout=timeout)
-        await comm.close()
-
-    try:
-        asyncio.run(probe())
-    except Exception as exc:  # connection refused, timeout, bad address: all mean "not usable"
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise BackendError(
-            f"cannot reach the Dask scheduler '{address}' within {timeout:g} s ({detail}); start one with "
-            "`dask scheduler`, check the address, or raise --scheduler-timeout"
-        ) from None

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from simcli import __version__
-from simcli.runs.backends import Backend, BackendError, use_backend
+from simcli.runs.backends import Backend, BackendError, ClusterLost, use_backend
 from simcli.runs.chunks import ChunkResult
 from simcli.runs.errors import GameFailed, RunError
 from simcli.runs.integrity import CHUNK_DIR, MANIFEST, TABLES, file_digest
@@ -33,6 +33,7 @@ from simcli.runs.resume import check_new_out, check_resume, repair_damaged
 from simcli.runs.spec import RunSpec
 from simcli.runs.stopping import Interrupted, Stopper
 from simcli.runs.storage import consolidate, done_chunks, git_commit, warm_up_tables, write_chunk, write_manifest
+from simcli.runs.unplayed import clear_unplayed, failed_way_on
 
 
 @dataclass
@@ -62,6 +63,8 @@ def _run_errors(source: Iterator[tuple[int, ChunkResult | None]]) -> Iterator[tu
     as a :class:`RunError`."""
     try:
         yield from source
+    except ClusterLost:
+        raise  # said with what is kept and how to finish (execute_run)
     except BackendError as exc:
         raise RunError(str(exc)) from None
 
@@ -89,6 +92,9 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str | B
         if not (run_dir / MANIFEST).exists() and not is_lost_manifest(run_dir):
             raise RunError(f"nothing to resume: {run_dir} has no {MANIFEST}")
     else:
+        cleared = clear_unplayed(run_dir)  # a run that failed before finishing any game: its folder is reused
+        if cleared:
+            say(cleared)
         check_new_out(run_dir)
     made_dir = made_dir or not run_dir.exists()
     try:
@@ -104,6 +110,12 @@ def execute_run(spec: RunSpec, run_dir: Path, *, jobs: int = 1, backend: str | B
                                    progress=progress, rules_diff=rules_diff, say=say, wrote=wrote)
     except (GameFailed, KeyboardInterrupt):
         raise
+    except ClusterLost as exc:  # the run is kept as it is (run.json says failed): --resume finishes it
+        done = done_chunks(run_dir)
+        games = sum(int(m.get("games", 0)) for m in done.values())
+        kept = (f"{len(done)} finished chunk(s), {games:,} games, are kept in {run_dir}" if done else
+                f"no chunk had finished; the run's settings are kept in {run_dir}")
+        raise exc.keep(kept, ["run", "--resume", "--out", str(run_dir)]) from None
     except BaseException as exc:
         if made_dir and (wrote or not resume and not (run_dir / MANIFEST).exists()) \
                 and not list((run_dir / CHUNK_DIR).glob("done-*.json")):
@@ -218,7 +230,7 @@ def _play(spec: RunSpec, run_dir: Path, manifest: dict[str, Any], *, n_chunks: i
                     raise GameFailed(
                         f"game {err['game_index']} (seed {spec.seed}, rotation {err['rotation']}) failed at seat "
                         f"{err['seat']}, deal {err['deal_index']}, turn {err['turn']}: {chunk.fatal}. "
-                        f"Finished chunks are kept in {run_dir}; rerun with --on-error skip to record and go on",
+                        + failed_way_on(run_dir, some_played=bool(done_chunks(run_dir)) or bool(chunk.games)),
                         traceback=str(err.get("traceback") or ""),
                     )
                 try:

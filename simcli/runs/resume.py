@@ -112,7 +112,11 @@ def check_resume(run_dir: Path, spec: RunSpec, fmt: str) -> dict[str, Any]:
     mine = spec.comparable()
     differences = [_difference(k, old_spec.get(k), mine[k]) for k in mine if old_spec.get(k) != mine[k]]
     if differences:
-        raise RunError("cannot resume with different settings: " + "; ".join(differences))
+        from simcli.runs.unplayed import unplayed_status
+
+        way_on = ("; it finished no game, so nothing is lost: run the new settings without --resume, in the same "
+                  "--out, to replace it") if unplayed_status(run_dir) else ""
+        raise RunError("cannot resume with different settings: " + "; ".join(differences) + way_on)
     if fmt != old.get("format", "parquet"):
         raise RunError(f"cannot resume with different settings: format (run has {old.get('format')!r}, "
                        f"now {fmt!r})")

@@ -39,7 +39,7 @@ from simcli.players.seating import make_strategies
 from simcli.players.seats import recording_seats
 from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
-from simcli.runs.backends import Backend, use_backend
+from simcli.runs.backends import Backend, ClusterLost, use_backend
 from simcli.runs.storage import atomic_write_bytes
 from simcli.strategies.learnt.model import rules_digest
 from simcli.strategies.learnt.net_features import FEATURE_VERSION, decision_features
@@ -185,11 +185,14 @@ def generate(folder: str | Path, spec: DataSpec, *, jobs: int = 1, backend: str 
     todo = [k for k in range(spec.chunks) if k not in have][:limit]
     if progress is not None:
         progress(sum(m["games"] for m in have.values()))
-    with use_backend(backend, jobs) as pool:
-        for rows in pool.results(play_chunk, spec, todo):
-            write_chunk(out, rows)
-            if progress is not None:
-                progress(rows.games)
+    try:
+        with use_backend(backend, jobs) as pool:
+            for rows in pool.results(play_chunk, spec, todo):
+                write_chunk(out, rows)
+                if progress is not None:
+                    progress(rows.games)
+    except ClusterLost as exc:  # the same command plays what the folder lacks
+        raise exc.keep(f"{summary(out)['chunks']} finished chunk(s) are kept in {out}", list(command)[1:]) from None
     return summary(out)
 
 

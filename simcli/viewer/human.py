@@ -21,7 +21,7 @@ from simcli.engine.strategy_base import Draw, Strategy
 from simcli.engine.view import PlayerView
 from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand
 from simcli.primitives.cards import RANK_NAMES, RED_THREE, CardError, parse_rank
-from simcli.viewer import choices
+from simcli.viewer import choices, meld_menu
 from simcli.viewer.hint import HINT_WORLDS, weigh
 from simcli.viewer.words import KIND_WORDS, Words, display_index, meld_shape
 
@@ -156,11 +156,11 @@ class HumanPlayer(Strategy):
         while True:
             specials = choices.special_options(view) if not plan else []
             actions = choices.meld_options(view, plan)
-            done = "lay " + ", ".join(choices.meld_text(m) for m in plan) if plan else "meld nothing (go on)"
             options: list[Any] = ["done", *actions, *([[s] for s in specials]), *(["reset"] if plan else [])]
-            labels = [done, *(f"add {choices.meld_text(m)}" for m in actions),
+            labels = [meld_menu.done_label(view, plan), *(meld_menu.action_label(view, plan, m) for m in actions),
                       *(choices.describe([s]) for s in specials), *(["start the melds again"] if plan else [])]
-            self.say("melds" + (f" planned: {', '.join(choices.meld_text(m) for m in plan)}" if plan else ":"))
+            self.say("melds" + (f" planned: {meld_menu.plan_words(view, plan)}" if plan else ":")
+                     + (f" ({note})" if (note := meld_menu.opening_note(view, plan)) else ""))
             picked = self.choose(view, "melds", options, labels, partial(_typed_meld, view, list(plan)),
                                  "CARDS (e.g. K K 2) or RANK: WILDS (e.g. K: 2)")
             if picked == "done":

@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from simcli.runs.atomic import atomic_write_text
 from simcli.viewer.replay import GameReplay
 from simcli.viewer.weighed import best_first, candidate_words
 from simcli.viewer.words import seat_name, team_name
@@ -130,4 +131,4 @@ def page_title(game: GameReplay) -> str:
 def write_page(game: GameReplay, path: Path) -> None:
     """Write the replay page of ``game`` to ``path`` (UTF-8; its folder is made if missing)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(page_html(game), encoding="utf-8", newline="\n")
+    atomic_write_text(path, page_html(game))  # whole or not at all, as runs write

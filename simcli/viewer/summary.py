@@ -12,7 +12,7 @@ from simcli.engine.deal import DealResult
 from simcli.engine.game import GameResult
 from simcli.rules.presets import rules_diff, scores_concealed
 from simcli.rules.ruleset import RuleSet
-from simcli.viewer.words import SUMMARY_LEGEND
+from simcli.viewer.words import SPECIAL_WORDS, SUMMARY_LEGEND
 
 
 def deal_ending(d: DealResult, concealed_scored: bool) -> str:
@@ -23,7 +23,7 @@ def deal_ending(d: DealResult, concealed_scored: bool) -> str:
     every variant, e.g. for a Spanish terremoto.
     """
     if d.special_hand:
-        how = f"seat {d.went_out_seat}: {d.special_hand.lower()}"
+        how = f"seat {d.went_out_seat}: {SPECIAL_WORDS.get(d.special_hand, d.special_hand.lower())}"  # as the page
     elif d.end_reason == "went_out":
         how = f"seat {d.went_out_seat} went out{' concealed' if d.concealed and concealed_scored else ''}"
     else:

@@ -127,6 +127,20 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def a_card(card: str) -> str:
+    """One card with its article, as a player says it: ``a 5``, ``an 8``, ``an A``, ``a joker``."""
+    if card in ("JK", "Jk", "JOKER"):
+        return "a joker"
+    return f"{'an' if card in ('A', '8') else 'a'} {card}"
+
+
+def cards_words(cards: Sequence[str]) -> str:
+    """Cards drawn, each with its article (``a 5`` is one card, not five): ``a 5``, ``a 7 and a joker``,
+    ``a 5, a K and an A``."""
+    named = [a_card(c) for c in cards]
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+
+
 class Words:
     """Says the events of one game. It keeps the little it needs between events (whether the pile's top card is a
     discard or an upcard), so give it every event of the game in order."""
@@ -235,8 +249,8 @@ class Words:
         if not cards:
             text = f"{who} draws nothing more: the last stock card was a three" + tail
             return Line(text, text)
-        return Line(f"{who} draws {' '.join(cards)} from the stock" + tail,
-                    f"{who} draws {plural(len(cards), 'card')} from the stock" + tail)
+        return Line(f"{who} draws {cards_words(cards)} from the stock" + tail,
+                    f"{who} draws {'a card' if len(cards) == 1 else plural(len(cards), 'card')} from the stock" + tail)
 
     def _take_pile(self, d: Mapping[str, Any]) -> str:
         who, top, meld = self.seat(d["seat"]), d["top"], d["meld"]

@@ -87,9 +87,21 @@ class Net(HeuristicHooks, Strategy):
         self._heuristic_class: type[Strategy] = Strategy
         self._seeds: list[np.random.SeedSequence] = []
 
+    def check_rules(self, rules: RuleSet) -> str | None:
+        """Why this player cannot play under ``rules`` (no model, or one trained under other rules), or None: asked
+        before the first game (:mod:`simcli.runs.preflight`), so a run that would fail at once fails before it."""
+        try:
+            self._model_under(rules)
+        except ModelError as exc:
+            return str(exc)
+        return None
+
     def _model_for(self, view: PlayerView) -> Model:
         """The model of the game's rule set (refused under other rules unless ``any_rules``)."""
-        rules = view.rules
+        return self._model_under(view.rules)
+
+    def _model_under(self, rules: RuleSet) -> Model:
+        """The model of ``rules`` (refused under other rules unless ``any_rules``)."""
         if rules is not self._model_rules:
             name = self.model_name
             if name == "auto":
