@@ -85,6 +85,8 @@ def prepare_deal(rules: RuleSet, pack: list[int], rng: np.random.Generator, deal
 
 def target_reached(rules: RuleSet, total: int) -> bool:
     """Whether a cumulative total ends the game (``target_comparison`` GE or GT)."""
+    if rules.game_target is None:  # no target: the game lasts max_hands deals (Hand and Foot)
+        return False
     if rules.target_comparison == "GT":
         return total > rules.game_target
     return total >= rules.game_target

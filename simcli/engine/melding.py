@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from simcli.engine.core import Engine
-from simcli.engine.features import spanish_pile, threes, wings
+from simcli.engine.features import handfoot, spanish_pile, threes, wings
 from simcli.engine.judge import meld_segments, merge_melds
 from simcli.engine.meld_legality import one_per_rank
 from simcli.engine.melds import requirement_met
@@ -29,6 +29,7 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
     st = eng.st
     team = st.team_of[seat]
     hand = st.hands[seat]
+    rest = handfoot.split_pile(st)  # the cards under the top pile_take_count (Hand and Foot): not taken
     pile = st.pile
     top = pile[-1]
     size = len(pile)
@@ -66,12 +67,8 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
     st.unlearn_facedown(seat)  # ... but not the face-down ones
     pile[:] = [card for card in pile if bonus[card]]
     st.pile_frozen = False
-    # Bonus threes found in the pile are laid one by one once the rest of the pile is in the hand,
-    # so that every event sees each card in exactly one place.
-    while pile:
-        threes.lay_three(eng, seat, pile.pop(), "pile")
-        if st.rules.red_three_from_pile_replaced:
-            threes.draw_one(eng, seat, "replacement")
+    threes.lay_pile_threes(eng, seat)
+    handfoot.restore_pile(st, rest)
     st.take_sizes[team].append(size)
     spanish_pile.after_take(st)
     st.first_take_done = True

@@ -77,8 +77,9 @@ KNOBS: tuple[Knob, ...] = (
     _k("allow_8th_card_when_going_out", "bool", "the player going out may lay one card more than meld_max_size "
        "on a team canasta, also of a closed rank (WP-US house option); needs a meld_max_size and "
        "new_meld_after_closed_canasta=false (otherwise refused on load)"),
-    _k("wild_rule", "enum", "naturals/wilds ratio in a meld",
-       allowed=("PAGAT", "WIKI", "STRICT_MAJORITY", "AMERICAN")),
+    _k("wild_rule", "enum", "naturals/wilds ratio in a meld (DOUBLE_NATURALS: naturals at least twice the wilds, "
+       "Hand and Foot after pagat, RULES.md A-HF-4; wild melds ignore the ratio)",
+       allowed=("PAGAT", "WIKI", "STRICT_MAJORITY", "AMERICAN", "DOUBLE_NATURALS")),
     _k("max_wilds_per_meld", "int", "most wild cards in one natural-rank meld", lo=0, hi=7),
     _k("min_naturals_before_adding_wild", "int", "naturals a meld must hold before a wild joins it",
        lo=0, hi=7),
@@ -135,6 +136,12 @@ KNOBS: tuple[Knob, ...] = (
     _k("first_round_pile_restriction", "bool", "in the first round only the first player may take the pile"),
     _k("must_take_pile_after_stock_empty_if_matches", "bool",
        "with the stock empty a player must take an unfrozen pile that matches a team meld"),
+    _k("pile_take_count", "int", "cards a take gets from the top of the pile: the top card to the meld, the rest "
+       "into the hand; the cards under them stay as the pile (null = the whole pile; Hand and Foot: 7, RULES.md "
+       "A-HF-2). Touches the judge's opening count and what the take leaves on the table", lo=1, hi=50,
+       nullable=True),
+    _k("pile_take_requires_team_opened", "bool", "only a team that has opened (melded before) may take the pile "
+       "(Hand and Foot house rule, RULES.md A-HF-13); touches the judge of a take"),
     # 3.4 opening
     _k("initial_meld_basis", "enum", "what the initial_meld_table is keyed by (DEAL_NUMBER needs a by-deal "
        "table: HF_BY_DEAL, BY_DEAL_NUMBER or bands from deal 1, else refused on load; RULES.md A-X-6)",
@@ -184,6 +191,10 @@ KNOBS: tuple[Knob, ...] = (
        "go_out_requirement, or completing its first clean canasta", allowed=("REQUIREMENT", "FIRST_CLEAN")),
     _k("ask_partner_permission", "enum", "asking 'partner, may I go out?'",
        allowed=("OFF", "OPTIONAL", "REQUIRED")),
+    _k("go_out_partners_in_pony", "enum", "every partner must be in their pony (Hand and Foot: the foot) before "
+       "a player goes out: PICKED_UP (picked it up), PLAYED_FROM (also started a turn since, or ran into it by "
+       "melding: pagat, RULES.md A-HF-7), OFF; touches the going-out check only (no effect with team_size=1)",
+       allowed=("OFF", "PICKED_UP", "PLAYED_FROM")),
     _k("canasta_count_bonus", "table", "bonus by number of canastas, e.g. '5:500,7:2000' ('none' = no bonus)",
        nullable=True),
     _k("canasta_count_bonus_cumulative", "bool", "canasta-count bonuses add up (7 canastas: 500 + 2000)"),
@@ -227,7 +238,8 @@ KNOBS: tuple[Knob, ...] = (
        allowed=("ALWAYS_PLUS", "PLUS_IF_CANASTA_ELSE_MINUS")),
     _k("bonuses_require_canasta", "enum", "red-three and cut bonuses without a canasta",
        allowed=("NO", "NEGATE")),
-    _k("game_target", "int", "cumulative score that ends the game", lo=1, hi=10**7),
+    _k("game_target", "int", "cumulative score that ends the game (null = no target: the game lasts max_hands "
+       "deals, Hand and Foot, RULES.md A-HF-19; needs a max_hands)", lo=1, hi=10**7, nullable=True),
     _k("target_comparison", "enum", "reaching the target: >= (GE) or > (GT)", allowed=("GE", "GT")),
     _k("max_hands", "int", "deals after which the game ends (null = no cap)", lo=1, hi=1000,
        nullable=True),

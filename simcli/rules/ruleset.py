@@ -93,8 +93,9 @@ class RuleSet:
     #: (WP-US house option); needs a meld_max_size and new_meld_after_closed_canasta=false (otherwise refused on
     #: load)
     allow_8th_card_when_going_out: bool
-    #: naturals/wilds ratio in a meld
-    wild_rule: Literal["PAGAT", "WIKI", "STRICT_MAJORITY", "AMERICAN"]
+    #: naturals/wilds ratio in a meld (DOUBLE_NATURALS: naturals at least twice the wilds, Hand and Foot after
+    #: pagat, RULES.md A-HF-4; wild melds ignore the ratio)
+    wild_rule: Literal["PAGAT", "WIKI", "STRICT_MAJORITY", "AMERICAN", "DOUBLE_NATURALS"]
     #: most wild cards in one natural-rank meld
     max_wilds_per_meld: int
     #: naturals a meld must hold before a wild joins it
@@ -175,6 +176,13 @@ class RuleSet:
     first_round_pile_restriction: bool
     #: with the stock empty a player must take an unfrozen pile that matches a team meld
     must_take_pile_after_stock_empty_if_matches: bool
+    #: cards a take gets from the top of the pile: the top card to the meld, the rest into the hand; the cards
+    #: under them stay as the pile (null = the whole pile; Hand and Foot: 7, RULES.md A-HF-2). Touches the
+    #: judge's opening count and what the take leaves on the table
+    pile_take_count: int | None
+    #: only a team that has opened (melded before) may take the pile (Hand and Foot house rule, RULES.md
+    #: A-HF-13); touches the judge of a take
+    pile_take_requires_team_opened: bool
     #: what the initial_meld_table is keyed by (DEAL_NUMBER needs a by-deal table: HF_BY_DEAL, BY_DEAL_NUMBER or
     #: bands from deal 1, else refused on load; RULES.md A-X-6)
     initial_meld_basis: Literal["TEAM_SCORE", "DEAL_NUMBER"]
@@ -234,6 +242,10 @@ class RuleSet:
     go_out_wait_event: Literal["REQUIREMENT", "FIRST_CLEAN"]
     #: asking 'partner, may I go out?'
     ask_partner_permission: Literal["OFF", "OPTIONAL", "REQUIRED"]
+    #: every partner must be in their pony (Hand and Foot: the foot) before a player goes out: PICKED_UP (picked
+    #: it up), PLAYED_FROM (also started a turn since, or ran into it by melding: pagat, RULES.md A-HF-7), OFF;
+    #: touches the going-out check only (no effect with team_size=1)
+    go_out_partners_in_pony: Literal["OFF", "PICKED_UP", "PLAYED_FROM"]
     #: bonus by number of canastas, e.g. '5:500,7:2000' ('none' = no bonus)
     canasta_count_bonus: tuple[tuple[int | None, int], ...] | None
     #: canasta-count bonuses add up (7 canastas: 500 + 2000)
@@ -295,8 +307,9 @@ class RuleSet:
     meld_points_sign: Literal["ALWAYS_PLUS", "PLUS_IF_CANASTA_ELSE_MINUS"]
     #: red-three and cut bonuses without a canasta
     bonuses_require_canasta: Literal["NO", "NEGATE"]
-    #: cumulative score that ends the game
-    game_target: int
+    #: cumulative score that ends the game (null = no target: the game lasts max_hands deals, Hand and Foot,
+    #: RULES.md A-HF-19; needs a max_hands)
+    game_target: int | None
     #: reaching the target: >= (GE) or > (GT)
     target_comparison: Literal["GE", "GT"]
     #: deals after which the game ends (null = no cap)

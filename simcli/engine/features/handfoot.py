@@ -1,0 +1,86 @@
+"""Hand and Foot (RULES.md §2.5, RULES-hand-and-foot.md §3.8.3): the knobs that variant brought to the engine.
+
+The foot is the engine's pony (:mod:`simcli.engine.features.ponies`, unlocked by an empty hand); this module holds
+the rules Hand and Foot adds on top, each behind its knob so that every other preset pays one test at most:
+
+* ``pile_take_count``: a take gets only the top cards of the pile (:func:`split_pile`, :func:`restore_pile`), and
+  the judge counts only those as reaching the hand (:func:`take_gain`);
+* ``pile_take_requires_team_opened``: only a team that has opened may take the pile (:func:`take_gate_error`);
+* ``go_out_partners_in_pony``: every partner in their foot before a going out (:func:`partners_error`).
+"""
+
+from __future__ import annotations
+
+from simcli.engine.state import DealState
+from simcli.primitives.cards import BLACK_THREE, IS_WILD, RED_THREE
+
+
+def take_gate_error(st: DealState, seat: int) -> str | None:
+    """Why ``seat`` may not take the pile under ``pile_take_requires_team_opened``, or ``None``."""
+    if st.rules.pile_take_requires_team_opened and not st.opened[st.team_of[seat]]:
+        return "the pile may be taken only by a team that has opened (pile_take_requires_team_opened=true)"
+    return None
+
+
+def take_start(st: DealState) -> int:
+    """Index in :attr:`DealState.pile` of the lowest card a take gets (``pile_take_count``; 0 = the whole pile)."""
+    k = st.rules.pile_take_count
+    size = len(st.pile)
+    return 0 if k is None or k >= size else size - k
+
+
+def take_gain(st: DealState) -> int:
+    """Cards of the pile that a take brings into the hand: those it gets (:func:`take_start`) but its top card,
+    without the bonus threes the taker can see when they are laid unreplaced (``red_three_from_pile_replaced``)."""
+    pile = st.pile
+    start = take_start(st)
+    gained = len(pile) - start - 1
+    if st.rules.red_three_from_pile_replaced:
+        return gained
+    # Only the bonus threes the taker can see are laid without reaching the hand: a face-down card (a Spanish
+    # initial pile) counts as a card gained, so that the answer depends on public cards only.
+    bonus = st.is_bonus_three
+    if start:  # pile_take_count: only the top cards are taken (no face-down card among them: presets.validate)
+        return gained - sum(1 for i in range(start, len(pile)) if bonus[pile[i]])
+    threes = pile.count(RED_THREE) + (pile.count(BLACK_THREE) if bonus[BLACK_THREE] else 0)
+    if threes:
+        threes -= sum(1 for i in st.facedown_positions() if bonus[pile[i]])
+    return gained - threes
+
+
+def split_pile(st: DealState) -> list[int]:
+    """Before a take: lift the cards the take does not get (``pile_take_count``) off :attr:`DealState.pile`, which
+    keeps the taken ones; return the lifted cards, bottom first, for :func:`restore_pile`."""
+    start = take_start(st)
+    if not start:
+        return []
+    pile = st.pile
+    rest = pile[:start]
+    del pile[:start]
+    return rest
+
+
+def restore_pile(st: DealState, rest: list[int]) -> None:
+    """After a take: the cards it did not get (:func:`split_pile`) are the pile again; their new top card is face up.
+    A wild card among them keeps the pile frozen (``freeze_on_wild_discard``)."""
+    if not rest:
+        return
+    st.pile[:0] = rest
+    st.pile_frozen = st.rules.freeze_on_wild_discard and any(IS_WILD[c] for c in rest)
+
+
+def partners_error(st: DealState, seat: int) -> str | None:
+    """Why ``seat`` may not go out while a partner is not in the foot (``go_out_partners_in_pony``), or ``None``.
+
+    PICKED_UP: every partner has picked up the foot. PLAYED_FROM (pagat): also, each has played from it, by running
+    into it (picking it up in the meld phase, then playing on) or by starting a turn since walking into it."""
+    mode = st.rules.go_out_partners_in_pony
+    if mode == "OFF":
+        return None
+    for s in st.partners(seat):
+        if not st.pony_picked[s]:
+            return "cannot go out: every partner must first pick up the foot (go_out_partners_in_pony)"
+        if mode == "PLAYED_FROM" and st.seat_turns[s] < st.pony_ready[s]:
+            return ("cannot go out: every partner must first play from the foot (go_out_partners_in_pony="
+                    "PLAYED_FROM)")
+    return None
