@@ -10,10 +10,12 @@ import pytest
 from helpers import Scripted, Table, cards, counts, meld, play_until, players, take
 from helpers_handfoot import give_books, give_meld, hf_rules, hf_state, in_foot, set_hand, set_pile, stack_draws
 
-from simcli.engine.game import target_reached
+from simcli.engine.features.handfoot import deal_draws
+from simcli.engine.game import prepare_deal, target_reached
 from simcli.engine.judge import ASK_FIRST, go_out_error, melds_error, take_error
 from simcli.engine.melds import wild_ratio_ok
-from simcli.primitives.cards import RED_THREE, parse_rank
+from simcli.primitives.cards import RED_THREE, deck_cards, parse_rank
+from simcli.primitives.seeding import deal_rng
 from simcli.rules.knobs import RuleError
 from simcli.rules.presets import load_rules
 
@@ -221,3 +223,73 @@ def test_double_naturals_changes_a_legal_meld() -> None:
 
 def test_red_three_constant_is_not_a_natural() -> None:
     assert RED_THREE not in cards("4 5 6")
+
+
+# ---------------------------------------------------------------------------------------------- upcard_reject_mode
+@pytest.mark.parametrize("mode", ["COVER", "BURY"])
+def test_upcard_reject_mode(mode: str) -> None:
+    """A-HF-9: JK, 2 and R3 upcards are buried in the stock (BURY, the preset) or stay under the 9 (COVER)."""
+    st = hf_state(hf_rules(upcard_reject_mode=mode), upcards="JK 2 R3 9")
+    if mode == "BURY":
+        assert st.pile == cards("9") and st.upcards == cards("9") and not st.pile_frozen
+        assert st.stock[-1] != cards("R3")[0]  # never buried on top
+    else:
+        assert st.pile == cards("JK 2 R3 9")
+    assert len(st.stock) + len(st.pile) == 270 - 4 * 22
+
+
+def test_bury_draws_leave_the_deal_and_other_variants_alone() -> None:
+    """The places of buried upcards and the grabs come after the shuffle: the deck is the same with either knob;
+    without them (other presets) nothing is drawn."""
+    rules = hf_rules()
+    pack = deck_cards(rules.decks, rules.jokers_per_deck)
+    a = prepare_deal(rules, list(pack), deal_rng(3, 0), 0, 3, [0, 0])
+    b = prepare_deal(hf_rules(upcard_reject_mode="COVER"), list(pack), deal_rng(3, 0), 0, 3, [0, 0])
+    assert a.deck == b.deck
+    assert b.self_deal_grabs == [] and len(a.self_deal_grabs) == 4
+    assert deal_draws(load_rules("ponytail"), deal_rng(3, 0), 300) is None
+
+
+# ---------------------------------------------------------------------------------------------- self_deal_exact_bonus
+@pytest.mark.parametrize("bonus", [0, 100])
+def test_self_deal_exact_bonus_in_play(bonus: int) -> None:
+    """A-HF-21: with cut_sigma=0 every grab is exact: each team scores 2 x the bonus in its exact_cut part."""
+    rules = hf_rules(self_deal_exact_bonus=bonus, cut_sigma=0)
+    pack = deck_cards(rules.decks, rules.jokers_per_deck)
+    st = prepare_deal(rules, list(pack), deal_rng(4, 0), 0, 3, [0, 0])
+    assert st.self_deal_grabs == [22] * 4
+    res = Table(st, players()).finish()
+    assert [s["exact_cut"] for s in res.scores] == [2 * bonus, 2 * bonus]
+
+
+# ---------------------------------------------------------------------------------------------- RED_PENALTY
+def test_red_penalty_keeps_red_threes_in_hand() -> None:
+    """A-HF-5 house family: a dealt red three is not laid at the first turn, may not be melded, may be discarded
+    and then stops the pile; left in hand it scores red_three_in_hand_value."""
+    rules = hf_rules(threes_mode="RED_PENALTY", red_three_in_hand_value=-500)
+    st = hf_state(rules, {0: "R3 R3 K K K 4 5 6 8 9 10", 1: "R3 Q Q 4 5 6 8 9 10 J J"})
+    assert "cannot meld R3" in str(melds_error(st, 0, [meld("R3", 2)]))
+    s0 = Scripted(discards=["R3"])
+    play_until(st, players({0: s0}), 1)
+    assert st.red_threes[0] == 0 and st.hands[0][RED_THREE] == 1 and st.pile[-1] == RED_THREE
+    assert take_error(st, 1, take("R3", 1)) is not None
+    res = Table(st, players()).finish()
+    assert res.scores[0]["red_threes"] == 0
+
+
+def test_red_bonus_lays_them_instead() -> None:
+    st = hf_state(hf_rules(), {0: "R3 R3 K K K 4 5 6 8 9 10"})
+    play_until(st, players(), 1)
+    assert st.red_threes[0] == 2 and st.hands[0][RED_THREE] == 0
+
+
+@pytest.mark.parametrize(("knob", "value", "needle"), [
+    ("upcard_reject_mode", "SHUFFLE", "BURY"),
+    ("self_deal_exact_bonus", "-1", "self_deal_exact_bonus"),
+    ("threes_mode", "RED_MINUS", "RED_PENALTY"),
+    ("red_three_in_hand_value", "100", "red_three_in_hand_value"),
+])
+def test_more_bad_values(knob: str, value: str, needle: str) -> None:
+    with pytest.raises(RuleError) as info:
+        load_rules("handfoot", {knob: value})
+    assert "\n" not in str(info.value) and needle in str(info.value) and value in str(info.value)

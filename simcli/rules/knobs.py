@@ -38,6 +38,10 @@ KNOBS: tuple[Knob, ...] = (
        "initial_pile_facedown > 0 its top card is face down, so it shows no top card and cannot be taken until a "
        "card is discarded on it, RULES.md §1.7)", lo=0, hi=1),
     _k("upcard_cover_ranks", "ranks", "an upcard of these ranks is covered by turning another"),
+    _k("upcard_reject_mode", "enum", "what happens to an upcard of upcard_cover_ranks: COVER leaves it in the pile "
+       "under the next upcard (upcard_cover_effect applies); BURY puts it back into the stock at a random place and "
+       "turns the next card (Hand and Foot after pagat, RULES.md A-HF-9; the place is drawn from the deal's stream "
+       "after the shuffle, so the deal's cards stay)", allowed=("COVER", "BURY")),
     _k("upcard_cover_facedown", "int", "cards put face down before each new upcard when an upcard of "
        "upcard_cover_ranks is covered (hidden until the pile is taken; needs initial_pile_faceup=1)", lo=0, hi=5),
     _k("upcard_cover_effect", "enum", "what a covered upcard does to the pile (PREMIADO: frozen like FREEZE, "
@@ -52,6 +56,10 @@ KNOBS: tuple[Knob, ...] = (
     _k("must_pick_pony_before_going_out", "bool", "a player must have picked up the pony before going out"),
     _k("unpicked_pony_counts_against", "bool", "cards of ponies never picked up count against their owner"),
     _k("pony_dealer_exact_bonus", "int", "bonus when the pony dealer grabs exactly pony_size * players cards",
+       lo=0, hi=100000),
+    _k("self_deal_exact_bonus", "int", "bonus to a player's team for each player who grabs exactly hand_size + "
+       "pony_size cards when the players deal themselves (Hand and Foot house rule, RULES.md A-HF-21; grab model of "
+       "the cut, cut_sigma; scored in the exact_cut part; the grab does not change the cards dealt)",
        lo=0, hi=100000),
     _k("play_direction", "enum", "direction of play", allowed=("CW", "CCW")),
     _k("draw_count", "int", "cards drawn from the stock per turn", lo=1, hi=5),
@@ -156,8 +164,10 @@ KNOBS: tuple[Knob, ...] = (
        "wherever they enter the hand (dealt, drawn, in a pony or a wing, taken with the pile) and scored by "
        "american_threes_table/sign. may_hold_one_three_before_opening keeps one bonus three (under RED_BONUS a red "
        "one). Under discard_restrictions NO_THREE_UNLESS_OUT a hand of threes only may discard a three "
-       "(docs/rules.md, note below §3.6)",
-       allowed=("RED_BONUS", "AMERICAN_COLOUR_TABLE")),
+       "(docs/rules.md, note below §3.6). RED_PENALTY (Hand and Foot house family, RULES.md A-HF-5): red threes are "
+       "never laid nor replaced; they stay in hand, are never melded, may be discarded (a red three on top stops the "
+       "pile) and each left in a hand or an unpicked pony scores red_three_in_hand_value",
+       allowed=("RED_BONUS", "AMERICAN_COLOUR_TABLE", "RED_PENALTY")),
     _k("american_threes_table", "table", "bonus by count of one colour, e.g. '1:100,2:300,3:500,4:1000'"),
     _k("american_threes_sign", "signs", "sign of the threes table with 0, 1 and 2+ canastas (S1: -1,0,1)"),
     _k("may_hold_one_three_before_opening", "bool", "a player may keep one bonus three, dealt or drawn, until the "
@@ -176,6 +186,9 @@ KNOBS: tuple[Knob, ...] = (
        allowed=("NEVER", "NO_MELD", "NO_CANASTA")),
     _k("red_three_from_pile_replaced", "bool", "a red three taken with the pile is replaced from the stock (it is "
        "laid either way; under threes_mode=AMERICAN_COLOUR_TABLE a black three taken with the pile too)"),
+    _k("red_three_in_hand_value", "int", "value of a red three left in a hand or an unpicked pony under "
+       "threes_mode=RED_PENALTY (negative = penalty; Hand and Foot house rules: -500, -300); scoring only",
+       lo=-10000, hi=0),
     _k("black_three_in_hand_value", "int", "value of a black three left in hand (negative = penalty; under "
        "threes_mode=AMERICAN_COLOUR_TABLE of any three left in hand)",
        lo=-10000, hi=10000),

@@ -42,6 +42,11 @@ class RuleSet:
     initial_pile_faceup: int
     #: an upcard of these ranks is covered by turning another
     upcard_cover_ranks: tuple[int, ...]
+    #: what happens to an upcard of upcard_cover_ranks: COVER leaves it in the pile under the next upcard
+    #: (upcard_cover_effect applies); BURY puts it back into the stock at a random place and turns the next card
+    #: (Hand and Foot after pagat, RULES.md A-HF-9; the place is drawn from the deal's stream after the shuffle,
+    #: so the deal's cards stay)
+    upcard_reject_mode: Literal["COVER", "BURY"]
     #: cards put face down before each new upcard when an upcard of upcard_cover_ranks is covered (hidden until
     #: the pile is taken; needs initial_pile_faceup=1)
     upcard_cover_facedown: int
@@ -61,6 +66,10 @@ class RuleSet:
     unpicked_pony_counts_against: bool
     #: bonus when the pony dealer grabs exactly pony_size * players cards
     pony_dealer_exact_bonus: int
+    #: bonus to a player's team for each player who grabs exactly hand_size + pony_size cards when the players
+    #: deal themselves (Hand and Foot house rule, RULES.md A-HF-21; grab model of the cut, cut_sigma; scored in
+    #: the exact_cut part; the grab does not change the cards dealt)
+    self_deal_exact_bonus: int
     #: direction of play
     play_direction: Literal["CW", "CCW"]
     #: cards drawn from the stock per turn
@@ -198,8 +207,10 @@ class RuleSet:
     #: enter the hand (dealt, drawn, in a pony or a wing, taken with the pile) and scored by
     #: american_threes_table/sign. may_hold_one_three_before_opening keeps one bonus three (under RED_BONUS a
     #: red one). Under discard_restrictions NO_THREE_UNLESS_OUT a hand of threes only may discard a three
-    #: (docs/rules.md, note below §3.6)
-    threes_mode: Literal["RED_BONUS", "AMERICAN_COLOUR_TABLE"]
+    #: (docs/rules.md, note below §3.6). RED_PENALTY (Hand and Foot house family, RULES.md A-HF-5): red threes
+    #: are never laid nor replaced; they stay in hand, are never melded, may be discarded (a red three on top
+    #: stops the pile) and each left in a hand or an unpicked pony scores red_three_in_hand_value
+    threes_mode: Literal["RED_BONUS", "AMERICAN_COLOUR_TABLE", "RED_PENALTY"]
     #: bonus by count of one colour, e.g. '1:100,2:300,3:500,4:1000'
     american_threes_table: tuple[tuple[int | None, int], ...]
     #: sign of the threes table with 0, 1 and 2+ canastas (S1: -1,0,1)
@@ -224,6 +235,9 @@ class RuleSet:
     #: a red three taken with the pile is replaced from the stock (it is laid either way; under
     #: threes_mode=AMERICAN_COLOUR_TABLE a black three taken with the pile too)
     red_three_from_pile_replaced: bool
+    #: value of a red three left in a hand or an unpicked pony under threes_mode=RED_PENALTY (negative =
+    #: penalty; Hand and Foot house rules: -500, -300); scoring only
+    red_three_in_hand_value: int
     #: value of a black three left in hand (negative = penalty; under threes_mode=AMERICAN_COLOUR_TABLE of any
     #: three left in hand)
     black_three_in_hand_value: int

@@ -11,8 +11,44 @@ the rules Hand and Foot adds on top, each behind its knob so that every other pr
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcli.engine.state import DealState
 from simcli.primitives.cards import BLACK_THREE, IS_WILD, RED_THREE
+from simcli.primitives.seeding import human_cut
+from simcli.rules.ruleset import RuleSet
+
+#: Upcards a deal can bury before the random places run out (then the middle of the stock): 8 in a row is
+#: (3/18)^8 ~ 1e-6 with 5 decks.
+BURY_DRAWS = 8
+
+
+def deal_draws(rules: RuleSet, rng: np.random.Generator, deck_size: int) -> tuple[list[float], list[int]] | None:
+    """The deal stream's draws for ``upcard_reject_mode=BURY`` (where each buried upcard goes) and
+    ``self_deal_exact_bonus`` (each player's grab), drawn after the shuffle and the cuts so that they never change
+    the deal's cards; both are drawn when either knob is on, so that the other knob never changes later deals.
+    None when both are off: no draw, the other variants' streams are untouched."""
+    if rules.upcard_reject_mode != "BURY" and not rules.self_deal_exact_bonus:
+        return None
+    bury = [float(u) for u in rng.random(BURY_DRAWS)]
+    target = rules.hand_size + rules.pony_size
+    return bury, [human_cut(rng, target, rules.cut_sigma, deck_size) for _ in range(rules.num_players)]
+
+
+def bury_upcard(st: DealState, u: float) -> None:
+    """``upcard_reject_mode=BURY``: the upcard just turned goes back into the stock, at place ``u`` (0..1) of it but
+    never on top; it leaves no mark on the pile (no freeze)."""
+    card = st.pile.pop()
+    st.upcards.pop()
+    stock = st.stock
+    stock.insert(int(u * len(stock)), card)
+    st.pile_frozen = False
+
+
+def self_deal_exact(st: DealState, team: int) -> int:
+    """Members of ``team`` whose self-deal grab was exact (``self_deal_exact_bonus``)."""
+    target = st.rules.hand_size + st.rules.pony_size
+    return sum(1 for s in st.members(team) if st.self_deal_grabs and st.self_deal_grabs[s] == target)
 
 
 def take_gate_error(st: DealState, seat: int) -> str | None:
