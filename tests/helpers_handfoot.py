@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from helpers import Cards, cards
-from helpers_ponytail import pony_deal_state, stack_pony_deck
+from helpers_ponytail import stack_pony_deck
 
 from simcli.engine.deal import new_deal
 from simcli.engine.state import DealState
@@ -23,13 +23,12 @@ def hf_rules(**knobs: Any) -> Any:
 
 
 def hf_state(rules: Any = None, hands: Mapping[int, Cards] | None = None, feet: Mapping[int, Cards] | None = None,
-             upcards: Cards = "6", stock: Cards = "", deal_index: int = 0) -> DealState:
+             upcards: Cards = "6", stock: Cards = "", deal_index: int = 0,
+             team_scores: list[int] | None = None) -> DealState:
     """A prepared Hand and Foot deal; ``deal_index`` 0 is deal 1 (opening minimum 50)."""
-    st = pony_deal_state(rules or hf_rules(), hands, feet, upcards=upcards, stock=stock)
-    if deal_index:
-        deck = stack_pony_deck(st.rules, hands, feet, upcards, stock)
-        st = new_deal(st.rules, deck, 3, deal_index, [0] * st.rules.n_teams)
-    return st
+    rules = rules or hf_rules()
+    deck = stack_pony_deck(rules, hands, feet, upcards, stock)
+    return new_deal(rules, deck, 3, deal_index, list(team_scores or [0] * rules.n_teams), cut_count=0)
 
 
 def set_pile(st: DealState, text: str) -> None:
