@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simcli.engine.core import Emit
-from simcli.engine.features import ponies, spanish_pile, wings
+from simcli.engine.features import handfoot, ponies, spanish_pile, wings
 from simcli.engine.state import DealState
 from simcli.engine.trace_json import cards_json
 from simcli.primitives.cards import RANK_NAMES
@@ -45,7 +45,9 @@ def new_deal(rules: RuleSet, deck: Sequence[int], dealer: int, deal_index: int, 
     ponies.deal_ponies(st, order)
     wings.set_aside(st)
     spanish_pile.deal_initial_pile(st, draws[0] if draws else ())
-    st.self_deal_grabs = draws[1] if draws else []
+    if draws:
+        handfoot.settle_deck(st)
+        st.self_deal_grabs = draws[1]
     st.cut_count = cut_count
     st.cut_target = cut_target(rules)
     st.exact_cut = cut_count == st.cut_target

@@ -29,10 +29,10 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
     st = eng.st
     team = st.team_of[seat]
     hand = st.hands[seat]
-    rest = handfoot.split_pile(st)  # the cards under the top pile_take_count (Hand and Foot): not taken
     pile = st.pile
     top = pile[-1]
-    size = len(pile)
+    start = handfoot.take_start(st)  # only pile[start:] is taken (Hand and Foot's pile_take_count; else 0)
+    size = len(pile) - start
     m = take.meld
     was_opened = st.opened[team]
     if eng.emit:  # before any card moves, so that listeners see a consistent state
@@ -40,7 +40,7 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
                                "meld": meld_json(m), "extra": [meld_json(x) for x in take.extra]})
     pile.pop()
     if st.history is not None:
-        record_take(st, st.history, seat, take, top, size)
+        record_take(st, st.history, seat, take, top, size, start)
     if st.melds[team][top] is not None:
         st.touched_existing = True
     else:
@@ -58,17 +58,16 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
     add_to_meld(eng, seat, top, n + 1, tw, jk)
     gained = 0
     bonus = st.is_bonus_three  # red threes; under AMERICAN_COLOUR_TABLE black ones too (issue 52: one rule everywhere)
-    for card in pile:
+    for card in pile[start:]:
         if not bonus[card]:
             hand[card] = hand[card] + 1
             known[card] = known[card] + 1  # everyone saw the face-up cards go into this hand
             gained += 1
     sizes[seat] = sizes[seat] + gained
     st.unlearn_facedown(seat)  # ... but not the face-down ones
-    pile[:] = [card for card in pile if bonus[card]]
-    st.pile_frozen = False
-    threes.lay_pile_threes(eng, seat)
-    handfoot.restore_pile(st, rest)
+    pile[start:] = [card for card in pile[start:] if bonus[card]]
+    st.pile_frozen = bool(start) and handfoot.frozen_after_take(st, start)
+    threes.lay_pile_threes(eng, seat, start)
     st.take_sizes[team].append(size)
     spanish_pile.after_take(st)
     st.first_take_done = True
@@ -81,13 +80,14 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
         apply_melds(eng, seat, take.extra)
 
 
-def record_take(st: DealState, history: list[Any], seat: int, take: TakePile, top: int, size: int) -> None:
+def record_take(st: DealState, history: list[Any], seat: int, take: TakePile, top: int, size: int,
+                start: int = 0) -> None:
     """The take in the table's public record (``DealState.history``), before any card of the pile moves: the cards
     that go into the hand face up, bottom first (not a face-down card of an initial pile, nor a bonus three, which
-    is laid: a ``"three"`` entry)."""
+    is laid: a ``"three"`` entry); only those from ``start`` on are taken (``pile_take_count``)."""
     down = st.facedown_positions()
     bonus = st.is_bonus_three
-    shown = tuple([c for i, c in enumerate(st.pile) if not bonus[c] and i not in down])
+    shown = tuple([c for i, c in enumerate(st.pile) if i >= start and not bonus[c] and i not in down])
     history.append(("take", seat, st.turn, top, size, take.meld, take.extra, shown))
 
 

@@ -3,8 +3,9 @@
 The foot is the engine's pony (:mod:`simcli.engine.features.ponies`, unlocked by an empty hand); this module holds
 the rules Hand and Foot adds on top, each behind its knob so that every other preset pays one test at most:
 
-* ``pile_take_count``: a take gets only the top cards of the pile (:func:`split_pile`, :func:`restore_pile`), and
-  the judge counts only those as reaching the hand (:func:`take_gain`);
+* ``pile_take_count``: a take gets only the top cards of the pile (:func:`take_start`; the rest stays, and may keep
+  the pile frozen: :func:`frozen_after_take`), and the judge counts only those as reaching the hand
+  (:func:`take_gain`);
 * ``pile_take_requires_team_opened``: only a team that has opened may take the pile (:func:`take_gate_error`);
 * ``go_out_partners_in_pony``: every partner in their foot before a going out (:func:`partners_error`).
 """
@@ -43,6 +44,14 @@ def bury_upcard(st: DealState, u: float) -> None:
     stock = st.stock
     stock.insert(int(u * len(stock)), card)
     st.pile_frozen = False
+
+
+def settle_deck(st: DealState) -> None:
+    """After the initial pile under ``upcard_reject_mode=BURY``: :attr:`DealState.deck` becomes the order the cards
+    are dealt in once the rejected upcards are back in the stock (dealt cards, the pile, then the stock from its top),
+    so that the stock stays the undrawn top of the deck."""
+    deck, pile, stock = st.deck, st.pile, st.stock
+    st.deck = deck[:len(deck) - len(stock) - len(pile)] + pile + stock[::-1]
 
 
 def self_deal_exact(st: DealState, team: int) -> int:
@@ -84,25 +93,10 @@ def take_gain(st: DealState) -> int:
     return gained - threes
 
 
-def split_pile(st: DealState) -> list[int]:
-    """Before a take: lift the cards the take does not get (``pile_take_count``) off :attr:`DealState.pile`, which
-    keeps the taken ones; return the lifted cards, bottom first, for :func:`restore_pile`."""
-    start = take_start(st)
-    if not start:
-        return []
-    pile = st.pile
-    rest = pile[:start]
-    del pile[:start]
-    return rest
-
-
-def restore_pile(st: DealState, rest: list[int]) -> None:
-    """After a take: the cards it did not get (:func:`split_pile`) are the pile again; their new top card is face up.
-    A wild card among them keeps the pile frozen (``freeze_on_wild_discard``)."""
-    if not rest:
-        return
-    st.pile[:0] = rest
-    st.pile_frozen = st.rules.freeze_on_wild_discard and any(IS_WILD[c] for c in rest)
+def frozen_after_take(st: DealState, start: int) -> bool:
+    """Whether the cards a take left (``pile[:start]``, ``pile_take_count``) keep the pile frozen: a wild card among
+    them under ``freeze_on_wild_discard``. Their new top card is face up."""
+    return st.rules.freeze_on_wild_discard and any(IS_WILD[c] for c in st.pile[:start])
 
 
 def partners_error(st: DealState, seat: int) -> str | None:
