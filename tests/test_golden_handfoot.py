@@ -4,7 +4,8 @@ HF1 … HF8 (RULES.md §2.5).
 Every expected number is the specification's, worked out by hand there (card values §1.3, §2.5.6); nothing is
 computed by the code under test. The scoring cases go through the Python API and ``simcli score --json`` (the
 ``scorer`` fixture); the rule checks ask the judge about hand-dealt positions (:mod:`helpers_handfoot`), or play the
-turn. HF-R2, HF-R5 and HF-R6 are played in detail in ``test_handfoot_knobs.py`` too (the knobs they show).
+turn. HF-R3 with ``wild_top_takeable`` is at the end. HF-R2, HF-R5 and HF-R6 are played in detail in
+``test_handfoot_knobs.py`` too (the knobs they show).
 """
 
 from __future__ import annotations
@@ -12,14 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import Scripted, Table, cards, meld, play_until, players, take
+from helpers import Scripted, Table, cards, counts, meld, play_until, players, take
 from helpers_handfoot import give_books, give_meld, hf_rules, hf_state, in_foot, set_hand, set_pile, stack_draws
 from scoring_paths import breakdown, with_rules
 
 from simcli.engine.game import game_outcome
 from simcli.engine.judge import ASK_FIRST, discard_error, go_out_error, melds_error, take_error
 from simcli.engine.melds import meld_error
+from simcli.primitives.actions import Meld
 from simcli.primitives.cards import FOUR, RED_THREE, SIX, WILD_MELD, parse_rank
+from simcli.rules.knobs import RuleError
 
 SEVEN_OF = {r: " ".join([r] * 7) for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")}
 
@@ -334,3 +337,40 @@ def test_hf_r13_take_onto_an_open_meld(open_size: int, legal: bool) -> None:
     if legal:
         play_until(st, players({0: Scripted(draws=[take("9", 2)])}), 1)
         assert st.canastas[0]["NATURAL"] == 1  # a 7-card clean book (+500 at the end)
+
+
+@pytest.mark.parametrize(("top", "hand", "meld_", "legal"), [
+    ("2", "2 2 4 5", Meld(WILD_MELD, 0, 2, 0), True),
+    ("JK", "JK JK 4 5", Meld(WILD_MELD, 0, 0, 2), True),
+    ("2", "JK JK 4 5", Meld(WILD_MELD, 0, 0, 2), False),  # twos for a two, jokers for a joker
+    ("2", "2 2 2 4 5", Meld(WILD_MELD, 0, 3, 0), False),  # a pair, no more
+])
+def test_hf_r3_wild_top_takeable(top: str, hand: str, meld_: Meld, legal: bool) -> None:
+    st = opened(hand, wild_top_takeable=True)
+    set_pile(st, f"9 8 {top}")
+    err = take_error(st, 0, take(WILD_MELD, 0, meld_.twos, meld_.jokers))
+    assert (err is None) is legal, err
+
+
+@pytest.mark.parametrize("existing", [0, 4, 5])
+def test_hf_r3_wild_take_starts_or_extends_the_wild_meld(existing: int) -> None:
+    """2-2-2 starts the team's wild meld, or extends an open one (to a 7-card wild book from 4); 5 + 3 > 7."""
+    st = opened("2 2 4 5", wild_top_takeable=True)
+    if existing:
+        give_meld(st, 0, "WILD", 0, 0, existing)
+    set_pile(st, "9 8 2")
+    wild_take = take(WILD_MELD, 0, 2, 0)
+    if existing == 5:
+        assert take_error(st, 0, wild_take) is not None
+        return
+    play_until(st, players({0: Scripted(draws=[wild_take], discards=["4"])}), 1)
+    assert st.hands[0] == counts("5 8 9") and st.pile == cards("4")
+    if existing == 4:
+        assert st.canastas[0]["WILD"] == 1 and st.melds[0][WILD_MELD] is None
+    else:
+        assert st.melds[0][WILD_MELD] == [0, 3, 0]
+
+
+def test_wild_top_takeable_needs_wild_melds() -> None:
+    with pytest.raises(RuleError, match="wild_top_takeable=true needs wild_melds_allowed=true"):
+        hf_rules(wild_top_takeable=True, wild_melds_allowed=False, go_out_requirement="NATURAL:2,MIXED:2")

@@ -228,6 +228,8 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
         return "the pile's top card is face down: it cannot be taken until a card is discarded on it (RULES.md §1.7)"
     top = pile[-1]
     if not IS_NATURAL[top]:
+        if r.wild_top_takeable and IS_WILD[top]:
+            return handfoot.wild_take_error(st, seat, take, melds_error)
         return f"the pile cannot be taken with {RANK_NAMES[top]} on top"
     m = take.meld
     if m.rank != top:

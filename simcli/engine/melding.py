@@ -20,7 +20,7 @@ from simcli.engine.melds import requirement_met
 from simcli.engine.state import DealState
 from simcli.engine.trace_json import meld_json
 from simcli.primitives.actions import Meld, TakePile
-from simcli.primitives.cards import BLACK_THREE, FOUR, JOKER, RANK_NAMES, TWO, WILD_MELD
+from simcli.primitives.cards import BLACK_THREE, FOUR, IS_NATURAL, JOKER, RANK_NAMES, TWO, WILD_MELD
 
 
 def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
@@ -41,10 +41,11 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
     pile.pop()
     if st.history is not None:
         record_take(st, st.history, seat, take, top, size, start)
-    if st.melds[team][top] is not None:
+    rank = top if IS_NATURAL[top] else WILD_MELD  # a wild top card (wild_top_takeable) joins the wild meld
+    if st.melds[team][rank] is not None:
         st.touched_existing = True
     else:
-        st.turn_new_ranks |= 1 << top
+        st.turn_new_ranks |= 1 << rank
     # ``x[i] = x[i] - n`` rather than ``-=`` on list items here: the compiled build then adds and subtracts natively.
     n, tw, jk = m.naturals, m.twos, m.jokers
     hand[top] = hand[top] - n
@@ -55,7 +56,7 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
         st.forget_meld(seat, top, n, tw, jk)
     sizes = st.hand_sizes
     sizes[seat] = sizes[seat] - (n + tw + jk)
-    add_to_meld(eng, seat, top, n + 1, tw, jk)
+    add_to_meld(eng, seat, rank, n + (rank == top), tw + (top == TWO), jk + (top == JOKER))
     gained = 0
     bonus = st.is_bonus_three  # red threes; under AMERICAN_COLOUR_TABLE black ones too (issue 52: one rule everywhere)
     for card in pile[start:]:

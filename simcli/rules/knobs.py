@@ -148,6 +148,9 @@ KNOBS: tuple[Knob, ...] = (
        "into the hand; the cards under them stay as the pile (null = the whole pile; Hand and Foot: 7, RULES.md "
        "A-HF-2). Touches the judge's opening count and what the take leaves on the table", lo=1, hi=50,
        nullable=True),
+    _k("wild_top_takeable", "bool", "a two or joker on top of the pile may be taken with two more of the same wild "
+       "from the hand (twos for a two, jokers for a joker): the three go onto the team's wild meld or start one "
+       "(pagat/Whitnack, RULES.md A-HF-8; needs wild_melds_allowed). Touches the judge of a take only"),
     _k("pile_take_requires_team_opened", "bool", "only a team that has opened (melded before) may take the pile "
        "(Hand and Foot house rule, RULES.md A-HF-13); touches the judge of a take"),
     # 3.4 opening

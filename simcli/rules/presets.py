@@ -288,6 +288,9 @@ def _check_handfoot(rules: RuleSet) -> None:
     if rules.game_target is None and rules.max_hands is None:
         raise RuleError("game_target=null with max_hands=null: the game would never end; allowed: a game_target "
                         "or a max_hands")
+    if rules.wild_top_takeable and not rules.wild_melds_allowed:
+        raise RuleError("wild_top_takeable=true needs wild_melds_allowed=true (the taken wild cards make a wild meld); "
+                        "allowed: wild_top_takeable=false or wild_melds_allowed=true")
     if rules.pile_take_count is not None and (rules.initial_pile_facedown or rules.upcard_cover_facedown):
         raise RuleError(f"pile_take_count={rules.pile_take_count} with a face-down initial pile (initial_pile_"
                         "facedown or upcard_cover_facedown > 0); allowed: pile_take_count=null, or no face-down cards")

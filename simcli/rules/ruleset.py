@@ -189,6 +189,10 @@ class RuleSet:
     #: under them stay as the pile (null = the whole pile; Hand and Foot: 7, RULES.md A-HF-2). Touches the
     #: judge's opening count and what the take leaves on the table
     pile_take_count: int | None
+    #: a two or joker on top of the pile may be taken with two more of the same wild from the hand (twos for a
+    #: two, jokers for a joker): the three go onto the team's wild meld or start one (pagat/Whitnack, RULES.md
+    #: A-HF-8; needs wild_melds_allowed). Touches the judge of a take only
+    wild_top_takeable: bool
     #: only a team that has opened (melded before) may take the pile (Hand and Foot house rule, RULES.md
     #: A-HF-13); touches the judge of a take
     pile_take_requires_team_opened: bool

@@ -7,15 +7,19 @@ the rules Hand and Foot adds on top, each behind its knob so that every other pr
   the pile frozen: :func:`frozen_after_take`), and the judge counts only those as reaching the hand
   (:func:`take_gain`);
 * ``pile_take_requires_team_opened``: only a team that has opened may take the pile (:func:`take_gate_error`);
+* ``wild_top_takeable``: a two or joker on top taken with two more of its kind (:func:`wild_take_error`);
 * ``go_out_partners_in_pony``: every partner in their foot before a going out (:func:`partners_error`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 
 from simcli.engine.state import DealState
-from simcli.primitives.cards import BLACK_THREE, IS_WILD, RED_THREE
+from simcli.primitives.actions import Meld, TakePile
+from simcli.primitives.cards import BLACK_THREE, IS_WILD, JOKER, RANK_NAMES, RED_THREE, TWO, WILD_MELD
 from simcli.primitives.seeding import human_cut
 from simcli.rules.ruleset import RuleSet
 
@@ -97,6 +101,33 @@ def frozen_after_take(st: DealState, start: int) -> bool:
     """Whether the cards a take left (``pile[:start]``, ``pile_take_count``) keep the pile frozen: a wild card among
     them under ``freeze_on_wild_discard``. Their new top card is face up."""
     return st.rules.freeze_on_wild_discard and any(IS_WILD[c] for c in st.pile[:start])
+
+
+def wild_take_error(st: DealState, seat: int, take: TakePile,
+                    melds_error: Callable[..., str | None]) -> str | None:
+    """Why ``seat`` may not take the pile under a two or joker with ``take`` (``wild_top_takeable``), or ``None``.
+
+    The take meld is a wild meld of exactly two wild cards of the top card's kind from the hand; with the top card
+    they join the team's wild meld or start one, and are judged (with ``take.extra``) as melds laid from the hand by
+    ``melds_error`` (the judge's, passed in: features sit below the judge), the top card counted in the opening."""
+    top = st.pile[-1]
+    m = take.meld
+    if m.rank != WILD_MELD or m.naturals or (m.twos, m.jokers) != ((2, 0) if top == TWO else (0, 2)):
+        return (f"a {RANK_NAMES[top]} on top is taken with two more {RANK_NAMES[top]} from the hand as a wild meld "
+                "(wild_top_takeable)")
+    err = take_gate_error(st, seat)
+    if err or any(x.rank == WILD_MELD for x in take.extra):
+        return err or "extra melds may not repeat the wild meld of the take"
+    hand, sizes = st.hands[seat], st.hand_sizes
+    hand[top] += 1  # the top card as if from the hand, for one check of the whole meld (undone below)
+    sizes[seat] += 1
+    try:
+        whole = Meld(WILD_MELD, 0, m.twos + (top == TWO), m.jokers + (top == JOKER))
+        melds: Sequence[Meld] = (whole, *take.extra)
+        return melds_error(st, seat, melds, hand_bonus=take_gain(st))
+    finally:
+        hand[top] -= 1
+        sizes[seat] -= 1
 
 
 def partners_error(st: DealState, seat: int) -> str | None:
