@@ -246,7 +246,7 @@ def test_bury_draws_leave_the_deal_and_other_variants_alone() -> None:
     a = prepare_deal(rules, list(pack), deal_rng(3, 0), 0, 3, [0, 0])
     b = prepare_deal(hf_rules(upcard_reject_mode="COVER"), list(pack), deal_rng(3, 0), 0, 3, [0, 0])
     assert a.deck == b.deck
-    assert b.self_deal_grabs == [] and len(a.self_deal_grabs) == 4
+    assert b.self_deal_grabs == () and len(a.self_deal_grabs) == 4
     assert deal_draws(load_rules("ponytail"), deal_rng(3, 0), 300) is None
 
 
@@ -257,7 +257,7 @@ def test_self_deal_exact_bonus_in_play(bonus: int) -> None:
     rules = hf_rules(self_deal_exact_bonus=bonus, cut_sigma=0)
     pack = deck_cards(rules.decks, rules.jokers_per_deck)
     st = prepare_deal(rules, list(pack), deal_rng(4, 0), 0, 3, [0, 0])
-    assert st.self_deal_grabs == [22] * 4
+    assert st.self_deal_grabs == (22,) * 4
     res = Table(st, players()).finish()
     assert [s["exact_cut"] for s in res.scores] == [2 * bonus, 2 * bonus]
 

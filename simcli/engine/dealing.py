@@ -47,7 +47,7 @@ def new_deal(rules: RuleSet, deck: Sequence[int], dealer: int, deal_index: int, 
     spanish_pile.deal_initial_pile(st, draws[0] if draws else ())
     if draws:
         handfoot.settle_deck(st)
-        st.self_deal_grabs = draws[1]
+        st.self_deal_grabs = tuple(draws[1])
     st.cut_count = cut_count
     st.cut_target = cut_target(rules)
     st.exact_cut = cut_count == st.cut_target

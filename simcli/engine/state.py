@@ -158,7 +158,7 @@ class DealState(MeldBook):
         self.pony_unlocked = [False] * p
         self.pony_turn: list[int | None] = [None] * p
         self.pony_ready = [0] * p  # seat_turns from which a picked pony has been played from (PLAYED_FROM)
-        self.self_deal_grabs: list[int] = []  # each seat's grab (self_deal_exact_bonus; empty when off)
+        self.self_deal_grabs: tuple[int, ...] = ()  # each seat's grab (self_deal_exact_bonus; empty when off)
         self.made_canasta = [False] * p
         #: Turn at which each team first met go_out_requirement (None: never).
         self.req_met_turn: list[int | None] = [None] * t
@@ -258,7 +258,7 @@ class DealState(MeldBook):
         new.pony_unlocked = self.pony_unlocked[:]
         new.pony_turn = self.pony_turn[:]
         new.pony_ready = self.pony_ready[:]
-        new.self_deal_grabs = self.self_deal_grabs  # set up with the deal, never changed
+        new.self_deal_grabs = self.self_deal_grabs  # a tuple, set up with the deal
         new.made_canasta = self.made_canasta[:]
         new.req_met_turn = self.req_met_turn[:]
         new.pony_cut_count = self.pony_cut_count
