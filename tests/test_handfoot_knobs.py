@@ -27,6 +27,7 @@ from simcli.rules.presets import load_rules
     ("pile_take_count", "seven", "pile_take_count"),
     ("pile_take_requires_team_opened", "maybe", "pile_take_requires_team_opened"),
     ("go_out_partners_in_pony", "ALWAYS", "PICKED_UP"),
+    ("wild_top_takeable", "sometimes", "wild_top_takeable"),
     ("wild_rule", "TWICE", "DOUBLE_NATURALS"),
 ])
 def test_bad_values_fail_with_one_line_naming_value_and_allowed(knob: str, value: str, needle: str) -> None:
@@ -219,10 +220,6 @@ def test_double_naturals_changes_a_legal_meld() -> None:
         st = hf_state(hf_rules(wild_rule=rule), {0: "6 6 6 2 2 K K K 4 4 4"})
         err = melds_error(st, 0, [meld("6", 3, twos=2), meld("K", 3)])
         assert (err is None) is legal, err
-
-
-def test_red_three_constant_is_not_a_natural() -> None:
-    assert RED_THREE not in cards("4 5 6")
 
 
 # ---------------------------------------------------------------------------------------------- upcard_reject_mode
