@@ -96,7 +96,7 @@ def pick_up_pony(eng: Engine, seat: int, walked: bool = False) -> None:
     st.pony_picked[seat] = True
     st.ponies_in_play = not all(st.pony_picked)
     st.pony_turn[seat] = st.turn
-    st.pony_ready[seat] = st.seat_turns[seat] + (walked or st.current != seat)
+    st.pony_ready[seat] = st.seat_turns[seat] + (1 if walked or st.current != seat else 0)
     if st.history is not None:
         st.history.append(("pony", seat, st.turn, size))  # its cards stay hidden: the count only
     if eng.emit:
