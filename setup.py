@@ -59,6 +59,7 @@ COMPILED = [
     "simcli/engine/deal.py", "simcli/engine/dealing.py", "simcli/engine/melding.py", "simcli/engine/ending.py",
     "simcli/engine/game.py", "simcli/engine/features/threes.py", "simcli/engine/features/ponies.py",
     "simcli/engine/features/wings.py", "simcli/engine/features/special.py", "simcli/engine/features/spanish_pile.py",
+    "simcli/engine/features/handfoot.py",
     "simcli/players/planning.py", "simcli/players/forward.py", "simcli/strategies/heuristics/greedy.py",
     "simcli/strategies/heuristics/ponytail.py", "simcli/strategies/heuristics/americana.py",
     "simcli/strategies/heuristics/spanish.py", "simcli/strategies/heuristics/random_play.py",

@@ -55,6 +55,10 @@ GAMES: dict[str, list[str]] = {
                        "--rule", "max_hands=2"],
     "spanish-mc": ["--variant", "spanish", "--seed", "19", "--strategies", "mc:samples=2,spanish,mc:samples=2,spanish",
                    "--rule", "max_hands=1"],
+    "handfoot-greedy": ["--variant", "handfoot", "--seed", "24", "--strategies", "greedy,random,greedy,random",
+                        "--rule", "max_hands=2"],
+    "handfoot-2p": ["--variant", "handfoot", "--seed", "25", "--strategies", "greedy",
+                    "--rule", "num_players=2", "--rule", "max_hands=2"],
 }
 
 #: name -> the ``simcli run`` arguments of a small run (``--format csv`` and the folder are added).

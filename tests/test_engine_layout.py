@@ -36,7 +36,8 @@ ONE_HOME = {
 
 #: The feature modules and the engine core they build on: below the judge, the view, the turn and the loader.
 BELOW_JUDGE = ("engine/core", "engine/features/threes", "engine/features/ponies", "engine/features/wings",
-               "engine/features/special", "engine/features/spanish_pile", "engine/trace_json", "engine/dealing")
+               "engine/features/special", "engine/features/spanish_pile", "engine/features/handfoot",
+               "engine/trace_json", "engine/dealing")
 ABOVE = {"simcli.engine.judge", "simcli.engine.view", "simcli.engine.deal", "simcli.players.loading",
          "simcli.players.specs", "simcli.players.forward", "simcli.engine.melding",
          "simcli.engine.ending", "simcli.engine.game"}

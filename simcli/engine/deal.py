@@ -372,7 +372,7 @@ class Deal(Engine):
             if lifted:  # RULES.md A-AM-4d (and the three lift): no card was discardable, so bars were lifted
                 data["bar_lifted"] = DISCARD_LIFTS[lifted - 1]
             emit("discard", data)
-        if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat):
+        if st.hand_sizes[seat] == 0 and not ponies.hand_empty_pony(self, seat, walked=True):
             ending.go_out(self, seat, had_melded)
 
     def _check_discard(self, seat: int, card: int) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simcli.engine.core import Emit
-from simcli.engine.features import ponies, spanish_pile, wings
+from simcli.engine.features import handfoot, ponies, spanish_pile, wings
 from simcli.engine.state import DealState
 from simcli.engine.trace_json import cards_json
 from simcli.primitives.cards import RANK_NAMES
@@ -19,10 +19,13 @@ from simcli.rules.ruleset import RuleSet
 
 
 def new_deal(rules: RuleSet, deck: Sequence[int], dealer: int, deal_index: int, team_scores: list[int],
-             cut_count: int, pony_cut_count: int = 0, pick_count: int = 0) -> DealState:
+             cut_count: int, pony_cut_count: int = 0, pick_count: int = 0,
+             draws: tuple[list[float], list[int]] | None = None) -> DealState:
     """Set up a deal from a shuffled ``deck`` (``deck[0]`` is the top card): hands, ponies, upcards, cuts.
 
-    ``pick_count`` is the dealer's grab for a face-down initial pile (Spanish *picar exacto*).
+    ``pick_count`` is the dealer's grab for a face-down initial pile (Spanish *picar exacto*); ``draws`` the
+    places of buried upcards and the players' grabs of Hand and Foot (:func:`simcli.engine.features.handfoot.
+    deal_draws`).
     """
     st = DealState(rules, deal_index, dealer, team_scores)
     st.deck = list(deck)
@@ -41,7 +44,10 @@ def new_deal(rules: RuleSet, deck: Sequence[int], dealer: int, deal_index: int, 
         st.hand_sizes[seat] = rules.hand_size
     ponies.deal_ponies(st, order)
     wings.set_aside(st)
-    spanish_pile.deal_initial_pile(st)
+    spanish_pile.deal_initial_pile(st, draws[0] if draws else ())
+    if draws:
+        handfoot.settle_deck(st)
+        st.self_deal_grabs = tuple(draws[1])
     st.cut_count = cut_count
     st.cut_target = cut_target(rules)
     st.exact_cut = cut_count == st.cut_target

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simcli.engine.core import Engine
-from simcli.engine.features import spanish_pile
+from simcli.engine.features import handfoot, spanish_pile
 from simcli.engine.melds import requirement_met
 from simcli.engine.scoring import TeamPosition, score_deal
 from simcli.engine.state import DealState
@@ -212,6 +212,7 @@ def team_positions(st: DealState) -> list[TeamPosition]:
             exact_pick=st.exact_pick_team == team,
             quick_finish=st.quick_finish and out_team == team,
             terremoto=st.terremoto and out_team == team,
+            self_deal_exact=handfoot.self_deal_exact(st, team) if st.self_deal_grabs else 0,
         ))
     return positions
 

@@ -14,6 +14,7 @@ from typing import Final
 import numpy as np
 
 from simcli.engine.deal import Deal, DealResult, Emit, new_deal
+from simcli.engine.features import handfoot
 from simcli.engine.state import DealState
 from simcli.engine.strategy_base import Strategy
 from simcli.primitives.cards import deck_cards
@@ -80,11 +81,14 @@ def prepare_deal(rules: RuleSet, pack: list[int], rng: np.random.Generator, deal
     pick = 0
     if rules.initial_pile_facedown:
         pick = human_cut(rng, pick_target(rules), rules.cut_sigma, len(pack))
-    return new_deal(rules, deck, dealer, deal_index, totals, cut, pony_cut, pick)
+    draws = handfoot.deal_draws(rules, rng, len(pack))  # None (no draw) outside Hand and Foot's BURY and grab bonus
+    return new_deal(rules, deck, dealer, deal_index, totals, cut, pony_cut, pick, draws)
 
 
 def target_reached(rules: RuleSet, total: int) -> bool:
     """Whether a cumulative total ends the game (``target_comparison`` GE or GT)."""
+    if rules.game_target is None:  # no target: the game lasts max_hands deals (Hand and Foot)
+        return False
     if rules.target_comparison == "GT":
         return total > rules.game_target
     return total >= rules.game_target

@@ -17,6 +17,7 @@ from simcli.engine.discard_legality import (
 )
 from simcli.engine.discard_legality import discard_error as discard_error
 from simcli.engine.discard_legality import discard_lifts as discard_lifts
+from simcli.engine.features import handfoot
 from simcli.engine.features.ponies import empty_hand_takes_pony
 from simcli.engine.features.spanish_pile import crossed_take_error
 from simcli.engine.features.special import (
@@ -148,6 +149,10 @@ def go_out_error(st: DealState, seat: int, canastas: dict[str, int], clean: int 
             return err
     if r.must_pick_pony_before_going_out and not st.pony_picked[seat]:
         return "cannot go out before picking up the pony"
+    if r.go_out_partners_in_pony != "OFF" and r.team_size > 1:
+        err = handfoot.partners_error(st, seat)
+        if err:
+            return err
     if r.ask_partner_permission == "REQUIRED" and r.team_size > 1 and not st.asked:
         return ASK_FIRST  # checked last: this refusal says that nothing else stands in the way
     return None
@@ -282,11 +287,15 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
         return "the pile's top card is face down: it cannot be taken until a card is discarded on it (RULES.md §1.7)"
     top = pile[-1]
     if not IS_NATURAL[top]:
+        if r.wild_top_takeable and IS_WILD[top]:
+            return handfoot.wild_take_error(st, seat, take, melds_error)
         return f"the pile cannot be taken with {RANK_NAMES[top]} on top"
     m = take.meld
     if m.rank != top:
         return f"the take meld is of {RANK_NAMES[m.rank]} but the top card is {RANK_NAMES[top]}"
     team = st.team_of[seat]
+    if r.pile_take_requires_team_opened and not st.opened[team]:
+        return handfoot.take_gate_error(st, seat)
     if r.first_round_pile_restriction and st.seat_turns[seat] <= 1 and seat != st.first_player:
         return "in the first round only the first player may take the pile"
     if r.forbid_single_card_pile_with_single_card_hand and len(pile) == 1 and st.hand_sizes[seat] == 1:
@@ -316,15 +325,10 @@ def take_error(st: DealState, seat: int, take: TakePile) -> str | None:
             return err
     if method not in methods:
         return f"taking by {method} is not allowed (take_methods_unfrozen)"
-    gained = len(pile) - 1
-    if not r.red_three_from_pile_replaced:
-        # Only the bonus threes the taker can see are laid without reaching the hand: a face-down card (a Spanish
-        # initial pile) counts as a card gained, so that the answer depends on public cards only.
-        bonus = st.is_bonus_three
-        threes = pile.count(RED_THREE) + (pile.count(BLACK_THREE) if bonus[BLACK_THREE] else 0)
-        if threes:
-            threes -= sum(1 for i in st.facedown_positions() if bonus[pile[i]])
-        gained -= threes
+    if r.pile_take_count is not None or not r.red_three_from_pile_replaced:
+        gained = handfoot.take_gain(st)  # the cards of the take that reach the hand
+    else:
+        gained = len(pile) - 1
     return melds_error(st, seat, (m, *take.extra), top_card=top, hand_bonus=gained)
 
 

@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from simcli.engine.core import Engine
-from simcli.engine.features import spanish_pile, threes, wings
+from simcli.engine.features import handfoot, spanish_pile, threes, wings
 from simcli.engine.judge import meld_segments, merge_melds
 from simcli.engine.meld_legality import one_per_rank
 from simcli.engine.melds import requirement_met
 from simcli.engine.state import DealState
 from simcli.engine.trace_json import meld_json
 from simcli.primitives.actions import Meld, TakePile
-from simcli.primitives.cards import BLACK_THREE, FOUR, JOKER, RANK_NAMES, TWO, WILD_MELD
+from simcli.primitives.cards import BLACK_THREE, FOUR, IS_NATURAL, JOKER, RANK_NAMES, TWO, WILD_MELD
 
 
 def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
@@ -31,7 +31,8 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
     hand = st.hands[seat]
     pile = st.pile
     top = pile[-1]
-    size = len(pile)
+    start = handfoot.take_start(st)  # only pile[start:] is taken (Hand and Foot's pile_take_count; else 0)
+    size = len(pile) - start
     m = take.meld
     was_opened = st.opened[team]
     if eng.emit:  # before any card moves, so that listeners see a consistent state
@@ -39,11 +40,12 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
                                "meld": meld_json(m), "extra": [meld_json(x) for x in take.extra]})
     pile.pop()
     if st.history is not None:
-        record_take(st, st.history, seat, take, top, size)
-    if st.melds[team][top] is not None:
+        record_take(st, st.history, seat, take, top, size, start)
+    rank = top if IS_NATURAL[top] else WILD_MELD  # a wild top card (wild_top_takeable) joins the wild meld
+    if st.melds[team][rank] is not None:
         st.touched_existing = True
     else:
-        st.turn_new_ranks |= 1 << top
+        st.turn_new_ranks |= 1 << rank
     # ``x[i] = x[i] - n`` rather than ``-=`` on list items here: the compiled build then adds and subtracts natively.
     n, tw, jk = m.naturals, m.twos, m.jokers
     hand[top] = hand[top] - n
@@ -54,24 +56,19 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
         st.forget_meld(seat, top, n, tw, jk)
     sizes = st.hand_sizes
     sizes[seat] = sizes[seat] - (n + tw + jk)
-    add_to_meld(eng, seat, top, n + 1, tw, jk)
+    add_to_meld(eng, seat, rank, n + (rank == top), tw + (top == TWO), jk + (top == JOKER))
     gained = 0
     bonus = st.is_bonus_three  # red threes; under AMERICAN_COLOUR_TABLE black ones too (issue 52: one rule everywhere)
-    for card in pile:
+    for card in pile[start:]:
         if not bonus[card]:
             hand[card] = hand[card] + 1
             known[card] = known[card] + 1  # everyone saw the face-up cards go into this hand
             gained += 1
     sizes[seat] = sizes[seat] + gained
     st.unlearn_facedown(seat)  # ... but not the face-down ones
-    pile[:] = [card for card in pile if bonus[card]]
-    st.pile_frozen = False
-    # Bonus threes found in the pile are laid one by one once the rest of the pile is in the hand,
-    # so that every event sees each card in exactly one place.
-    while pile:
-        threes.lay_three(eng, seat, pile.pop(), "pile")
-        if st.rules.red_three_from_pile_replaced:
-            threes.draw_one(eng, seat, "replacement")
+    pile[start:] = [card for card in pile[start:] if bonus[card]]
+    st.pile_frozen = bool(start) and handfoot.frozen_after_take(st, start)
+    threes.lay_pile_threes(eng, seat, start)
     st.take_sizes[team].append(size)
     spanish_pile.after_take(st)
     st.first_take_done = True
@@ -84,13 +81,14 @@ def take_pile(eng: Engine, seat: int, take: TakePile) -> None:
         apply_melds(eng, seat, take.extra)
 
 
-def record_take(st: DealState, history: list[Any], seat: int, take: TakePile, top: int, size: int) -> None:
+def record_take(st: DealState, history: list[Any], seat: int, take: TakePile, top: int, size: int,
+                start: int = 0) -> None:
     """The take in the table's public record (``DealState.history``), before any card of the pile moves: the cards
     that go into the hand face up, bottom first (not a face-down card of an initial pile, nor a bonus three, which
-    is laid: a ``"three"`` entry)."""
+    is laid: a ``"three"`` entry); only those from ``start`` on are taken (``pile_take_count``)."""
     down = st.facedown_positions()
     bonus = st.is_bonus_three
-    shown = tuple([c for i, c in enumerate(st.pile) if not bonus[c] and i not in down])
+    shown = tuple([c for i, c in enumerate(st.pile) if i >= start and not bonus[c] and i not in down])
     history.append(("take", seat, st.turn, top, size, take.meld, take.extra, shown))
 
 

@@ -15,7 +15,7 @@ from simcli.primitives.cards import ACE, BLACK_THREE, CARD_VALUES, JOKER, SEVEN,
 from simcli.rules.ruleset import RuleSet
 
 #: The W <= cap that each wild rule imposes by itself (RULES.md §1.4.4).
-_RULE_WILD_CAP: Final = {"PAGAT": 3, "WIKI": 3, "STRICT_MAJORITY": 3, "AMERICAN": 2}
+_RULE_WILD_CAP: Final = {"PAGAT": 3, "WIKI": 3, "STRICT_MAJORITY": 3, "AMERICAN": 2, "DOUBLE_NATURALS": 3}
 
 NATURAL: Final = "NATURAL"
 MIXED: Final = "MIXED"
@@ -38,6 +38,8 @@ def wild_ratio_ok(wild_rule: str, naturals: int, wilds: int, max_wilds: int = 3)
         return naturals > wilds
     if wild_rule == "WIKI":
         return naturals >= 2 and wilds <= naturals
+    if wild_rule == "DOUBLE_NATURALS":  # Hand and Foot after pagat (RULES.md A-HF-4)
+        return naturals >= 2 and naturals >= 2 * wilds
     return naturals >= 2  # PAGAT, AMERICAN
 
 

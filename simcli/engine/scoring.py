@@ -68,12 +68,15 @@ class TeamPosition:
     quick_finish: bool
     #: The team went out in one turn after a stock draw with no earlier melds of the player (*terremoto*).
     terremoto: bool
+    #: Members who grabbed exactly hand + foot when dealing themselves (Hand and Foot ``self_deal_exact_bonus``).
+    self_deal_exact: int
 
     def __init__(self, melds: tuple[tuple[int, int, int, int], ...] = (), red_threes: int = 0,
                  hands: tuple[tuple[int, ...], ...] = (), went_out: bool = False, concealed: bool = False,
                  exact_cut: bool = False, ponies: tuple[tuple[int, ...], ...] = (), pony_dealer_exact: bool = False,
                  black_threes: int = 0, special_hand: str | None = None, hidden: tuple[int, ...] = (),
-                 exact_pick: bool = False, quick_finish: bool = False, terremoto: bool = False) -> None:
+                 exact_pick: bool = False, quick_finish: bool = False, terremoto: bool = False,
+                 self_deal_exact: int = 0) -> None:
         self.melds = melds
         self.red_threes = red_threes
         self.hands = hands
@@ -88,6 +91,7 @@ class TeamPosition:
         self.exact_pick = exact_pick
         self.quick_finish = quick_finish
         self.terremoto = terremoto
+        self.self_deal_exact = self_deal_exact
 
 
 def hand_points(rules: RuleSet, counts: Sequence[int]) -> int:
@@ -98,6 +102,8 @@ def hand_points(rules: RuleSet, counts: Sequence[int]) -> int:
         if n:
             if r == BLACK_THREE or (r == RED_THREE and any_three):
                 total -= n * rules.black_three_in_hand_value
+            elif r == RED_THREE and rules.threes_mode == "RED_PENALTY":
+                total -= n * rules.red_three_in_hand_value
             else:
                 total += n * CARD_VALUES[r]
     return total
@@ -154,9 +160,10 @@ def score_team(rules: RuleSet, team: TeamPosition) -> dict[str, int]:
     if team.pony_dealer_exact and rules.pony_dealer_exact_bonus:
         parts["pony_dealer_exact"] = rules.pony_dealer_exact_bonus
     if team.ponies and rules.unpicked_pony_counts_against:
-        # An unpicked pony counts at card value, a red three in it at its bonus value (A-PT-15).
-        parts["pony"] = -sum(hand_points(rules, p) + p[RED_THREE] * rules.red_three_value
-                             for p in team.ponies if p)
+        # An unpicked pony counts at card value, a red three in it at its bonus value (A-PT-15; under RED_PENALTY
+        # at red_three_in_hand_value, as in a hand).
+        r3 = 0 if rules.threes_mode == "RED_PENALTY" else rules.red_three_value
+        parts["pony"] = -sum(hand_points(rules, p) + p[RED_THREE] * r3 for p in team.ponies if p)
     penalty = 0
     hand = 0
     for h in team.hands:
@@ -242,6 +249,8 @@ def _three_and_cut_parts(rules: RuleSet, team: TeamPosition, parts: dict[str, in
         elif n_canastas == 0 and (rules.exact_cut_requires_canasta == "NEGATE" or negate_bonuses):
             bonus = -bonus
         parts["exact_cut"] = bonus
+    if team.self_deal_exact and rules.self_deal_exact_bonus:  # Hand and Foot's exact grabs: the exact_cut part
+        parts["exact_cut"] += team.self_deal_exact * rules.self_deal_exact_bonus
     if team.exact_pick and rules.exact_pile_pick_bonus:
         parts["exact_pick"] = -rules.exact_pile_pick_bonus if negate_bonuses else rules.exact_pile_pick_bonus
 

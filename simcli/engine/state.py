@@ -46,7 +46,7 @@ class DealState(MeldBook):
         "permission", "asked", "req_met_at_start", "last_card_red_three", "cutter", "cut_count",
         "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "_meld_tables",
         "_meld_dicts", "phase", "validated", "new_canasta", "canasta_changes", "req_checked", "ponies",
-        "pony_picked", "pony_unlocked",
+        "pony_picked", "pony_unlocked", "pony_ready", "self_deal_grabs",
         "pony_turn", "made_canasta", "req_met_turn", "pony_cut_count", "pony_dealer", "pony_exact",
         "pony_exact_team", "ponies_in_play", "black_threes", "black_threes_by_seat", "wings", "wing_pending",
         "wing_taken", "wing_log", "special_hand", "is_bonus_three", "clean_canastas", "first_clean_turn",
@@ -157,6 +157,8 @@ class DealState(MeldBook):
         self.ponies_in_play = rules.pony_size > 0
         self.pony_unlocked = [False] * p
         self.pony_turn: list[int | None] = [None] * p
+        self.pony_ready = [0] * p  # seat_turns from which a picked pony has been played from (PLAYED_FROM)
+        self.self_deal_grabs: tuple[int, ...] = ()  # each seat's grab (self_deal_exact_bonus; empty when off)
         self.made_canasta = [False] * p
         #: Turn at which each team first met go_out_requirement (None: never).
         self.req_met_turn: list[int | None] = [None] * t
@@ -255,6 +257,8 @@ class DealState(MeldBook):
         new.pony_picked = self.pony_picked[:]
         new.pony_unlocked = self.pony_unlocked[:]
         new.pony_turn = self.pony_turn[:]
+        new.pony_ready = self.pony_ready[:]
+        new.self_deal_grabs = self.self_deal_grabs  # a tuple, set up with the deal
         new.made_canasta = self.made_canasta[:]
         new.req_met_turn = self.req_met_turn[:]
         new.pony_cut_count = self.pony_cut_count

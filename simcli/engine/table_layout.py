@@ -23,7 +23,8 @@ class TableLayout:
         self.members: tuple[tuple[int, ...], ...] = tuple(
             tuple(s for s in range(p) if s % t == team) for team in range(t))
         self.is_bonus_three: tuple[bool, ...] = tuple(
-            r == RED_THREE or (r == BLACK_THREE and rules.threes_mode == "AMERICAN_COLOUR_TABLE")
+            (r == RED_THREE and rules.threes_mode != "RED_PENALTY")  # RED_PENALTY: red threes stay in hand
+            or (r == BLACK_THREE and rules.threes_mode == "AMERICAN_COLOUR_TABLE")
             for r in range(NUM_RANKS))
         #: Size at which a meld is a closed canasta set aside, freeing its slot for a new meld of the rank
         #: (``new_meld_after_closed_canasta``, RULES.md A-PT-18); None: one meld per rank for the whole deal.

@@ -35,7 +35,7 @@ __all__ = ["PositionError", "parse_position", "parse_meld"]
 
 TOP_KEYS = ("variant", "rules", "teams")
 TEAM_KEYS = ("melds", "threes", "hands", "went_out", "concealed", "exact_cut", "ponies", "pony_dealer_exact",
-             "special_hand", "hidden_canastas", "exact_pick", "quick_finish", "terremoto")
+             "special_hand", "hidden_canastas", "exact_pick", "quick_finish", "terremoto", "self_deal_exact")
 _ALLOWED_CARDS = "A K Q J 10 9 8 7 6 5 4 2 JK R3 B3"
 #: One meld: its rank (``WILD_MELD`` for wild cards only), natural cards, twos and jokers.
 MeldCounts = tuple[int, int, int, int]
@@ -94,6 +94,15 @@ def _cards(value: Any, where: str) -> list[int]:
         except CardError:
             raise PositionError(f"{where}: unknown card {name!r}; allowed: {_ALLOWED_CARDS}") from None
     return out
+
+
+def _self_deal_exact(rules: RuleSet, raw: Mapping[str, Any], label: str) -> int:
+    """Members of the team who grabbed exactly hand + foot when dealing themselves (``self_deal_exact_bonus``)."""
+    value = raw.get("self_deal_exact", 0)
+    if type(value) is not int or not 0 <= value <= rules.team_size:
+        raise PositionError(f"{label}: 'self_deal_exact' is {value!r}; allowed: an int 0..team_size={rules.team_size} "
+                            "(members who grabbed exactly hand_size + pony_size cards)")
+    return value
 
 
 def _bool(team: Mapping[str, Any], key: str, where: str) -> bool:
@@ -169,7 +178,7 @@ def _parse_team(rules: RuleSet, raw: Any, label: str) -> TeamPosition:
 
     american = rules.threes_mode == "AMERICAN_COLOUR_TABLE"
     threes = _cards(raw.get("threes", []), f"{label} threes")
-    bonus_threes = (RED_THREE, BLACK_THREE) if american else (RED_THREE,)
+    bonus_threes = (RED_THREE, BLACK_THREE) if american else () if rules.threes_mode == "RED_PENALTY" else (RED_THREE,)
     bad = [r for r in threes if r not in bonus_threes]
     if bad:
         raise PositionError(
@@ -207,6 +216,7 @@ def _parse_team(rules: RuleSet, raw: Any, label: str) -> TeamPosition:
         exact_pick=exact_pick,
         quick_finish=quick_finish,
         terremoto=terremoto,
+        self_deal_exact=_self_deal_exact(rules, raw, label),
     )
 
 
@@ -296,7 +306,7 @@ def _hands(rules: RuleSet, raw: Mapping[str, Any], label: str, special: bool,
     for j, hand_raw in enumerate(hands_raw):
         where = f"{label} hand {j + 1}"
         ranks = _cards(hand_raw, where)
-        if RED_THREE in ranks and not american:
+        if RED_THREE in ranks and not american and rules.threes_mode != "RED_PENALTY":
             raise PositionError(
                 f"{where}: holds a red three; allowed: red threes are laid at once, list them under 'threes'"
             )

@@ -283,6 +283,7 @@ def validate(rules: RuleSet) -> None:
             "card; allowed: a meld_max_size and new_meld_after_closed_canasta=false")
     if rules.meld_min_size > rules.canasta_size:
         raise RuleError(f"meld_min_size={rules.meld_min_size} exceeds canasta_size={rules.canasta_size}")
+    _check_handfoot(rules)
     needed = dict(rules.go_out_requirement)
     if needed.get("WILD") and not rules.wild_melds_allowed:
         raise RuleError("go_out_requirement needs a WILD canasta but wild_melds_allowed=false; "
@@ -290,6 +291,19 @@ def validate(rules: RuleSet) -> None:
     if needed.get("SEVENS") and rules.canasta_bonus_sevens is None:
         raise RuleError("go_out_requirement needs a SEVENS canasta but canasta_bonus.sevens is null; "
                         "allowed: give canasta_bonus.sevens a value or drop SEVENS")
+
+
+def _check_handfoot(rules: RuleSet) -> None:
+    """The knobs Hand and Foot brought (RULES-hand-and-foot.md §3.8.3) against the others."""
+    if rules.game_target is None and rules.max_hands is None:
+        raise RuleError("game_target=null with max_hands=null: the game would never end; allowed: a game_target "
+                        "or a max_hands")
+    if rules.wild_top_takeable and not rules.wild_melds_allowed:
+        raise RuleError("wild_top_takeable=true needs wild_melds_allowed=true (the taken wild cards make a wild meld); "
+                        "allowed: wild_top_takeable=false or wild_melds_allowed=true")
+    if rules.pile_take_count is not None and (rules.initial_pile_facedown or rules.upcard_cover_facedown):
+        raise RuleError(f"pile_take_count={rules.pile_take_count} with a face-down initial pile (initial_pile_"
+                        "facedown or upcard_cover_facedown > 0); allowed: pile_take_count=null, or no face-down cards")
 
 
 def diff(rules: RuleSet, base: RuleSet | None = None) -> dict[str, tuple[str, str]]:

@@ -42,6 +42,11 @@ class RuleSet:
     initial_pile_faceup: int
     #: an upcard of these ranks is covered by turning another
     upcard_cover_ranks: tuple[int, ...]
+    #: what happens to an upcard of upcard_cover_ranks: COVER leaves it in the pile under the next upcard
+    #: (upcard_cover_effect applies); BURY puts it back into the stock at a random place and turns the next card
+    #: (Hand and Foot after pagat, RULES.md A-HF-9; the place is drawn from the deal's stream after the shuffle,
+    #: so the deal's cards stay)
+    upcard_reject_mode: Literal["COVER", "BURY"]
     #: cards put face down before each new upcard when an upcard of upcard_cover_ranks is covered (hidden until
     #: the pile is taken; needs initial_pile_faceup=1)
     upcard_cover_facedown: int
@@ -61,6 +66,10 @@ class RuleSet:
     unpicked_pony_counts_against: bool
     #: bonus when the pony dealer grabs exactly pony_size * players cards
     pony_dealer_exact_bonus: int
+    #: bonus to a player's team for each player who grabs exactly hand_size + pony_size cards when the players
+    #: deal themselves (Hand and Foot house rule, RULES.md A-HF-21; grab model of the cut, cut_sigma; scored in
+    #: the exact_cut part; the grab does not change the cards dealt)
+    self_deal_exact_bonus: int
     #: direction of play
     play_direction: Literal["CW", "CCW"]
     #: cards drawn from the stock per turn
@@ -93,8 +102,9 @@ class RuleSet:
     #: (WP-US house option); needs a meld_max_size and new_meld_after_closed_canasta=false (otherwise refused on
     #: load)
     allow_8th_card_when_going_out: bool
-    #: naturals/wilds ratio in a meld
-    wild_rule: Literal["PAGAT", "WIKI", "STRICT_MAJORITY", "AMERICAN"]
+    #: naturals/wilds ratio in a meld (DOUBLE_NATURALS: naturals at least twice the wilds, Hand and Foot after
+    #: pagat, RULES.md A-HF-4; wild melds ignore the ratio)
+    wild_rule: Literal["PAGAT", "WIKI", "STRICT_MAJORITY", "AMERICAN", "DOUBLE_NATURALS"]
     #: most wild cards in one natural-rank meld
     max_wilds_per_meld: int
     #: naturals a meld must hold before a wild joins it
@@ -175,6 +185,17 @@ class RuleSet:
     first_round_pile_restriction: bool
     #: with the stock empty a player must take an unfrozen pile that matches a team meld
     must_take_pile_after_stock_empty_if_matches: bool
+    #: cards a take gets from the top of the pile: the top card to the meld, the rest into the hand; the cards
+    #: under them stay as the pile (null = the whole pile; Hand and Foot: 7, RULES.md A-HF-2). Touches the
+    #: judge's opening count and what the take leaves on the table
+    pile_take_count: int | None
+    #: a two or joker on top of the pile may be taken with two more of the same wild from the hand (twos for a
+    #: two, jokers for a joker): the three go onto the team's wild meld or start one (pagat/Whitnack, RULES.md
+    #: A-HF-8; needs wild_melds_allowed). Touches the judge of a take only
+    wild_top_takeable: bool
+    #: only a team that has opened (melded before) may take the pile (Hand and Foot house rule, RULES.md
+    #: A-HF-13); touches the judge of a take
+    pile_take_requires_team_opened: bool
     #: what the initial_meld_table is keyed by (DEAL_NUMBER needs a by-deal table: HF_BY_DEAL, BY_DEAL_NUMBER or
     #: bands from deal 1, else refused on load; RULES.md A-X-6)
     initial_meld_basis: Literal["TEAM_SCORE", "DEAL_NUMBER"]
@@ -190,8 +211,10 @@ class RuleSet:
     #: enter the hand (dealt, drawn, in a pony or a wing, taken with the pile) and scored by
     #: american_threes_table/sign. may_hold_one_three_before_opening keeps one bonus three (under RED_BONUS a
     #: red one). Under discard_restrictions NO_THREE_UNLESS_OUT a hand of threes only may discard a three
-    #: (docs/rules.md, note below §3.6)
-    threes_mode: Literal["RED_BONUS", "AMERICAN_COLOUR_TABLE"]
+    #: (docs/rules.md, note below §3.6). RED_PENALTY (Hand and Foot house family, RULES.md A-HF-5): red threes
+    #: are never laid nor replaced; they stay in hand, are never melded, may be discarded (a red three on top
+    #: stops the pile) and each left in a hand or an unpicked pony scores red_three_in_hand_value
+    threes_mode: Literal["RED_BONUS", "AMERICAN_COLOUR_TABLE", "RED_PENALTY"]
     #: bonus by count of one colour, e.g. '1:100,2:300,3:500,4:1000'
     american_threes_table: tuple[tuple[int | None, int], ...]
     #: sign of the threes table with 0, 1 and 2+ canastas (S1: -1,0,1)
@@ -216,6 +239,9 @@ class RuleSet:
     #: a red three taken with the pile is replaced from the stock (it is laid either way; under
     #: threes_mode=AMERICAN_COLOUR_TABLE a black three taken with the pile too)
     red_three_from_pile_replaced: bool
+    #: value of a red three left in a hand or an unpicked pony under threes_mode=RED_PENALTY (negative =
+    #: penalty; Hand and Foot house rules: -500, -300); scoring only
+    red_three_in_hand_value: int
     #: value of a black three left in hand (negative = penalty; under threes_mode=AMERICAN_COLOUR_TABLE of any
     #: three left in hand)
     black_three_in_hand_value: int
@@ -235,6 +261,10 @@ class RuleSet:
     #: asking 'partner, may I go out?': the answer binds (after a yes every move that cannot go out this turn is
     #: refused); REQUIRED: no going out without a yes
     ask_partner_permission: Literal["OFF", "OPTIONAL", "REQUIRED"]
+    #: every partner must be in their pony (Hand and Foot: the foot) before a player goes out: PICKED_UP (picked
+    #: it up), PLAYED_FROM (also started a turn since, or ran into it by melding: pagat, RULES.md A-HF-7), OFF;
+    #: touches the going-out check only (no effect with team_size=1)
+    go_out_partners_in_pony: Literal["OFF", "PICKED_UP", "PLAYED_FROM"]
     #: bonus by number of canastas, e.g. '5:500,7:2000' ('none' = no bonus)
     canasta_count_bonus: tuple[tuple[int | None, int], ...] | None
     #: canasta-count bonuses add up (7 canastas: 500 + 2000)
@@ -296,8 +326,9 @@ class RuleSet:
     meld_points_sign: Literal["ALWAYS_PLUS", "PLUS_IF_CANASTA_ELSE_MINUS"]
     #: red-three and cut bonuses without a canasta
     bonuses_require_canasta: Literal["NO", "NEGATE"]
-    #: cumulative score that ends the game
-    game_target: int
+    #: cumulative score that ends the game (null = no target: the game lasts max_hands deals, Hand and Foot,
+    #: RULES.md A-HF-19; needs a max_hands)
+    game_target: int | None
     #: reaching the target: >= (GE) or > (GT)
     target_comparison: Literal["GE", "GT"]
     #: deals after which the game ends (null = no cap)

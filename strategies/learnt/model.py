@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from simcli.rules.knobs import LATER_KNOBS
 from simcli.rules.ruleset import RuleSet
 
 from .net_features import CANDIDATE_COLUMNS, COUNT_LAYOUT, FEATURE_VERSION, KINDS, STATE_COLUMNS, STATE_COUNTS
@@ -37,9 +38,15 @@ class ModelError(ValueError):
 
 
 def rules_digest(rules: RuleSet) -> str:
-    """A short SHA-256 digest of a rule set's every knob (as written on the command line) and its variant."""
-    text = json.dumps({"variant": rules.variant, **rules.formatted()}, sort_keys=True)
+    """A short SHA-256 digest of a rule set's every knob (as written on the command line) and its variant; a knob
+    added later (:data:`~simcli.rules.knobs.LATER_KNOBS`) counts only away from its value that plays as before."""
+    text = json.dumps({"variant": rules.variant, **digested_knobs(rules)}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def digested_knobs(rules: RuleSet) -> dict[str, str]:
+    """The knobs :func:`rules_digest` covers: every knob, but those of LATER_KNOBS at their old-behaviour value."""
+    return {k: v for k, v in rules.formatted().items() if LATER_KNOBS.get(k) != v}
 
 
 def train_command(rules: RuleSet, path: str = "MODEL.npz") -> str:
@@ -146,7 +153,7 @@ class Model:
         if self.meta.get("rules_digest") == rules_digest(rules):
             return None
         theirs: dict[str, str] = self.meta.get("rules", {})
-        ours = rules.formatted()
+        ours = digested_knobs(rules)
         knobs = [f"{k} {theirs.get(k, '?')} -> {v}" for k, v in ours.items() if theirs.get(k) != v]
         if self.meta.get("variant") != rules.variant:
             knobs.insert(0, f"variant {self.meta.get('variant')} -> {rules.variant}")

@@ -73,8 +73,9 @@ def at_turn_start(eng: Engine, seat: int) -> None:
         pick_up_pony(eng, seat)
 
 
-def pick_up_pony(eng: Engine, seat: int) -> None:
-    """Add ``seat``'s pony to the hand, laying its bonus threes and replacing them from the stock."""
+def pick_up_pony(eng: Engine, seat: int, walked: bool = False) -> None:
+    """Add ``seat``'s pony to the hand, laying its bonus threes and replacing them from the stock. ``walked``: by
+    discarding the last card (Hand and Foot's walking), so that it is first played from at the next turn."""
     st = eng.st
     pony = st.ponies[seat]
     hand = st.hands[seat]
@@ -95,6 +96,7 @@ def pick_up_pony(eng: Engine, seat: int) -> None:
     st.pony_picked[seat] = True
     st.ponies_in_play = not all(st.pony_picked)
     st.pony_turn[seat] = st.turn
+    st.pony_ready[seat] = st.seat_turns[seat] + (1 if walked or st.current != seat else 0)
     if st.history is not None:
         st.history.append(("pony", seat, st.turn, size))  # its cards stay hidden: the count only
     if eng.emit:
@@ -126,11 +128,12 @@ def after_melds(eng: Engine, seat: int) -> bool:
     return picked
 
 
-def hand_empty_pony(eng: Engine, seat: int) -> bool:
-    """``pony_unlock=HAND_EMPTY``: an emptied hand picks up the pony instead of going out."""
+def hand_empty_pony(eng: Engine, seat: int, walked: bool = False) -> bool:
+    """``pony_unlock=HAND_EMPTY``: an emptied hand picks up the pony instead of going out (``walked``: by the
+    discard)."""
     st = eng.st
     if not empty_hand_takes_pony(st, seat):
         return False
     st.pony_unlocked[seat] = True
-    pick_up_pony(eng, seat)
+    pick_up_pony(eng, seat, walked)
     return True

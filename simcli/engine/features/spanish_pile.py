@@ -10,15 +10,19 @@ Pure set-up and predicates over :class:`~simcli.engine.state.DealState` (the cro
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from simcli.engine.features import handfoot
 from simcli.engine.state import DealState
 from simcli.primitives.cards import IS_WILD, RANK_NAMES, SEVEN
 from simcli.rules.presets import pick_target
 
 
-def deal_initial_pile(st: DealState) -> None:
+def deal_initial_pile(st: DealState, bury: Sequence[float] = ()) -> None:
     """Lay the initial pile from the stock: ``initial_pile_facedown`` cards face down, then upcards, each covered
     by the next while it is of ``upcard_cover_ranks`` (a premio freezes or prizes the pile and, in the Spanish
-    montón, is covered by face-down cards too)."""
+    montón, is covered by face-down cards too), or under ``upcard_reject_mode=BURY`` put back into the stock at the
+    places ``bury``."""
     rules = st.rules
     stock = st.stock
     for _ in range(rules.initial_pile_facedown):
@@ -26,6 +30,7 @@ def deal_initial_pile(st: DealState) -> None:
     if not rules.initial_pile_faceup:
         return
     cover = rules.upcard_cover_ranks
+    buried = 0
     while stock:
         card = stock.pop()
         st.pile.append(card)
@@ -37,6 +42,10 @@ def deal_initial_pile(st: DealState) -> None:
             st.pile_frozen = True
         if card not in cover:
             break
+        if rules.upcard_reject_mode == "BURY":
+            handfoot.bury_upcard(st, bury[buried] if buried < len(bury) else 0.5)
+            buried += 1
+            continue
         if rules.upcard_cover_effect != "NONE" and card in rules.upcard_freeze_ranks:
             st.pile_frozen = True
             st.pile_premiado = rules.upcard_cover_effect == "PREMIADO"

@@ -134,6 +134,18 @@ def may_hold_three_from_hand(eng: Engine, seat: int, rank: int) -> bool | None:
         hand[rank] += 1
 
 
+def lay_pile_threes(eng: Engine, seat: int, start: int = 0) -> None:
+    """A take's bonus threes, the only cards left in ``pile[start:]`` once the rest of the take is in the hand, laid
+    one by one (and replaced under ``red_three_from_pile_replaced``), so that every event sees each card in exactly
+    one place. ``pile[:start]`` are the cards the take left (``pile_take_count``)."""
+    st = eng.st
+    pile = st.pile
+    while len(pile) > start:
+        lay_three(eng, seat, pile.pop(), "pile")
+        if st.rules.red_three_from_pile_replaced:
+            draw_one(eng, seat, "replacement")
+
+
 def lay_dealt_threes(eng: Engine) -> None:
     """Lay and replace dealt threes right after the deal, in seat order (RULES.md §2.1).
 
