@@ -39,12 +39,11 @@ from simcli.engine.state import DealState
 from simcli.primitives.actions import Meld, TakePile
 from simcli.primitives.cards import (
     ACE,
-    BLACK_THREE,
     FOUR,
     IS_NATURAL,
+    IS_WILD,
     NUM_RANKS,
     RANK_NAMES,
-    RED_THREE,
 )
 from simcli.primitives.errors import EngineError, GameContext
 
