@@ -34,7 +34,7 @@ def test_plays_summary_says_the_special_hand_as_the_page_does() -> None:
                                      ("play", "--variant", "Spanish")])
 def test_a_misspelled_variant_gets_a_did_you_mean(command: tuple[str, ...]) -> None:
     line = error_line(*command)
-    assert "(did you mean " in line and "allowed: americana, classic, ponytail, spanish" in line, line
+    assert "(did you mean " in line and "allowed: americana, classic, handfoot, ponytail, spanish" in line, line
 
 
 @pytest.fixture
