@@ -21,8 +21,9 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from simcli.engine.melds import canasta_bonus, canasta_kind, meld_value, requirement_met
+from simcli.engine.melds import meld_value, requirement_met
 from simcli.engine.view import PlayerView
+from simcli.players.asking import table_value
 from simcli.players.planning import closes_melds, meld_of, take_wilds
 from simcli.primitives.actions import Meld
 from simcli.primitives.cards import BLACK_THREE, FOUR, JOKER, NUM_RANKS, SEVEN, TWO, WILD_MELD
@@ -40,15 +41,6 @@ def cards_in(plan: list[Meld]) -> int:
     total = 0
     for m in plan:
         total += m.naturals + m.twos + m.jokers
-    return total
-
-
-def meld_worth(rules: RuleSet, rank: int, naturals: int, twos: int, jokers: int) -> int:
-    """A meld's card value plus its canasta bonus, if it is one."""
-    total = meld_value(naturals, twos, jokers, rank)
-    kind = canasta_kind(rules, rank, naturals, twos, jokers)
-    if kind is not None:
-        total += canasta_bonus(rules, kind, (naturals, twos, jokers))
     return total
 
 
@@ -127,24 +119,13 @@ class Ponytail(Greedy):
         if view.stock_size <= LOW_STOCK:
             return True
         rules = view.rules
-        mine = self._table_value(view, view.team) + sum(
+        mine = table_value(view, view.team) + sum(
             meld_value(m.naturals, m.twos, m.jokers, m.rank) for m in plan)
-        best_other = max(self._table_value(view, t) for t in range(view.n_teams) if t != view.team)
+        best_other = max(table_value(view, t) for t in range(view.n_teams) if t != view.team)
         for t in range(view.n_teams):
             if t != view.team and requirement_met(rules.go_out_requirement, view.canastas(t)):
                 return True  # they could go out first
         return mine + rules.going_out_bonus > best_other + 500
-
-    @staticmethod
-    def _table_value(view: PlayerView, team: int) -> int:
-        rules = view.rules
-        total = 0
-        for rank, m in enumerate(view.meld_table(team)):  # view.melds(team), by rank, without the mapping
-            if m is not None:
-                total += meld_worth(rules, rank, m[0], m[1], m[2])
-        for c in view.closed_canastas(team):  # closed canastas set aside (A-PT-18)
-            total += meld_worth(rules, c[0], c[1], c[2], c[3])
-        return total
 
     def _keep(self, view: PlayerView) -> frozenset[int]:
         """Sevens stay in the hand while anything else is loose: a sevens canasta pays the most (1500)."""
