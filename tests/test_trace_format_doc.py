@@ -38,7 +38,7 @@ Event = tuple[str, dict[str, Any]]
 #: Fields whose values are maps keyed by data (knob names, meld ranks), not by documented field names.
 DATA_KEYED = frozenset({"rules", "rules_diff", "melds"})
 #: Fields whose string values are names from a fixed list, each of which must be documented in the event's row.
-ENUMERATED = frozenset({"source", "kind", "end_reason", "upgraded_from"})
+ENUMERATED = frozenset({"source", "kind", "end_reason", "upgraded_from", "into_foot"})
 
 
 # ---------------------------------------------------------------------------------------------- the doc
@@ -107,6 +107,7 @@ GAMES = [
     ("spanish", [], "spanish,random,greedy,spanish", 3),
     ("spanish", ["num_players=6"], "spanish", 1),
     ("spanish", ["team_size=1", "num_players=3"], "spanish,random,greedy", 2),
+    ("handfoot", ["self_deal_exact_bonus=100"], "greedy", 2),  # game 1 buries an upcard and runs into a foot
 ]
 
 
@@ -221,7 +222,8 @@ def test_every_documented_event_and_rare_field_occurs(traces: dict[str, list[Eve
     seen = {(k, f, str(v)) for k, d in events for f, v in d.items() if f in ENUMERATED} | {
         (k, f) for k, d in events for f in d}
     wanted = [("canasta", "hidden"), ("stock_out", "last_card_red_three"), ("going_out", "quick_finish"),
-              ("going_out", "terremoto"), ("decision", "kind", "hold_three")] + [
+              ("going_out", "terremoto"), ("decision", "kind", "hold_three"),
+              ("pony_pickup", "into_foot", "walking"), ("pony_pickup", "into_foot", "running")] + [
         ("red_three", "source", s) for s in ("dealt", "stock", "replacement", "pile", "pony", "wing", "held")] + [
         ("black_three", "source", s) for s in ("dealt", "stock", "wing", "held")]
     assert [w for w in wanted if w not in seen] == []
@@ -257,6 +259,30 @@ def test_pony_grab_can_be_checked_without_the_rng(traces: dict[str, list[Event]]
     scored = [d for k, d in events if k == "deal_scored"]
     bonus = sum(t["breakdown"]["pony_dealer_exact"] for d in scored for t in d["teams"])
     assert bonus == 50 * paid[0]
+
+
+def test_hand_and_foot_opening_can_be_checked_without_the_rng(traces: dict[str, list[Event]]) -> None:
+    """``self_deal`` (one per Hand and Foot deal) gives each grab, the target, which were exact and each team's bonus,
+    which the deal's ``exact_cut`` part pays; each ``upcard_buried`` card is a rejected rank and the pile starts with
+    one card that is not; the other variants write none of these, nor ``into_foot``."""
+    events = traces["handfoot"]
+    deals = [d for k, d in events if k == "deal"]
+    grabs = [d for k, d in events if k == "self_deal"]
+    assert len(grabs) == len(deals) > 0
+    paid = [0, 0]
+    for g in grabs:
+        assert g["target"] == 22 and g["exact"] == [c == 22 for c in g["counts"]] and len(g["counts"]) == 4
+        assert g["bonus"] == [100 * sum(g["exact"][t::2]) for t in range(2)]
+        paid = [a + b for a, b in zip(paid, g["bonus"], strict=True)]
+    scored = [d for k, d in events if k == "deal_scored"]
+    assert [sum(d["teams"][t]["breakdown"]["exact_cut"] for d in scored) for t in range(2)] == paid
+    assert sum(paid) > 0
+    buried = [d["card"] for k, d in events if k == "upcard_buried"]
+    assert buried and set(buried) <= {"R3", "2", "JK"}
+    assert all(len(d["upcards"]) == 1 and d["upcards"][0] not in ("R3", "2", "JK") for d in deals)
+    for variant, evs in traces.items():
+        if variant != "handfoot":
+            assert not [k for k, d in evs if k in ("self_deal", "upcard_buried") or "into_foot" in d], variant
 
 
 def test_the_check_can_fail() -> None:

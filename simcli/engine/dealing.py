@@ -60,7 +60,8 @@ def new_deal(rules: RuleSet, deck: Sequence[int], dealer: int, deal_index: int, 
 
 
 def emit_opening(st: DealState, emit: Emit) -> None:
-    """The events before the first turn: the deal itself, the cut, the pony grab and the initial pile's pick."""
+    """The events before the first turn: the deal itself, the cut, the pony grab and the initial pile's pick; in
+    Hand and Foot the players' self-deal grabs and the upcards put back into the stock."""
     emit("deal", {
         "deal_index": st.deal_index, "dealer": st.dealer, "first_player": st.first_player,
         "deck": [RANK_NAMES[c] for c in st.deck],
@@ -78,3 +79,7 @@ def emit_opening(st: DealState, emit: Emit) -> None:
         emit("pile_pick", {"dealer": st.dealer, "count": st.pick_count, "target": st.pick_target,
                            "exact": st.exact_pick, "bonus_team": st.exact_pick_team,
                            "premiado": st.pile_premiado})
+    if st.self_deal_grabs:
+        emit("self_deal", handfoot.self_deal_json(st))
+    for card in st.buried_upcards:
+        emit("upcard_buried", {"card": RANK_NAMES[card]})

@@ -46,7 +46,7 @@ class DealState(MeldBook):
         "permission", "asked", "req_met_at_start", "last_card_red_three", "cutter", "cut_count",
         "cut_target", "exact_cut", "exact_cut_team", "upcards", "deck", "_meld_tables",
         "_meld_dicts", "phase", "validated", "new_canasta", "canasta_changes", "req_checked", "ponies",
-        "pony_picked", "pony_unlocked", "pony_ready", "self_deal_grabs",
+        "pony_picked", "pony_unlocked", "pony_ready", "self_deal_grabs", "buried_upcards", "pony_walked",
         "pony_turn", "made_canasta", "req_met_turn", "pony_cut_count", "pony_dealer", "pony_exact",
         "pony_exact_team", "ponies_in_play", "black_threes", "black_threes_by_seat", "wings", "wing_pending",
         "wing_taken", "wing_log", "special_hand", "is_bonus_three", "clean_canastas", "first_clean_turn",
@@ -159,6 +159,10 @@ class DealState(MeldBook):
         self.pony_turn: list[int | None] = [None] * p
         self.pony_ready = [0] * p  # seat_turns from which a picked pony has been played from (PLAYED_FROM)
         self.self_deal_grabs: tuple[int, ...] = ()  # each seat's grab (self_deal_exact_bonus; empty when off)
+        #: Upcards put back into the stock (``upcard_reject_mode=BURY``), in the order they were turned.
+        self.buried_upcards: tuple[int, ...] = ()
+        #: Whether each seat walked into its pony (emptied the hand by a discard) rather than ran (by melds).
+        self.pony_walked = [False] * p
         self.made_canasta = [False] * p
         #: Turn at which each team first met go_out_requirement (None: never).
         self.req_met_turn: list[int | None] = [None] * t
@@ -259,6 +263,8 @@ class DealState(MeldBook):
         new.pony_turn = self.pony_turn[:]
         new.pony_ready = self.pony_ready[:]
         new.self_deal_grabs = self.self_deal_grabs  # a tuple, set up with the deal
+        new.buried_upcards = self.buried_upcards  # a tuple, set up with the deal
+        new.pony_walked = self.pony_walked[:]
         new.made_canasta = self.made_canasta[:]
         new.req_met_turn = self.req_met_turn[:]
         new.pony_cut_count = self.pony_cut_count

@@ -31,7 +31,7 @@ from simcli.engine.trace import TRACE_VERSION
 from simcli.engine.trace_schema import line_problem
 from simcli.engine.view import PlayerView
 from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
-from simcli.primitives.cards import WILD_MELD, CardError, parse_rank
+from simcli.primitives.cards import RANK_NAMES, WILD_MELD, CardError, parse_rank
 from simcli.primitives.errors import EngineError, GameContext, StrategyError
 from simcli.rules.knob_values import RuleError
 from simcli.rules.presets import load_rules
@@ -42,7 +42,7 @@ from simcli.viewer.words import Words
 
 #: Events a reader steps through (the header, ``game_start`` and most decision lines are not shown: the events
 #: after a decision show what it did).
-SHOWN = frozenset({"deal", "cut", "pony_grab", "pile_pick", "red_three", "black_three", "draw", "take_pile", "meld",
+SHOWN = frozenset({"deal", "cut", "pony_grab", "pile_pick", "self_deal", "upcard_buried", "red_three", "black_three", "draw", "take_pile", "meld",
                    "canasta", "pony_pickup", "wing", "special_hand", "ask_go_out", "discard", "going_out",
                    "stock_out", "deal_scored", "totals", "game_end", "decision", "search"})
 
@@ -324,12 +324,42 @@ class _Scripted(Strategy):
         return bool(ev["answer"])
 
 
-def _grab(events: Sequence[dict[str, Any]], start: int, kind: str) -> int:
+#: The lines that follow a ``deal`` line before the first turn and say how it was laid out.
+OPENING = ("cut", "pony_grab", "pile_pick", "self_deal", "upcard_buried")
+
+
+def _opening(events: Sequence[dict[str, Any]], start: int) -> list[dict[str, Any]]:
+    """The lines after the ``deal`` line at ``start`` that describe its layout (:data:`OPENING`)."""
+    out = []
+    for ev in events[start + 1:]:
+        if ev["event"] not in OPENING:
+            break
+        out.append(ev)
+    return out
+
+
+def _grab(opening: Sequence[dict[str, Any]], kind: str) -> int:
     """The ``count`` of the deal's ``kind`` line (``cut``, ``pony_grab``, ``pile_pick``), 0 when it has none."""
-    for ev in events[start + 1:start + 5]:
-        if ev["event"] == kind:
-            return int(ev["count"])
-    return 0
+    return next((int(ev["count"]) for ev in opening if ev["event"] == kind), 0)
+
+
+def _hand_and_foot_layout(st: DealState, opening: Sequence[dict[str, Any]]) -> None:
+    """Hand and Foot's part of a deal's layout from its trace lines: the players' self-deal grabs (``self_deal``)
+    and the upcards put back into the stock (``upcard_buried``; the deck is already in the order dealt, so only the
+    cards are needed, each of which must be a rank the rules put back)."""
+    for ev in opening:
+        if ev["event"] == "self_deal":
+            counts = ev["counts"]
+            if len(counts) != st.n_players:
+                raise ValueError(f"its self_deal line has {len(counts)} grabs for {st.n_players} players")
+            st.self_deal_grabs = tuple(int(c) for c in counts)
+    buried = tuple(parse_rank(ev["card"]) for ev in opening if ev["event"] == "upcard_buried")
+    if buried and st.rules.upcard_reject_mode != "BURY":
+        raise ValueError("it buries an upcard, but the rules cover rejected upcards (upcard_reject_mode=COVER)")
+    for card in buried:
+        if card not in st.rules.upcard_cover_ranks:
+            raise ValueError(f"it buries a {RANK_NAMES[card]} upcard, which the rules do not reject (upcard_cover_ranks)")
+    st.buried_upcards = buried
 
 
 def replay(events: Sequence[dict[str, Any]]) -> GameReplay:
@@ -361,9 +391,10 @@ def replay(events: Sequence[dict[str, Any]]) -> GameReplay:
             raise ReplayError(f"{r.where()}: expected a deal or game_end line, found {ev['event']}")
         try:
             deck = [parse_rank(c) for c in ev["deck"]]
+            opening = _opening(events, r.pos)
             st = new_deal(rules, deck, int(ev["dealer"]), int(ev["deal_index"]), list(r.totals),
-                          _grab(events, r.pos, "cut"), _grab(events, r.pos, "pony_grab"),
-                          _grab(events, r.pos, "pile_pick"))
+                          _grab(opening, "cut"), _grab(opening, "pony_grab"), _grab(opening, "pile_pick"))
+            _hand_and_foot_layout(st, opening)
         except (CardError, KeyError, ValueError, IndexError) as exc:
             raise ReplayError(f"{r.where()}: the deal cannot be laid out: {exc}") from None
         r.st = st

@@ -45,6 +45,7 @@ def bury_upcard(st: DealState, u: float) -> None:
     never on top; it leaves no mark on the pile (no freeze)."""
     card = st.pile.pop()
     st.upcards.pop()
+    st.buried_upcards += (card,)
     stock = st.stock
     stock.insert(int(u * len(stock)), card)
     st.pile_frozen = False
@@ -62,6 +63,15 @@ def self_deal_exact(st: DealState, team: int) -> int:
     """Members of ``team`` whose self-deal grab was exact (``self_deal_exact_bonus``)."""
     target = st.rules.hand_size + st.rules.pony_size
     return sum(1 for s in st.members(team) if st.self_deal_grabs and st.self_deal_grabs[s] == target)
+
+
+def self_deal_json(st: DealState) -> dict[str, object]:
+    """The ``self_deal`` trace event: each seat's grab, its target, which were exact and each team's bonus."""
+    target = st.rules.hand_size + st.rules.pony_size
+    bonus = st.rules.self_deal_exact_bonus
+    return {"counts": list(st.self_deal_grabs), "target": target,
+            "exact": [g == target for g in st.self_deal_grabs],
+            "bonus": [bonus * self_deal_exact(st, t) for t in range(st.n_teams)]}
 
 
 def take_gate_error(st: DealState, seat: int) -> str | None:

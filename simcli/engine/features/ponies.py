@@ -97,10 +97,14 @@ def pick_up_pony(eng: Engine, seat: int, walked: bool = False) -> None:
     st.ponies_in_play = not all(st.pony_picked)
     st.pony_turn[seat] = st.turn
     st.pony_ready[seat] = st.seat_turns[seat] + (1 if walked or st.current != seat else 0)
+    st.pony_walked[seat] = walked
     if st.history is not None:
         st.history.append(("pony", seat, st.turn, size))  # its cards stay hidden: the count only
     if eng.emit:
-        eng.emit("pony_pickup", {"seat": seat, "team": st.team_of[seat], "turn": st.turn, "cards": size})
+        data: dict[str, object] = {"seat": seat, "team": st.team_of[seat], "turn": st.turn, "cards": size}
+        if st.rules.pony_unlock == "HAND_EMPTY":  # Hand and Foot: how the hand was emptied
+            data["into_foot"] = "walking" if walked else "running"
+        eng.emit("pony_pickup", data)
     for r, n in laid:
         for _ in range(n):
             st.ponies[seat][r] -= 1
