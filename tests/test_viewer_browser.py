@@ -2,10 +2,12 @@
 chromedriver (no driver or browser is ever downloaded; ``.ci/run`` installs both where they are missing).
 
 One browser session opens the page of a game of each kind (Classic pairs, three players each alone, Spanish trios,
-Americana, six-player Ponytail), steps through the whole game with the arrow key and, at every step, checks what the
+Americana, six-player Ponytail, Hand and Foot), steps through the whole game with the arrow key and, at every step, checks what the
 page shows against the trace itself, read here without simcli: a draw shows the stock the ``draw`` line leaves, a
 discard the pile's size and top, the end of a deal every hand and meld of ``deal_scored``, the totals of ``totals``;
-every event a reader follows is reached; the last step shows ``game_end``'s totals. The browser logs no error.
+every event a reader follows is reached; the last step shows ``game_end``'s totals. The browser logs no error. In
+Hand and Foot each seat shows its foot (face down, or walked or ran into) and each team its contract's books, as the
+trace's ``pony_pickup`` and ``canasta`` lines have them at every step.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ GAMES = {
     "americana": ["--variant", "americana", "--seed", "24", "--strategies", "americana", "--rule", "max_hands=1"],
     "ponytail-6p": ["--variant", "ponytail", "--seed", "25", "--strategies", "ponytail", "--rule", "num_players=6",
                     "--rule", "max_hands=1"],
+    # seed 26: an upcard buried, two players walk into the foot and two run into it
+    "handfoot": ["--variant", "handfoot", "--seed", "26", "--rule", "max_hands=1"],
 }
 
 #: Events that are a step of their own on the page (the ``meld``, ``canasta`` and pile ``red_three`` lines right
@@ -93,6 +97,8 @@ def _shown(driver: Any) -> dict[str, Any]:
                 cards: [...document.querySelectorAll('.seat')].map(s => s.dataset.cards),
                 backs: [...document.querySelectorAll('.seat')].map(s => s.querySelectorAll('.c.back').length),
                 melds: [...document.querySelectorAll('.team')].map(s => s.dataset.melds),
+                feet: [...document.querySelectorAll('.seat')].map(s => s.dataset.foot || null),
+                contracts: [...document.querySelectorAll('.team')].map(s => s.dataset.contract || null),
                 event: document.getElementById('event').textContent};""")
 
 
@@ -127,6 +133,37 @@ def _check_step(shown: dict[str, Any], ev: dict[str, Any], header: dict[str, Any
         assert shown["totals"] == ev["totals"], where
 
 
+class _Feet:
+    """Each seat's foot and each team's contract as the trace has them so far (Hand and Foot: 11-card feet, the
+    4-player contract of 2 clean, 2 dirty and 1 wild books), to check the page against at every step."""
+
+    def __init__(self, header: dict[str, Any]) -> None:
+        self.n_teams = header["n_teams"]
+        self.players = header["num_players"]
+        self.new_deal()
+
+    def new_deal(self) -> None:
+        self.feet = ["foot: 11 cards face down"] * self.players
+        self.books = [Counter() for _ in range(self.n_teams)]
+
+    def follow(self, ev: dict[str, Any]) -> None:
+        if ev["event"] == "deal":
+            self.new_deal()
+        elif ev["event"] == "pony_pickup":
+            self.feet[ev["seat"]] = f"in the foot ({'walked' if ev['into_foot'] == 'walking' else 'ran'} into it)"
+        elif ev["event"] == "canasta":
+            self.books[ev["team"]][ev["kind"]] += 1
+            if ev["upgraded_from"]:
+                self.books[ev["team"]][ev["upgraded_from"]] -= 1
+
+    def contract(self, team: int) -> str:
+        b = self.books[team]
+        parts = [(kind, b[k], need) for kind, k, need in (("clean", "NATURAL", 2), ("dirty", "MIXED", 2),
+                                                          ("wild", "WILD", 1))]
+        text = "contract: " + ", ".join(f"{kind} {min(have, need)}/{need}" for kind, have, need in parts)
+        return text + (": met" if all(have >= need for _, have, need in parts) else "")
+
+
 @pytest.mark.parametrize("name", list(GAMES))
 def test_step_through_a_whole_game(browser: Any, pages: dict[str, tuple[Path, list[dict[str, Any]]]],
                                    name: str) -> None:
@@ -141,10 +178,28 @@ def test_step_through_a_whole_game(browser: Any, pages: dict[str, tuple[Path, li
     seen: Counter = Counter()
     last_seq = -1
     shown = _shown(browser)
+    feet = _Feet(header) if header["variant"] == "handfoot" else None
+    pos = 0
     while True:
         assert shown["seq"] > last_seq, f"step {shown['step']} goes back to seq {shown['seq']}"
         ev = by_seq[shown["seq"]]
         _check_step(shown, ev, header)
+        if feet is None:
+            assert not any(shown["feet"]) and not any(shown["contracts"])  # other variants: no foot, no contract
+        else:  # the trace up to this step; a meld's step shows the table after it: its canasta made, and a pile
+            # take's step its own melds (the top card's and the extra ones) and their canastas too
+            melds = 1 + len(ev["extra"]) if ev["event"] == "take_pile" else 0
+            told = ("meld", "canasta", "red_three") if melds else ("canasta",) if ev["event"] == "meld" else ()
+            while pos < len(events) and (events[pos]["seq"] <= shown["seq"] or events[pos]["event"] in told):
+                if events[pos]["seq"] > shown["seq"] and events[pos]["event"] == "meld":
+                    if not melds:
+                        break
+                    melds -= 1
+                feet.follow(events[pos])
+                pos += 1
+            where = f"step {shown['step']}, trace seq {ev['seq']} ({ev['event']})"
+            assert shown["feet"] == feet.feet, where
+            assert shown["contracts"] == [feet.contract(t) for t in range(feet.n_teams)], where
         seen[ev["event"]] += 1
         last_seq = shown["seq"]
         body.send_keys(Keys.ARROW_RIGHT)
@@ -155,6 +210,9 @@ def test_step_through_a_whole_game(browser: Any, pages: dict[str, tuple[Path, li
     assert shown["kind"] == "game_end" and shown["totals"] == events[-1]["totals"]
     expected = Counter(ev["event"] for ev in events if ev["event"] in STEPS)
     assert {k: seen[k] for k in STEPS} == {k: expected[k] for k in STEPS}
+    if feet is not None:  # the page reached feet walked and run into, and a contract's books
+        assert {"walking", "running"} <= {e["into_foot"] for e in events if e["event"] == "pony_pickup"}
+        assert seen["upcard_buried"] == 1 and seen["self_deal"] == 1
     # One seat's view: the others' hands face down, and another seat's stock draw names no card.
     browser.execute_script("const v = document.getElementById('viewSelect'); v.value = '0';"
                            "v.dispatchEvent(new Event('change'));")

@@ -77,7 +77,13 @@
       box.appendChild(head);
       box.appendChild(open ? cardRow(words(s.hands[i])) : backs(size));
       const extra = [];
-      if (data.features.ponies) {
+      if (data.features.foot) {
+        // Hand and Foot: the hand and the foot apart; in the foot once picked up, walking or running into it.
+        const foot = s.ponyPicked[i] ? "in the foot (" + (s.footWalked[i] ? "walked" : "ran") + " into it)"
+          : "foot: " + s.ponies[i] + " cards face down";
+        box.dataset.foot = foot;
+        extra.push("hand: " + size + (size === 1 ? " card" : " cards") + "; " + foot);
+      } else if (data.features.ponies) {
         extra.push(s.ponyPicked[i] ? "pony picked up" : "pony: " + s.ponies[i] + " cards face down");
       }
       if (data.features.wings && s.wingPending[i]) extra.push("wing of " + s.wingPending[i] + " cards to come");
@@ -141,6 +147,15 @@
       const facts = ["red threes: " + s.r3[t]];
       if (data.features.blackThrees) facts.push("black threes: " + s.b3[t]);
       facts.push(s.opened[t] ? "opened" : "needs " + s.minimum[t] + " to open");
+      if (data.features.foot) {
+        // The contract's books by kind, made / needed (Hand and Foot).
+        const c = s.contract[t];
+        let text = "contract: " + c.map(([kind, have, need]) => kind + " " + Math.min(have, need) + "/" + need)
+          .join(", ");
+        if (c.every(([, have, need]) => have >= need)) text += ": met";
+        box.dataset.contract = text;
+        facts.push(text);
+      }
       if (f.dealScores) facts.push("this deal: " + (f.dealScores[t] > 0 ? "+" : "") + f.dealScores[t]);
       box.appendChild(el("div", "extra", facts.join("; ")));
       const melds = el("div", "melds");

@@ -14,7 +14,7 @@ from simcli.engine.melds import canasta_type
 from simcli.engine.state import DealState
 from simcli.primitives.cards import RANK_NAMES, WILD_MELD, cards_of
 from simcli.rules.ruleset import RuleSet
-from simcli.viewer.words import sort_cards
+from simcli.viewer.words import contract_progress, sort_cards
 
 
 def hand_text(counts: list[int] | tuple[int, ...]) -> str:
@@ -78,6 +78,10 @@ def snapshot(st: DealState) -> dict[str, Any]:
     if rules.pony_size:
         out["ponies"] = [sum(p) for p in st.ponies]  # a picked-up pony keeps its red threes until each is laid
         out["ponyPicked"] = list(st.pony_picked)
+        if rules.pony_unlock == "HAND_EMPTY":  # Hand and Foot: how each seat got into its foot, and the contracts
+            out["footWalked"] = list(st.pony_walked)
+            out["contract"] = [[list(x) for x in contract_progress(rules.go_out_requirement, st.canastas[t],
+                                                                   st.clean_canastas[t])] for t in teams]
     if rules.wing_sizes:
         out["wings"] = [sum(w) for w in st.wings]
         out["wingPending"] = [sum(w) if w is not None else 0 for w in st.wing_pending]

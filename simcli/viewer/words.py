@@ -37,6 +37,30 @@ SUMMARY_LEGEND = (
     ("= 2730", "the team's running total after the deal"),
 )
 
+#: A contract's canasta kinds (``go_out_requirement``) as Hand and Foot players say them.
+CONTRACT_WORDS = {"NATURAL": "clean", "MIXED": "dirty", "WILD": "wild", "SEVENS": "sevens", "ACES": "aces",
+                  "CLEAN": "clean", "DIRTY": "dirty", "ANY": "any"}
+
+
+def contract_progress(requirement: Sequence[tuple[str, int]], canastas: Mapping[str, int],
+                      clean: int) -> list[tuple[str, int, int]]:
+    """A team's progress on its contract (``go_out_requirement``): ``(kind in words, books made, books needed)`` for
+    each of its kinds, from the team's canastas by kind and its clean canastas (for the CLEAN and DIRTY kinds)."""
+    total = sum(canastas.values())
+    out = []
+    for kind, need in requirement:
+        have = (clean if kind == "CLEAN" else total - clean if kind == "DIRTY" else total if kind == "ANY"
+                else canastas.get(kind, 0))
+        out.append((CONTRACT_WORDS.get(kind, kind.lower()), have, need))
+    return out
+
+
+def contract_text(progress: Sequence[tuple[str, int, int]]) -> str:
+    """``clean 1/2, dirty 0/2, wild 0/1`` (``, met`` once every kind is made)."""
+    text = ", ".join(f"{kind} {min(have, need)}/{need}" for kind, have, need in progress)
+    return text + (": met" if all(have >= need for _, have, need in progress) else "")
+
+
 KIND_WORDS = {"NATURAL": "natural", "MIXED": "mixed", "WILD": "wild", "SEVENS": "sevens", "ACES": "aces"}
 SOURCE_WORDS = {"dealt": "from the deal", "stock": "just drawn", "replacement": "drawn as a replacement",
                 "pile": "found in the pile", "pony": "found in the pony", "wing": "found in the wing",
@@ -146,9 +170,15 @@ class Words:
     discard or an upcard), so give it every event of the game in order."""
 
     def __init__(self, num_players: int, n_teams: int, *, concealed_scored: bool = True,
-                 closed_rank_blocks_pile: bool = False, facedown: int = 0) -> None:
+                 closed_rank_blocks_pile: bool = False, facedown: int = 0, foot: int = 0,
+                 contract: Sequence[tuple[str, int]] = ()) -> None:
         self.num_players = num_players
         self.n_teams = n_teams
+        #: Hand and Foot (``pony_unlock=HAND_EMPTY``): the foot's size (the pony is called the foot) and the
+        #: contract whose progress is said at each book; 0 and () elsewhere, whose words do not change.
+        self.foot = foot
+        self.contract = tuple(contract)
+        self._books: list[dict[str, int]] = [{} for _ in range(n_teams)]
         self.concealed_scored = concealed_scored
         self.closed_rank_blocks_pile = closed_rank_blocks_pile
         self.facedown = facedown
@@ -159,8 +189,10 @@ class Words:
     def for_rules(cls, rules: RuleSet) -> Words:
         """The words for a game under ``rules`` (those that change a phrase: concealed going out, tapas, the
         face-down initial pile)."""
+        foot = rules.pony_size if rules.pony_unlock == "HAND_EMPTY" else 0
         return cls(rules.num_players, rules.n_teams, concealed_scored=scores_concealed(rules),
-                   closed_rank_blocks_pile=rules.closed_rank_blocks_pile, facedown=rules.initial_pile_facedown)
+                   closed_rank_blocks_pile=rules.closed_rank_blocks_pile, facedown=rules.initial_pile_facedown,
+                   foot=foot, contract=rules.go_out_requirement if foot else ())
 
     @classmethod
     def from_header(cls, header: Mapping[str, Any]) -> Words:
@@ -193,6 +225,7 @@ class Words:
     def _deal(self, d: Mapping[str, Any]) -> str:
         self._top_discarded = False
         self._closed = set()
+        self._books = [{} for _ in range(self.n_teams)]
         up = d["upcards"]
         hand = len(d["hands"][0].split())
         if not up:
@@ -201,7 +234,8 @@ class Words:
             down = f"{self.facedown} cards face down, then " if self.facedown else ""
             pile = f"the pile is {down}the upcard {up[0]}" + "".join(f", covered by {c}" for c in up[1:])
             pile += " (the pile is frozen)" if d["pile_frozen"] else ""
-        return (f"Deal {d['deal_index'] + 1}: {self.seat(d['dealer'])} deals {hand} cards each and "
+        foot = f" and a foot of {self.foot} face down" if self.foot else ""
+        return (f"Deal {d['deal_index'] + 1}: {self.seat(d['dealer'])} deals {hand} cards each{foot} and "
                 f"{self.seat(d['first_player'])} plays first; {pile}. Initial meld minimum: "
                 + ", ".join(f"{self.team(t)} {m}" for t, m in enumerate(d["minimum"])))
 
@@ -218,6 +252,21 @@ class Words:
 
     def _pony_grab(self, d: Mapping[str, Any]) -> str:
         return self._grab(self.seat(d["pony_dealer"]), "grabs {n} cards for the ponies", d)
+
+    def _self_deal(self, d: Mapping[str, Any]) -> str:
+        """Hand and Foot's grabs: each player's, and who was exact."""
+        grabs = ", ".join(f"{self.seat(s)} {n}" for s, n in enumerate(d["counts"]))
+        text = f"Each player grabs a hand and foot ({d['target']} would be exact): {grabs}"
+        exact = [self.seat(s) for s, on in enumerate(d["exact"]) if on]
+        if exact:
+            paid = [f"{b} for {self.team(t)}" for t, b in enumerate(d["bonus"]) if b]
+            text += f"; exact: {', '.join(exact)} (" + (f"a bonus of {', '.join(paid)})" if paid
+                                                        else "no bonus for it in these rules)")
+        return text
+
+    def _upcard_buried(self, d: Mapping[str, Any]) -> str:
+        return (f"The upcard is {a_card(d['card'])}, which may not start the pile: it goes back into the stock and "
+                "the next card is turned")
 
     def _pile_pick(self, d: Mapping[str, Any]) -> str:
         text = self._grab(self.seat(d["dealer"]), "picks {n} cards for the initial pile", d)
@@ -290,6 +339,20 @@ class Words:
     def _canasta(self, d: Mapping[str, Any]) -> str:
         self._closed.add(d["rank"])
         what = canasta_words(d["kind"], d["rank"])
+        if self.contract:  # Hand and Foot: the book's kind, and where the contract stands after it
+            books = self._books[d["team"]]
+            books[d["kind"]] = books.get(d["kind"], 0) + 1
+            if d.get("upgraded_from"):
+                books[d["upgraded_from"]] -= 1
+            return f"{self._canasta_text(d, what)} (contract: {contract_text(self.contract_of(d['team']))})"
+        return self._canasta_text(d, what)
+
+    def contract_of(self, team: int) -> list[tuple[str, int, int]]:
+        """``team``'s contract progress from the books said so far this deal (clean canastas: the natural ones)."""
+        books = self._books[team]
+        return contract_progress(self.contract, books, books.get("NATURAL", 0))
+
+    def _canasta_text(self, d: Mapping[str, Any], what: str) -> str:
         if d.get("hidden"):
             return f"{self.seat(d['seat'])} lays a hidden {what} from the hand"
         if d.get("upgraded_from"):
@@ -297,7 +360,16 @@ class Words:
         return f"{self.team(d['team'])} complete a {what}"
 
     def _pony_pickup(self, d: Mapping[str, Any]) -> str:
-        return f"{self.seat(d['seat'])} picks up the pony ({plural(d['cards'], 'card')})"
+        who, cards = self.seat(d["seat"]), plural(d["cards"], "card")
+        how = d.get("into_foot")
+        if how == "running":
+            return f"{who} runs into the foot: the whole hand melded, picks up the foot ({cards}) and plays on"
+        if how == "walking":
+            return (f"{who} walks into the foot: the last card discarded, picks up the foot ({cards}) to play from "
+                    "it next turn")
+        if self.foot:
+            return f"{who} picks up the foot ({cards})"
+        return f"{who} picks up the pony ({cards})"
 
     def _wing(self, d: Mapping[str, Any]) -> str:
         return f"{self.seat(d['seat'])} opens first for the team and wins the {d['cards']}-card wing"
