@@ -2,12 +2,12 @@
 chromedriver (no driver or browser is ever downloaded; ``.ci/run`` installs both where they are missing).
 
 One browser session opens the page of a game of each kind (Classic pairs, three players each alone, Spanish trios,
-Americana, six-player Ponytail, Hand and Foot), steps through the whole game with the arrow key and, at every step, checks what the
-page shows against the trace itself, read here without simcli: a draw shows the stock the ``draw`` line leaves, a
-discard the pile's size and top, the end of a deal every hand and meld of ``deal_scored``, the totals of ``totals``;
-every event a reader follows is reached; the last step shows ``game_end``'s totals. The browser logs no error. In
-Hand and Foot each seat shows its foot (face down, or walked or ran into) and each team its contract's books, as the
-trace's ``pony_pickup`` and ``canasta`` lines have them at every step.
+Americana, six-player Ponytail, Hand and Foot), steps through the whole game with the arrow key and, at every step,
+checks what the page shows against the trace itself, read here without simcli: a draw shows the stock the ``draw``
+line leaves, a discard the pile's size and top, the end of a deal every hand and meld of ``deal_scored``, the totals
+of ``totals``; every event a reader follows is reached; the last step shows ``game_end``'s totals. The browser logs
+no error. In Hand and Foot each seat shows its foot (face down, or walked or ran into) and each team its contract's
+books, as the trace's ``pony_pickup`` and ``canasta`` lines have them at every step.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand
 from simcli.primitives.cards import RANK_NAMES, RED_THREE, CardError, parse_rank
 from simcli.viewer import choices, meld_menu
 from simcli.viewer.hint import HINT_WORLDS, weigh
-from simcli.viewer.words import KIND_WORDS, Words, display_index, meld_shape
+from simcli.viewer.words import KIND_WORDS, Words, contract_progress, contract_text, display_index, meld_shape
 
 HELP = "type a number, or a move (see the examples), ? for a hint, t for the table, q to leave"
 
@@ -64,6 +64,7 @@ class HumanPlayer(Strategy):
     def table(self, view: PlayerView) -> None:
         """Show the table as this player sees it."""
         w = self.words
+        foot = bool(w.foot)  # Hand and Foot (pony_unlock=HAND_EMPTY): the foot and the contract are shown
         self.say(f"== Deal {view.deal_index + 1}, turn {view.turn}: {w.seat(view.seat)} to play "
                  f"(team {w.team(view.team)}); scores before the deal: "
                  + ", ".join(f"{w.team(t)} {x}" for t, x in enumerate(view.scores)))
@@ -82,15 +83,29 @@ class HumanPlayer(Strategy):
             threes = f"red threes {view.red_threes[t]}" + (
                 f", black threes {view.black_threes[t]}" if view.rules.threes_mode == "AMERICAN_COLOUR_TABLE" else "")
             opened = "opened" if view.opened[t] else "not opened"
-            self.say(f"   {w.team(t)}{' (you)' if t == view.team else ''}: {opened}; {threes}; melds: "
+            contract = f"; contract: {_contract(view, t)}" if foot else ""
+            self.say(f"   {w.team(t)}{' (you)' if t == view.team else ''}: {opened}; {threes}{contract}; melds: "
                      + ("; ".join(melds) or "none"))
-        others = [f"{w.seat(s)} {view.hand_sizes[s]}" for s in range(view.n_players) if s != view.seat]
-        ponies = ""
-        if view.rules.pony_size:
-            ponies = "; ponies picked up: " + ", ".join(w.seat(s) for s, p in enumerate(view.pony_picked) if p)
-        self.say("   cards in hand: " + ", ".join(others) + ponies)
+        if foot:  # Hand and Foot: each seat's hand and foot apart
+            others = [f"{w.seat(s)} {view.hand_sizes[s]} ({_foot_words(view, s)})" for s in range(view.n_players)
+                      if s != view.seat]
+            self.say("   cards in hand: " + ", ".join(others))
+        else:
+            others = [f"{w.seat(s)} {view.hand_sizes[s]}" for s in range(view.n_players) if s != view.seat]
+            ponies = ""
+            if view.rules.pony_size:
+                ponies = "; ponies picked up: " + ", ".join(w.seat(s) for s, p in enumerate(view.pony_picked) if p)
+            self.say("   cards in hand: " + ", ".join(others) + ponies)
         if not view.has_opened:
             self.say(f"   your team needs {view.minimum} points to open")
+        if foot:
+            mine = ("picked up: you are in the foot" if view.pony_picked[view.seat] else
+                    f"{view.rules.pony_size} cards face down, yours once your hand is empty")
+            self.say(f"   your foot: {mine}" + ("; your team's contract is met: to go out, ask partner 'may I go "
+                                                 "out?' first" if view.go_out_error() == view.ASK_FIRST else ""))
+        if view.rules.threes_mode == "RED_PENALTY" and view.hand[RED_THREE]:
+            self.say(f"   red threes stay in hand under these rules: each left at the deal's end scores "
+                     f"{view.rules.red_three_in_hand_value} (discard them: they stop the pile)")
         self.say(f"   your hand ({view.hand_size}): {choices.hand_text(view)}")
 
     def hint(self, view: PlayerView, phase: str) -> None:
@@ -146,6 +161,10 @@ class HumanPlayer(Strategy):
 
         labels = [choices.describe(o) + (" (the stock is empty: the deal ends)" if o is DRAW_STOCK and
                                          not view.stock_size else "") for o in options]
+        k = view.rules.pile_take_count
+        if k is not None and view.pile_size > k:  # Hand and Foot: a take gets only the top k cards
+            labels = [label + (f" (you get its top {k} of {view.pile_size} cards; the rest stays)"
+                               if o is not DRAW_STOCK else "") for o, label in zip(options, labels, strict=True)]
         return self.choose(view, "draw", options, labels, typed,
                            "take CARDS [+ CARDS ...] (e.g. take K K + A A A)")
 
@@ -227,6 +246,17 @@ def _typed_meld(view: PlayerView, plan: list[Meld], text: str) -> Meld:
     if err:
         raise ValueError(err)
     return meld
+
+
+def _contract(view: PlayerView, team: int) -> str:
+    """``team``'s contract progress: ``clean 1/2, dirty 0/2, wild 0/1`` (Hand and Foot)."""
+    return contract_text(contract_progress(view.rules.go_out_requirement, view.canastas(team),
+                                           view.clean_canastas(team)))
+
+
+def _foot_words(view: PlayerView, seat: int) -> str:
+    """Where ``seat``'s foot is: ``foot face down`` or ``in the foot`` (public: everyone sees a foot picked up)."""
+    return "in the foot" if view.pony_picked[seat] else "foot face down"
 
 
 def _kind(view: PlayerView, team: int, rank: int) -> str:

@@ -42,9 +42,10 @@ from simcli.viewer.words import Words
 
 #: Events a reader steps through (the header, ``game_start`` and most decision lines are not shown: the events
 #: after a decision show what it did).
-SHOWN = frozenset({"deal", "cut", "pony_grab", "pile_pick", "self_deal", "upcard_buried", "red_three", "black_three", "draw", "take_pile", "meld",
-                   "canasta", "pony_pickup", "wing", "special_hand", "ask_go_out", "discard", "going_out",
-                   "stock_out", "deal_scored", "totals", "game_end", "decision", "search"})
+SHOWN = frozenset({"deal", "cut", "pony_grab", "pile_pick", "self_deal", "upcard_buried", "red_three",
+                   "black_three", "draw", "take_pile", "meld", "canasta", "pony_pickup", "wing", "special_hand",
+                   "ask_go_out", "discard", "going_out", "stock_out", "deal_scored", "totals", "game_end",
+                   "decision", "search"})
 
 
 class ReplayError(ValueError):
@@ -358,7 +359,8 @@ def _hand_and_foot_layout(st: DealState, opening: Sequence[dict[str, Any]]) -> N
         raise ValueError("it buries an upcard, but the rules cover rejected upcards (upcard_reject_mode=COVER)")
     for card in buried:
         if card not in st.rules.upcard_cover_ranks:
-            raise ValueError(f"it buries a {RANK_NAMES[card]} upcard, which the rules do not reject (upcard_cover_ranks)")
+            raise ValueError(f"it buries a {RANK_NAMES[card]} upcard, which the rules do not reject "
+                             "(upcard_cover_ranks)")
     st.buried_upcards = buried
 
 
