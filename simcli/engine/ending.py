@@ -67,6 +67,9 @@ class DealResult:
     black_three_canasta_team: int | None
     quick_finish: bool
     terremoto: bool
+    #: Hand and Foot (``pony_unlock=HAND_EMPTY``): per seat, whether it walked into its foot (True: by discarding its
+    #: last card) or ran (False: by melding), None if it never picked it up; empty under the other rules.
+    foot_walked: list[bool | None]
     positions: list[TeamPosition] = field(repr=False)
 
     # hot path: one assignment per field (a deal's end builds one); the parameters are the fields, as a dataclass's
@@ -83,6 +86,7 @@ class DealResult:
                  pick_count: int = 0, pick_target: int = 0, exact_pick: bool = False,
                  exact_pick_team: int | None = None, black_three_canasta_team: int | None = None,
                  quick_finish: bool = False, terremoto: bool = False,
+                 foot_walked: list[bool | None] | None = None,
                  positions: list[TeamPosition] | None = None) -> None:
         self.deal_index = deal_index
         self.dealer = dealer
@@ -121,6 +125,7 @@ class DealResult:
         self.black_three_canasta_team = black_three_canasta_team
         self.quick_finish = quick_finish
         self.terremoto = terremoto
+        self.foot_walked = [] if foot_walked is None else foot_walked
         self.positions = [] if positions is None else positions
 
 
@@ -240,6 +245,8 @@ def finish(eng: Engine) -> DealResult:
         pick_target=st.pick_target, exact_pick=st.exact_pick, exact_pick_team=st.exact_pick_team,
         black_three_canasta_team=st.black_three_canasta_team, quick_finish=st.quick_finish,
         terremoto=st.terremoto,
+        foot_walked=[st.pony_walked[s] if st.pony_picked[s] else None for s in range(st.n_players)]
+        if st.rules.pony_unlock == "HAND_EMPTY" and st.rules.pony_size else [],
     )
     if eng.emit:
         eng.emit("deal_scored", deal_scored_json(st, scores, positions))

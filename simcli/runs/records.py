@@ -88,6 +88,11 @@ def deal_rows(result: GameResult, rotation: int, n_teams: int, team_of: Sequence
                 for seat, turn in enumerate(d.pony_pickup_turns):
                     row[f"pony_pickup_turn_seat_{seat}"] = (
                         (turn if turn is not None else -1) if team_of[seat] == t else None)
+                # Hand and Foot: how each seat got into its foot (its team's rows only, as the pickup turn).
+                for seat, walked in enumerate(d.foot_walked):
+                    row[f"foot_entry_seat_{seat}"] = (
+                        ("never" if walked is None else "walking" if walked else "running")
+                        if team_of[seat] == t else None)
                 row["pony_cut_count"] = d.pony_cut_count
                 row["pony_cut_exact"] = d.pony_exact
             for part in SCORE_PARTS:

@@ -300,6 +300,41 @@ def spanish_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
     return integer_counts(pd.DataFrame(rows))
 
 
+#: The deals table's Hand and Foot columns: how each seat got into its foot (docs/results-format.md).
+FOOT_PREFIX = "foot_entry_seat_"
+
+
+def handfoot_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
+    """Hand and Foot records, per team-deal over all and per group: how often the team met its contract
+    (``required_set_turn`` >= 0) and on which turn, and how many of its players ran and walked into the foot.
+
+    Empty for runs without ``foot_entry_seat_*`` columns (every rule set but ``pony_unlock=HAND_EMPTY``). The going-out
+    and stock endings are the ``deal_end`` section's, the foot pickup turns the ``pony`` section's."""
+    games, source = run.games, deal_source(run)
+    feet = [c for c in source.columns if c.startswith(FOOT_PREFIX)]
+    if not feet:
+        return pd.DataFrame()
+    grouping = label_grouping(games, source, "strategy" if by == "strategy" else "team")
+
+    def entries(way: str) -> Any:
+        return lambda d: sum((d[c] == way).astype(int) for c in feet)
+
+    met, turn, ran, walked = reduce_deals(source, [
+        Quantity(("required_set_turn",), lambda d: d["required_set_turn"] >= 0),
+        Quantity(("required_set_turn",), lambda d: d["required_set_turn"], lambda d: d["required_set_turn"] >= 0),
+        Quantity(tuple(feet), entries("running")),
+        Quantity(tuple(feet), entries("walking")),
+    ], grouping)
+    rows: list[dict[str, Any]] = []
+    for label, i in report_groups(met):
+        rows.append(_rate_sums("contract_met", label, met, i, clustered=met.rotated))
+        if turn.counts[:, i if i is not None else slice(None)].any():
+            rows.append(_mean_sums("contract_met_turn", label, turn, i, "turn"))
+        rows.append(_mean_sums("ran_into_foot", label, ran, i, "players"))
+        rows.append(_mean_sums("walked_into_foot", label, walked, i, "players"))
+    return integer_counts(pd.DataFrame(rows))
+
+
 def _spanish_team_rows(games: pd.DataFrame, source: DealSource, by: str) -> list[dict[str, Any]]:
     """Per team-deal, over all and per group: hidden canastas, the five-canasta bonus, black-three canastas."""
     grouping = label_grouping(games, source, "strategy" if by == "strategy" else "team")
@@ -356,6 +391,7 @@ SECTION_TITLES = {
     "exact_cut": "Exact cut",
     "pony": "Pony pickup",
     "spanish": "Spanish: hidden canastas, premiado and crossed piles, exact pick, bonuses",
+    "handfoot": "Hand and Foot: contracts met, running and walking into the foot (per team and deal)",
     "metrics": "Chosen metrics (--metric)",
 }
 
@@ -387,6 +423,7 @@ def run_report(run: RunLike, by: str = "team", metrics: Sequence[Metric] = ()) -
         "exact_cut": exact_cut_summary(run),
         "pony": pony_summary(deals),
         "spanish": spanish_summary(run, by),
+        "handfoot": handfoot_summary(run, by),
         "metrics": metric_rows(run, metrics) if metrics else pd.DataFrame(),
     }
     frames = [df.assign(section=name) for name, df in parts.items() if not df.empty]
