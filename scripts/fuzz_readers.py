@@ -57,6 +57,8 @@ def make_files(root: Path) -> None:
     (root / "rules.toml").write_text(RULES_TOML)
     steps = [
         ["play", "--seed", "7", "--strategies", "greedy,random", "--trace", root / "trace.jsonl", *FAST],
+        # Hand and Foot (issue 48): a deal with the self-deal grabs, a buried upcard, walking and running into the foot
+        ["play", "--variant", "handfoot", "--seed", "26", "--trace", root / "trace-handfoot.jsonl", *FAST],
         ["run", "--games", "4", "--seed", "1", "--jobs", "1", "--out", root / "run", "--quiet", *FAST],
         ["match", "greedy", "random", "-n", "4", "--jobs", "1", "--out", root / "match", *FAST],
         ["tournament", "greedy,random", "-n", "2", "--jobs", "1", "--out", root / "tour", *FAST],
@@ -94,6 +96,8 @@ READERS: dict[str, Reader] = {r.name: r for r in (
                                                     f"net:model={d / 'model.npz'},greedy", *FAST],)),
     Reader("replay", ("trace.jsonl",), (lambda d: ["replay", d / "trace.jsonl", "--out", d / "page.html"],),
            outputs=("page.html",)),
+    Reader("replay-handfoot", ("trace-handfoot.jsonl",), (
+        lambda d: ["replay", d / "trace-handfoot.jsonl", "--out", d / "page.html"],), outputs=("page.html",)),
     Reader("run", ("run/run.json", "run/chunks/done-*.json"), (
         lambda d: ["report", d / "run"], lambda d: ["verify", d / "run"],
         lambda d: ["run", "--resume", "--out", d / "run", "--games", "4", "--seed", "1", "--jobs", "1", "--quiet",
@@ -116,8 +120,8 @@ READERS: dict[str, Reader] = {r.name: r for r in (
 )}
 
 #: The issue's counts of mutated inputs per reader.
-COUNTS = {"score": 150, "rules": 40, "net-model": 20, "replay": 150, "run": 120, "sweep": 40, "match": 40,
-          "tournament": 40, "ladder": 40, "training": 40}
+COUNTS = {"score": 150, "rules": 40, "net-model": 20, "replay": 150, "replay-handfoot": 60, "run": 120, "sweep": 40,
+          "match": 40, "tournament": 40, "ladder": 40, "training": 40}
 
 
 # ---------------------------------------------------------------------------------------------- mutations

@@ -8,13 +8,21 @@ answers.
 
 from __future__ import annotations
 
+import copy
 import io
+import json
 import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pytest
+from click.testing import CliRunner
 from helpers import Table, players
 from helpers_handfoot import give_books, hf_rules, hf_state, in_foot, set_hand, stack_draws
 
+from simcli.cli import main
 from simcli.engine.game import play_seated_game
 from simcli.engine.trace import EventLog
 from simcli.players.seating import make_strategies
@@ -22,6 +30,7 @@ from simcli.primitives.cards import RED_THREE
 from simcli.rules.presets import load_rules
 from simcli.viewer.human import HumanPlayer
 from simcli.viewer.narrate import Narrator
+from simcli.viewer.replay import ReplayError, replay
 from simcli.viewer.words import Words, contract_progress, contract_text
 
 
@@ -148,3 +157,43 @@ def test_the_play_by_play_says_the_foot_the_grabs_and_the_contract() -> None:
         "North picks up the pony (13 cards)")
     assert pony.describe("canasta", {"seat": 0, "team": 0, "rank": "K", "kind": "NATURAL",
                                      "upgraded_from": None}).text == "North-South complete a natural canasta of K"
+
+
+def test_the_replay_checks_the_new_lines(tmp_path: Path) -> None:
+    """A Hand and Foot trace replays (its grabs and buried upcard are steps); a buried card the rules do not reject,
+    grabs whose exactness disagrees with their counts, or a pickup without its walking/running are refused in one
+    line naming the trace line."""
+    trace = tmp_path / "hf.jsonl"
+    result = CliRunner().invoke(main, ["play", "--variant", "handfoot", "--seed", "26", "--rule", "max_hands=1",
+                                       "--trace", str(trace)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in trace.read_text("utf-8").splitlines()]
+    game = replay(events)
+    kinds = [f.kind for f in game.frames]
+    assert kinds.count("self_deal") == 1 and kinds.count("upcard_buried") == 1
+
+    def refused(change: Callable[[dict[str, Any]], bool]) -> str:
+        evs = copy.deepcopy(events)
+        assert any(change(ev) for ev in evs)
+        with pytest.raises(ReplayError) as err:
+            replay(evs)
+        return str(err.value)
+
+    def bury_k(ev: dict[str, Any]) -> bool:
+        if ev["event"] == "upcard_buried":
+            ev["card"] = "K"
+            return True
+        return False
+
+    def exact_all(ev: dict[str, Any]) -> bool:
+        if ev["event"] == "self_deal":
+            ev["counts"] = [22] * 4
+            return True
+        return False
+
+    def no_way(ev: dict[str, Any]) -> bool:
+        return ev["event"] == "pony_pickup" and ev.pop("into_foot", None) is not None
+
+    assert "buries a K upcard, which the rules do not reject" in refused(bury_k)
+    assert "its self_deal line: exact[0]: the trace says false, the rules give true" in refused(exact_all)
+    assert "its pony_pickup line: into_foot: the trace says null" in refused(no_way)
