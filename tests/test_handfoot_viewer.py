@@ -28,10 +28,11 @@ from simcli.engine.trace import EventLog
 from simcli.players.seating import make_strategies
 from simcli.primitives.cards import RED_THREE
 from simcli.rules.presets import load_rules
+from simcli.viewer.foot import contract_progress, contract_text
 from simcli.viewer.human import HumanPlayer
 from simcli.viewer.narrate import Narrator
 from simcli.viewer.replay import ReplayError, replay
-from simcli.viewer.words import Words, contract_progress, contract_text
+from simcli.viewer.words import Words
 
 
 def _human(rules, answers: str) -> tuple[HumanPlayer, io.StringIO]:

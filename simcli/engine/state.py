@@ -159,10 +159,8 @@ class DealState(MeldBook):
         self.pony_turn: list[int | None] = [None] * p
         self.pony_ready = [0] * p  # seat_turns from which a picked pony has been played from (PLAYED_FROM)
         self.self_deal_grabs: tuple[int, ...] = ()  # each seat's grab (self_deal_exact_bonus; empty when off)
-        #: Upcards put back into the stock (``upcard_reject_mode=BURY``), in the order they were turned.
-        self.buried_upcards: tuple[int, ...] = ()
-        #: Whether each seat walked into its pony (emptied the hand by a discard) rather than ran (by melds).
-        self.pony_walked = [False] * p
+        self.buried_upcards: tuple[int, ...] = ()  # upcards put back into the stock (BURY), in the order turned
+        self.pony_walked = [False] * p  # each seat walked into its pony (by the last discard), else ran (melds)
         self.made_canasta = [False] * p
         #: Turn at which each team first met go_out_requirement (None: never).
         self.req_met_turn: list[int | None] = [None] * t

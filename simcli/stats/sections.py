@@ -13,23 +13,25 @@ import numpy as np
 import pandas as pd
 
 from simcli.stats.confidence import CONFIDENCE
-from simcli.stats.estimators import Rate, StatsError, cut_exact_probability, describe, rate, rate_of
+from simcli.stats.estimators import Rate, StatsError, cut_exact_probability, rate, rate_of
+from simcli.stats.feet import handfoot_summary
 from simcli.stats.metrics import STRATEGY_METRICS, Metric, metric
 from simcli.stats.ponies import pony_summary
+from simcli.stats.rows import label_grouping, report_groups
+from simcli.stats.rows import mean_row as _mean_row
+from simcli.stats.rows import mean_sums as _mean_sums
+from simcli.stats.rows import rate_row as _rate_row
+from simcli.stats.rows import rate_sums as _rate_sums
 from simcli.stats.streams import (
     DealSource,
-    Grouping,
     Quantity,
-    Reduced,
     as_source,
     deal_source,
     reduce_deals,
     reduce_in_passes,
-    team_grouping,
     team_sums,
 )
 from simcli.stats.summaries import observations, summarize
-from simcli.stats.sums import describe_sums, rate_of_sums
 from simcli.stats.tables import (
     KEYS,
     RunLike,
@@ -37,7 +39,6 @@ from simcli.stats.tables import (
     is_rotated,
     n_teams,
     rules_of,
-    team_strategy_label,
     unit_clusters,
 )
 from simcli.stats.wins import win_rates
@@ -47,16 +48,6 @@ __all__ = [
     "exact_cut_summary", "exact_cut_decided", "bonus_decided", "spanish_summary", "REPORT_COLUMNS", "SECTION_TITLES",
     "metric_rows", "run_report"
 ]
-
-
-def _mean_row(metric_name: str, group: str, values: Any, clusters: Any, unit: str,
-              **extra: Any) -> dict[str, Any]:
-    return {"metric": metric_name, "group": group, "unit": unit, "k": None,
-            **describe(values, clusters), **extra}
-
-
-def _rate_row(metric_name: str, group: str, r: Rate, **extra: Any) -> dict[str, Any]:
-    return {"metric": metric_name, "group": group, "unit": "share", **r.as_dict(), **extra}
 
 
 def game_summary(games: pd.DataFrame) -> pd.DataFrame:
@@ -79,50 +70,6 @@ def game_summary(games: pd.DataFrame) -> pd.DataFrame:
     rows.append(_rate_row("last_deal_stock_out", "all", rate_of(games["last_deal_end"] == "stock_out",
                                                                 clusters=units)))
     return integer_counts(pd.DataFrame(rows))
-
-
-def label_grouping(games: pd.DataFrame, source: DealSource, by: str) -> Grouping:
-    """Team-deal rows grouped as the report groups them: ``team N`` by their team, or with ``by='strategy'`` by
-    their team's strategies in that game (:func:`~simcli.stats.tables.team_strategy_label`; a row whose game is not
-    in ``games`` has no group)."""
-    teams = n_teams(games)
-    if by != "strategy":
-        return team_grouping(teams, [f"team {t}" for t in range(teams)])
-    per_team = [team_strategy_label(games, t) for t in range(teams)]
-    labels = sorted({str(x) for s in per_team for x in s.unique()})
-    code = {label: i for i, label in enumerate(labels)}
-    table = pd.DataFrame({"game_index": games["game_index"].to_numpy(np.int64),
-                          "rotation": games["rotation"].to_numpy(np.int64),
-                          **{str(t): s.map(code).to_numpy() for t, s in enumerate(per_team)}})
-    placed = source.units[KEYS].merge(table, on=KEYS, how="left")
-    lookup = np.column_stack([placed[str(t)].fillna(-1).to_numpy(np.int64) for t in range(teams)]) \
-        if teams else np.zeros((len(placed), 0), dtype=np.int64)
-
-    def codes(frame: pd.DataFrame, pos: np.ndarray) -> np.ndarray:
-        team = frame["team"].to_numpy(np.int64)
-        ok = (pos >= 0) & (team >= 0) & (team < teams)
-        out = np.full(len(team), -1, dtype=np.int64)
-        out[ok] = lookup[pos[ok], team[ok]]
-        return out
-    return Grouping(labels, codes)
-
-
-def _mean_sums(metric_name: str, group: str, red: Reduced, i: int | None, unit: str,
-               **extra: Any) -> dict[str, Any]:
-    """A mean row from per-game sums, clustered by game (as :func:`_mean_row` with the game clusters)."""
-    sums, counts, values = red.group(i)
-    return {"metric": metric_name, "group": group, "unit": unit, "k": None,
-            **describe_sums(sums, counts, red.game_index, values), **extra}
-
-
-def _rate_sums(metric_name: str, group: str, red: Reduced, i: int | None = None, clustered: bool | None = None,
-               **extra: Any) -> dict[str, Any]:
-    """A rate row from per-game sums of 0/1 outcomes: clustered by game when the observations include twins
-    (``clustered``: the decision of another reduction), else one trial an observation."""
-    sums, counts, values = red.group(i)
-    clustered = red.rotated if clustered is None else clustered
-    return _rate_row(metric_name, group, rate_of_sums(sums, counts, red.game_index if clustered else None, values),
-                     **extra)
 
 
 def deal_end_shares(deals: pd.DataFrame | DealSource) -> pd.DataFrame:
@@ -171,14 +118,6 @@ TEAM_DEAL_FIGURES: list[tuple[str, str, Quantity]] = [
     ("pile_take_max", "cards", Quantity(("pile_take_max", "pile_takes"), lambda d: d["pile_take_max"],
                                         lambda d: d["pile_takes"] > 0)),
 ]
-
-
-def report_groups(red: Reduced) -> list[tuple[str, int | None]]:
-    """``all`` and the groups with a row, in label order, as (label, group); rows without a group (the last,
-    unlabelled group of a reduction that has them) only count in ``all``."""
-    labelled = red.labels[:-1] if red.ungrouped else red.labels
-    present = [(label, i) for i, label in enumerate(labelled) if red.counts[:, i].any()]
-    return [("all", None), *sorted(present)]
 
 
 def team_deal_summary(games: pd.DataFrame, deals: pd.DataFrame | DealSource, by: str = "team") -> pd.DataFrame:
@@ -297,41 +236,6 @@ def spanish_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
     win3 = (games["black_three_canasta_win"].astype(bool) if "black_three_canasta_win" in games.columns
             else pd.Series(False, index=games.index))
     rows.append(_rate_row("black_three_canasta_win", "games", rate_of(win3, clusters=unit_clusters(games))))
-    return integer_counts(pd.DataFrame(rows))
-
-
-#: The deals table's Hand and Foot columns: how each seat got into its foot (docs/results-format.md).
-FOOT_PREFIX = "foot_entry_seat_"
-
-
-def handfoot_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
-    """Hand and Foot records, per team-deal over all and per group: how often the team met its contract
-    (``required_set_turn`` >= 0) and on which turn, and how many of its players ran and walked into the foot.
-
-    Empty for runs without ``foot_entry_seat_*`` columns (every rule set but ``pony_unlock=HAND_EMPTY``). The going-out
-    and stock endings are the ``deal_end`` section's, the foot pickup turns the ``pony`` section's."""
-    games, source = run.games, deal_source(run)
-    feet = [c for c in source.columns if c.startswith(FOOT_PREFIX)]
-    if not feet:
-        return pd.DataFrame()
-    grouping = label_grouping(games, source, "strategy" if by == "strategy" else "team")
-
-    def entries(way: str) -> Any:
-        return lambda d: sum((d[c] == way).astype(int) for c in feet)
-
-    met, turn, ran, walked = reduce_deals(source, [
-        Quantity(("required_set_turn",), lambda d: d["required_set_turn"] >= 0),
-        Quantity(("required_set_turn",), lambda d: d["required_set_turn"], lambda d: d["required_set_turn"] >= 0),
-        Quantity(tuple(feet), entries("running")),
-        Quantity(tuple(feet), entries("walking")),
-    ], grouping)
-    rows: list[dict[str, Any]] = []
-    for label, i in report_groups(met):
-        rows.append(_rate_sums("contract_met", label, met, i, clustered=met.rotated))
-        if turn.counts[:, i if i is not None else slice(None)].any():
-            rows.append(_mean_sums("contract_met_turn", label, turn, i, "turn"))
-        rows.append(_mean_sums("ran_into_foot", label, ran, i, "players"))
-        rows.append(_mean_sums("walked_into_foot", label, walked, i, "players"))
     return integer_counts(pd.DataFrame(rows))
 
 

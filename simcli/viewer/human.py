@@ -22,8 +22,9 @@ from simcli.engine.view import PlayerView
 from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand
 from simcli.primitives.cards import RANK_NAMES, RED_THREE, CardError, parse_rank
 from simcli.viewer import choices, meld_menu
+from simcli.viewer.foot import contract_progress, contract_text
 from simcli.viewer.hint import HINT_WORLDS, weigh
-from simcli.viewer.words import KIND_WORDS, Words, contract_progress, contract_text, display_index, meld_shape
+from simcli.viewer.words import KIND_WORDS, Words, display_index, meld_shape
 
 HELP = "type a number, or a move (see the examples), ? for a hint, t for the table, q to leave"
 

@@ -31,11 +31,12 @@ from simcli.engine.trace import TRACE_VERSION
 from simcli.engine.trace_schema import line_problem
 from simcli.engine.view import PlayerView
 from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
-from simcli.primitives.cards import RANK_NAMES, WILD_MELD, CardError, parse_rank
+from simcli.primitives.cards import WILD_MELD, CardError, parse_rank
 from simcli.primitives.errors import EngineError, GameContext, StrategyError
 from simcli.rules.knob_values import RuleError
 from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
+from simcli.viewer.opening import grab, hand_and_foot_layout, opening_lines
 from simcli.viewer.table import snapshot
 from simcli.viewer.weighed import checked_search, search_line
 from simcli.viewer.words import Words
@@ -325,45 +326,6 @@ class _Scripted(Strategy):
         return bool(ev["answer"])
 
 
-#: The lines that follow a ``deal`` line before the first turn and say how it was laid out.
-OPENING = ("cut", "pony_grab", "pile_pick", "self_deal", "upcard_buried")
-
-
-def _opening(events: Sequence[dict[str, Any]], start: int) -> list[dict[str, Any]]:
-    """The lines after the ``deal`` line at ``start`` that describe its layout (:data:`OPENING`)."""
-    out = []
-    for ev in events[start + 1:]:
-        if ev["event"] not in OPENING:
-            break
-        out.append(ev)
-    return out
-
-
-def _grab(opening: Sequence[dict[str, Any]], kind: str) -> int:
-    """The ``count`` of the deal's ``kind`` line (``cut``, ``pony_grab``, ``pile_pick``), 0 when it has none."""
-    return next((int(ev["count"]) for ev in opening if ev["event"] == kind), 0)
-
-
-def _hand_and_foot_layout(st: DealState, opening: Sequence[dict[str, Any]]) -> None:
-    """Hand and Foot's part of a deal's layout from its trace lines: the players' self-deal grabs (``self_deal``)
-    and the upcards put back into the stock (``upcard_buried``; the deck is already in the order dealt, so only the
-    cards are needed, each of which must be a rank the rules put back)."""
-    for ev in opening:
-        if ev["event"] == "self_deal":
-            counts = ev["counts"]
-            if len(counts) != st.n_players:
-                raise ValueError(f"its self_deal line has {len(counts)} grabs for {st.n_players} players")
-            st.self_deal_grabs = tuple(int(c) for c in counts)
-    buried = tuple(parse_rank(ev["card"]) for ev in opening if ev["event"] == "upcard_buried")
-    if buried and st.rules.upcard_reject_mode != "BURY":
-        raise ValueError("it buries an upcard, but the rules cover rejected upcards (upcard_reject_mode=COVER)")
-    for card in buried:
-        if card not in st.rules.upcard_cover_ranks:
-            raise ValueError(f"it buries a {RANK_NAMES[card]} upcard, which the rules do not reject "
-                             "(upcard_cover_ranks)")
-    st.buried_upcards = buried
-
-
 def replay(events: Sequence[dict[str, Any]]) -> GameReplay:
     """Rebuild a game from its trace's events (:func:`read_trace`); :class:`ReplayError` if they disagree."""
     header = events[0]
@@ -393,10 +355,10 @@ def replay(events: Sequence[dict[str, Any]]) -> GameReplay:
             raise ReplayError(f"{r.where()}: expected a deal or game_end line, found {ev['event']}")
         try:
             deck = [parse_rank(c) for c in ev["deck"]]
-            opening = _opening(events, r.pos)
+            opening = opening_lines(events, r.pos)
             st = new_deal(rules, deck, int(ev["dealer"]), int(ev["deal_index"]), list(r.totals),
-                          _grab(opening, "cut"), _grab(opening, "pony_grab"), _grab(opening, "pile_pick"))
-            _hand_and_foot_layout(st, opening)
+                          grab(opening, "cut"), grab(opening, "pony_grab"), grab(opening, "pile_pick"))
+            hand_and_foot_layout(st, opening)
         except (CardError, KeyError, ValueError, IndexError) as exc:
             raise ReplayError(f"{r.where()}: the deal cannot be laid out: {exc}") from None
         r.st = st

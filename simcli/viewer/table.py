@@ -14,7 +14,8 @@ from simcli.engine.melds import canasta_type
 from simcli.engine.state import DealState
 from simcli.primitives.cards import RANK_NAMES, WILD_MELD, cards_of
 from simcli.rules.ruleset import RuleSet
-from simcli.viewer.words import contract_progress, sort_cards
+from simcli.viewer.foot import contract_progress
+from simcli.viewer.words import sort_cards
 
 
 def hand_text(counts: list[int] | tuple[int, ...]) -> str:

@@ -18,6 +18,7 @@ from simcli.primitives.cards import RANK_NAMES
 from simcli.rules.knob_values import RuleError
 from simcli.rules.presets import load_rules, scores_concealed
 from simcli.rules.ruleset import RuleSet
+from simcli.viewer.foot import contract_progress, contract_text, foot_pickup_text, self_deal_text
 
 #: The seat names at a table of four, by seat number (partners, seats 0 and 2, face each other).
 COMPASS = ("North", "East", "South", "West")
@@ -36,30 +37,6 @@ SUMMARY_LEGEND = (
     ("R3 2", "red threes the team laid; B3 1: black threes laid as bonus cards (Americana)"),
     ("= 2730", "the team's running total after the deal"),
 )
-
-#: A contract's canasta kinds (``go_out_requirement``) as Hand and Foot players say them.
-CONTRACT_WORDS = {"NATURAL": "clean", "MIXED": "dirty", "WILD": "wild", "SEVENS": "sevens", "ACES": "aces",
-                  "CLEAN": "clean", "DIRTY": "dirty", "ANY": "any"}
-
-
-def contract_progress(requirement: Sequence[tuple[str, int]], canastas: Mapping[str, int],
-                      clean: int) -> list[tuple[str, int, int]]:
-    """A team's progress on its contract (``go_out_requirement``): ``(kind in words, books made, books needed)`` for
-    each of its kinds, from the team's canastas by kind and its clean canastas (for the CLEAN and DIRTY kinds)."""
-    total = sum(canastas.values())
-    out = []
-    for kind, need in requirement:
-        have = (clean if kind == "CLEAN" else total - clean if kind == "DIRTY" else total if kind == "ANY"
-                else canastas.get(kind, 0))
-        out.append((CONTRACT_WORDS.get(kind, kind.lower()), have, need))
-    return out
-
-
-def contract_text(progress: Sequence[tuple[str, int, int]]) -> str:
-    """``clean 1/2, dirty 0/2, wild 0/1`` (``, met`` once every kind is made)."""
-    text = ", ".join(f"{kind} {min(have, need)}/{need}" for kind, have, need in progress)
-    return text + (": met" if all(have >= need for _, have, need in progress) else "")
-
 
 KIND_WORDS = {"NATURAL": "natural", "MIXED": "mixed", "WILD": "wild", "SEVENS": "sevens", "ACES": "aces"}
 SOURCE_WORDS = {"dealt": "from the deal", "stock": "just drawn", "replacement": "drawn as a replacement",
@@ -254,15 +231,7 @@ class Words:
         return self._grab(self.seat(d["pony_dealer"]), "grabs {n} cards for the ponies", d)
 
     def _self_deal(self, d: Mapping[str, Any]) -> str:
-        """Hand and Foot's grabs: each player's, and who was exact."""
-        grabs = ", ".join(f"{self.seat(s)} {n}" for s, n in enumerate(d["counts"]))
-        text = f"Each player grabs a hand and foot ({d['target']} would be exact): {grabs}"
-        exact = [self.seat(s) for s, on in enumerate(d["exact"]) if on]
-        if exact:
-            paid = [f"{b} for {self.team(t)}" for t, b in enumerate(d["bonus"]) if b]
-            text += f"; exact: {', '.join(exact)} (" + (f"a bonus of {', '.join(paid)})" if paid
-                                                        else "no bonus for it in these rules)")
-        return text
+        return self_deal_text(d, self.seat, self.team)
 
     def _upcard_buried(self, d: Mapping[str, Any]) -> str:
         return (f"The upcard is {a_card(d['card'])}, which may not start the pile: it goes back into the stock and "
@@ -339,37 +308,23 @@ class Words:
     def _canasta(self, d: Mapping[str, Any]) -> str:
         self._closed.add(d["rank"])
         what = canasta_words(d["kind"], d["rank"])
+        if d.get("hidden"):
+            text = f"{self.seat(d['seat'])} lays a hidden {what} from the hand"
+        elif d.get("upgraded_from"):
+            text = f"{self.team(d['team'])}'s {canasta_words(d['upgraded_from'], d['rank'])} becomes a {what}"
+        else:
+            text = f"{self.team(d['team'])} complete a {what}"
         if self.contract:  # Hand and Foot: the book's kind, and where the contract stands after it
             books = self._books[d["team"]]
             books[d["kind"]] = books.get(d["kind"], 0) + 1
             if d.get("upgraded_from"):
                 books[d["upgraded_from"]] -= 1
-            return f"{self._canasta_text(d, what)} (contract: {contract_text(self.contract_of(d['team']))})"
-        return self._canasta_text(d, what)
-
-    def contract_of(self, team: int) -> list[tuple[str, int, int]]:
-        """``team``'s contract progress from the books said so far this deal (clean canastas: the natural ones)."""
-        books = self._books[team]
-        return contract_progress(self.contract, books, books.get("NATURAL", 0))
-
-    def _canasta_text(self, d: Mapping[str, Any], what: str) -> str:
-        if d.get("hidden"):
-            return f"{self.seat(d['seat'])} lays a hidden {what} from the hand"
-        if d.get("upgraded_from"):
-            return f"{self.team(d['team'])}'s {canasta_words(d['upgraded_from'], d['rank'])} becomes a {what}"
-        return f"{self.team(d['team'])} complete a {what}"
+            text += f" (contract: {contract_text(contract_progress(self.contract, books, books.get('NATURAL', 0)))})"
+        return text
 
     def _pony_pickup(self, d: Mapping[str, Any]) -> str:
         who, cards = self.seat(d["seat"]), plural(d["cards"], "card")
-        how = d.get("into_foot")
-        if how == "running":
-            return f"{who} runs into the foot: the whole hand melded, picks up the foot ({cards}) and plays on"
-        if how == "walking":
-            return (f"{who} walks into the foot: the last card discarded, picks up the foot ({cards}) to play from "
-                    "it next turn")
-        if self.foot:
-            return f"{who} picks up the foot ({cards})"
-        return f"{who} picks up the pony ({cards})"
+        return foot_pickup_text(d, who, cards) if self.foot else f"{who} picks up the pony ({cards})"
 
     def _wing(self, d: Mapping[str, Any]) -> str:
         return f"{self.seat(d['seat'])} opens first for the team and wins the {d['cards']}-card wing"
