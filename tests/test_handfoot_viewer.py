@@ -61,16 +61,22 @@ def test_a_whole_deal_at_a_human_seat() -> None:
     assert "hint: " in text  # the mc search's hint works under these rules
 
 
-def test_a_human_asks_and_the_human_partner_answers() -> None:
-    """North (a person) has met the contract with South in the foot: the table says to ask first; North asks, South
-    (a person too) is asked and says yes, and North goes out by melding and discarding."""
-    rules = hf_rules()
+def _contract_met_table(rules: Any) -> Any:
+    """North-South have met the contract and both are in the foot; North holds K K K 5 5 and will draw 5 9."""
     st = hf_state(rules)
     give_books(st, 0, 2, 2, 1)
     in_foot(st, 0)
     in_foot(st, 2)
     set_hand(st, 0, "K K K 5 5")
     stack_draws(st, "5 9")
+    return st
+
+
+def test_a_human_asks_and_the_human_partner_answers() -> None:
+    """North (a person) has met the contract with South in the foot: the table says to ask first; North asks, South
+    (a person too) is asked and says yes, and North goes out by melding and discarding."""
+    rules = hf_rules()
+    st = _contract_met_table(rules)
     north, said = _human(rules, "1\n2\nK K K\n5 5 5\n1\n1\n")  # draw, ask, two melds, done, discard the 9
     south, heard = _human(rules, "1\n")
     log = EventLog()
@@ -88,12 +94,7 @@ def test_a_human_asks_and_the_human_partner_answers() -> None:
 def test_a_partner_says_no_and_the_human_may_not_go_out() -> None:
     """The same table, South says no: North's going out is refused with the rule's reason, North keeps a card."""
     rules = hf_rules()
-    st = hf_state(rules)
-    give_books(st, 0, 2, 2, 1)
-    in_foot(st, 0)
-    in_foot(st, 2)
-    set_hand(st, 0, "K K K 5 5")
-    stack_draws(st, "5 9")
+    st = _contract_met_table(rules)
     # draw, ask; after the no: two melds, done (refused), start again, meld nothing, discard the K
     north, said = _human(rules, "1\n2\nK K K\n5 5 5\n1\n2\n1\n1\n")
     south, _ = _human(rules, "2\n")
@@ -153,7 +154,10 @@ def test_the_play_by_play_says_the_foot_the_grabs_and_the_contract() -> None:
     assert lines[6] == "North runs into the foot: the whole hand melded, picks up the foot (11 cards) and plays on"
     assert lines[7] == ("East walks into the foot: the last card discarded, picks up the foot (11 cards) to play "
                         "from it next turn")
+    grab = {"pony_dealer": 0, "count": 40, "target": 44, "exact": False, "bonus_team": None}
+    assert words.describe("pony_grab", grab) is None  # no pony dealer: each player grabs its own hand and foot
     pony = Words.for_rules(load_rules("ponytail", {}))
+    assert pony.describe("pony_grab", grab).text == "North grabs 40 cards for the ponies (44 would have been exact)"
     assert pony.describe("pony_pickup", {"seat": 0, "team": 0, "turn": 3, "cards": 13}).text == (
         "North picks up the pony (13 cards)")
     assert pony.describe("canasta", {"seat": 0, "team": 0, "rank": "K", "kind": "NATURAL",

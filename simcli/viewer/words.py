@@ -227,7 +227,9 @@ class Words:
     def _cut(self, d: Mapping[str, Any]) -> str:
         return self._grab(self.seat(d["cutter"]), "cuts {n} cards", d)
 
-    def _pony_grab(self, d: Mapping[str, Any]) -> str:
+    def _pony_grab(self, d: Mapping[str, Any]) -> str | None:
+        if self.foot:  # Hand and Foot: each player grabs its own hand and foot (the self_deal line says so)
+            return None
         return self._grab(self.seat(d["pony_dealer"]), "grabs {n} cards for the ponies", d)
 
     def _self_deal(self, d: Mapping[str, Any]) -> str:
