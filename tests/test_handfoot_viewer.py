@@ -154,10 +154,7 @@ def test_the_play_by_play_says_the_foot_the_grabs_and_the_contract() -> None:
     assert lines[6] == "North runs into the foot: the whole hand melded, picks up the foot (11 cards) and plays on"
     assert lines[7] == ("East walks into the foot: the last card discarded, picks up the foot (11 cards) to play "
                         "from it next turn")
-    grab = {"pony_dealer": 0, "count": 40, "target": 44, "exact": False, "bonus_team": None}
-    assert words.describe("pony_grab", grab) is None  # no pony dealer: each player grabs its own hand and foot
     pony = Words.for_rules(load_rules("ponytail", {}))
-    assert pony.describe("pony_grab", grab).text == "North grabs 40 cards for the ponies (44 would have been exact)"
     assert pony.describe("pony_pickup", {"seat": 0, "team": 0, "turn": 3, "cards": 13}).text == (
         "North picks up the pony (13 cards)")
     assert pony.describe("canasta", {"seat": 0, "team": 0, "rank": "K", "kind": "NATURAL",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simcli.engine.core import Engine
-from simcli.engine.features import handfoot, spanish_pile
+from simcli.engine.features import handfoot, ponies, spanish_pile
 from simcli.engine.melds import requirement_met
 from simcli.engine.scoring import TeamPosition, score_deal
 from simcli.engine.state import DealState
@@ -67,8 +67,9 @@ class DealResult:
     black_three_canasta_team: int | None
     quick_finish: bool
     terremoto: bool
-    #: Hand and Foot (``pony_unlock=HAND_EMPTY``): per seat, whether it walked into its foot (True: by discarding its
-    #: last card) or ran (False: by melding), None if it never picked it up; empty under the other rules.
+    #: Hand and Foot (:func:`~simcli.engine.features.ponies.has_foot`): per seat, whether it walked into its foot
+    #: (True: by discarding its last card) or ran (False: by melding), None if it never picked it up; empty under
+    #: the other rules.
     foot_walked: list[bool | None]
     positions: list[TeamPosition] = field(repr=False)
 
@@ -246,7 +247,7 @@ def finish(eng: Engine) -> DealResult:
         black_three_canasta_team=st.black_three_canasta_team, quick_finish=st.quick_finish,
         terremoto=st.terremoto,
         foot_walked=[st.pony_walked[s] if st.pony_picked[s] else None for s in range(st.n_players)]
-        if st.rules.pony_unlock == "HAND_EMPTY" and st.rules.pony_size else [],
+        if ponies.has_foot(st.rules) else [],
     )
     if eng.emit:
         eng.emit("deal_scored", deal_scored_json(st, scores, positions))

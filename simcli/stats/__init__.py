@@ -29,6 +29,8 @@ The modules, one job each (every public name of each is also a name of this pack
 * :mod:`~simcli.stats.wins` -- win rates by team, seat or strategy;
 * :mod:`~simcli.stats.extracts` -- how each metric's observations come out of a run;
 * :mod:`~simcli.stats.ponies` -- pony pickups: the report's section and the pony metrics;
+* :mod:`~simcli.stats.rows` -- the report's rows (a mean or a rate with its interval) and team-deal groups;
+* :mod:`~simcli.stats.feet` -- Hand and Foot: the report's section of contracts met and ways into the foot;
 * :mod:`~simcli.stats.metrics` -- the metric registry and ``--metric`` parsing;
 * :mod:`~simcli.stats.summaries` -- one metric on one run (value and interval, per game, per unit);
 * :mod:`~simcli.stats.sections` -- the sections of ``simcli report`` (the pony section in ``ponies``);
@@ -48,8 +50,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 #: The modules whose ``__all__`` this package re-exports, in the order of the list above.
-MODULES = ("confidence", "estimators", "sums", "tables", "streams", "wins", "extracts", "ponies", "metrics",
-           "summaries", "sections", "differences", "comparisons", "interactions")
+MODULES = ("confidence", "estimators", "sums", "tables", "streams", "wins", "extracts", "ponies", "rows", "feet",
+           "metrics", "summaries", "sections", "differences", "comparisons", "interactions")
 
 if TYPE_CHECKING:  # what mypy and editors see: the same names, each from its module (tests/test_stats_package.py)
     from simcli.stats.comparisons import *  # noqa: F403
@@ -57,9 +59,11 @@ if TYPE_CHECKING:  # what mypy and editors see: the same names, each from its mo
     from simcli.stats.differences import *  # noqa: F403
     from simcli.stats.estimators import *  # noqa: F403
     from simcli.stats.extracts import *  # noqa: F403
+    from simcli.stats.feet import *  # noqa: F403
     from simcli.stats.interactions import *  # noqa: F403
     from simcli.stats.metrics import *  # noqa: F403
     from simcli.stats.ponies import *  # noqa: F403
+    from simcli.stats.rows import *  # noqa: F403
     from simcli.stats.sections import *  # noqa: F403
     from simcli.stats.streams import *  # noqa: F403
     from simcli.stats.summaries import *  # noqa: F403

@@ -21,7 +21,7 @@ def handfoot_summary(run: RunLike, by: str = "team") -> pd.DataFrame:
     """Hand and Foot records, per team-deal over all and per group: how often the team met its contract
     (``required_set_turn`` >= 0) and on which turn, and how many of its players ran and walked into the foot.
 
-    Empty for runs without ``foot_entry_seat_*`` columns (every rule set but ``pony_unlock=HAND_EMPTY``). The going-out
+    Empty for runs without ``foot_entry_seat_*`` columns (written only under Hand and Foot's foot rule). The going-out
     and stock endings are the ``deal_end`` section's, the foot pickup turns the ``pony`` section's."""
     games, source = run.games, deal_source(run)
     feet = [c for c in source.columns if c.startswith(FOOT_PREFIX)]

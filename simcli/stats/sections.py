@@ -44,7 +44,7 @@ from simcli.stats.tables import (
 from simcli.stats.wins import win_rates
 
 __all__ = [
-    "game_summary", "label_grouping", "deal_end_shares", "TEAM_DEAL_FIGURES", "report_groups", "team_deal_summary",
+    "game_summary", "deal_end_shares", "TEAM_DEAL_FIGURES", "team_deal_summary",
     "exact_cut_summary", "exact_cut_decided", "bonus_decided", "spanish_summary", "REPORT_COLUMNS", "SECTION_TITLES",
     "metric_rows", "run_report"
 ]

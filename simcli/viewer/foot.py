@@ -1,6 +1,7 @@
-"""Hand and Foot in words (``pony_unlock=HAND_EMPTY``): the contract's progress, the players' self-deal grabs and
-the way into the foot, said alike by the replay page, ``simcli play --narrate`` and a person's seat
-(:mod:`simcli.viewer.words` says every event; this module holds what only Hand and Foot needs)."""
+"""Hand and Foot in words (rules where :func:`simcli.engine.features.ponies.has_foot`): the contract's progress,
+the players' self-deal grabs and the way into the foot, said alike by the replay page, ``simcli play --narrate``
+and a person's seat (:mod:`simcli.viewer.words` says every event; this module holds what only Hand and Foot
+needs)."""
 
 from __future__ import annotations
 

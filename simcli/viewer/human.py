@@ -65,7 +65,7 @@ class HumanPlayer(Strategy):
     def table(self, view: PlayerView) -> None:
         """Show the table as this player sees it."""
         w = self.words
-        foot = bool(w.foot)  # Hand and Foot (pony_unlock=HAND_EMPTY): the foot and the contract are shown
+        foot = bool(w.foot)  # Hand and Foot (a foot picked up by emptying the hand): the foot and contract shown
         self.say(f"== Deal {view.deal_index + 1}, turn {view.turn}: {w.seat(view.seat)} to play "
                  f"(team {w.team(view.team)}); scores before the deal: "
                  + ", ".join(f"{w.team(t)} {x}" for t, x in enumerate(view.scores)))

@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from simcli.engine.features.ponies import has_foot
 from simcli.runs.atomic import atomic_write_text
 from simcli.viewer.replay import GameReplay
 from simcli.viewer.weighed import best_first, candidate_words
@@ -87,7 +88,7 @@ def page_data(game: GameReplay) -> dict[str, Any]:
         "seats": [seat_name(s, p) for s in range(p)], "teamNames": [team_name(x, p, t) for x in range(t)],
         "strategies": list(h["strategies"]), "rulesDiff": h.get("rules_diff", {}),
         "features": {"ponies": bool(rules.pony_size), "wings": bool(rules.wing_sizes),
-                     "foot": bool(rules.pony_size) and rules.pony_unlock == "HAND_EMPTY",
+                     "foot": has_foot(rules),
                      "blackThrees": rules.threes_mode == "AMERICAN_COLOUR_TABLE",
                      "facedownPile": bool(rules.initial_pile_facedown)},
         "notes": [CANDIDATES_NOTE if any(f.search is not None for f in game.frames) else NO_CANDIDATES_NOTE],

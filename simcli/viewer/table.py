@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from simcli.engine.features.ponies import has_foot
 from simcli.engine.melds import canasta_type
 from simcli.engine.state import DealState
 from simcli.primitives.cards import RANK_NAMES, WILD_MELD, cards_of
@@ -79,7 +80,7 @@ def snapshot(st: DealState) -> dict[str, Any]:
     if rules.pony_size:
         out["ponies"] = [sum(p) for p in st.ponies]  # a picked-up pony keeps its red threes until each is laid
         out["ponyPicked"] = list(st.pony_picked)
-        if rules.pony_unlock == "HAND_EMPTY":  # Hand and Foot: how each seat got into its foot, and the contracts
+        if has_foot(rules):  # Hand and Foot: how each seat got into its foot, and the contracts
             out["footWalked"] = list(st.pony_walked)
             out["contract"] = [[list(x) for x in contract_progress(rules.go_out_requirement, st.canastas[t],
                                                                    st.clean_canastas[t])] for t in teams]

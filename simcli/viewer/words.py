@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from simcli.engine.features.ponies import has_foot
 from simcli.primitives.cards import RANK_NAMES
 from simcli.rules.knob_values import RuleError
 from simcli.rules.presets import load_rules, scores_concealed
@@ -151,8 +152,8 @@ class Words:
                  contract: Sequence[tuple[str, int]] = ()) -> None:
         self.num_players = num_players
         self.n_teams = n_teams
-        #: Hand and Foot (``pony_unlock=HAND_EMPTY``): the foot's size (the pony is called the foot) and the
-        #: contract whose progress is said at each book; 0 and () elsewhere, whose words do not change.
+        #: Hand and Foot (:func:`~simcli.engine.features.ponies.has_foot`): the foot's size (the pony is called the
+        #: foot) and the contract whose progress is said at each book; 0 and () elsewhere, whose words do not change.
         self.foot = foot
         self.contract = tuple(contract)
         self._books: list[dict[str, int]] = [{} for _ in range(n_teams)]
@@ -166,7 +167,7 @@ class Words:
     def for_rules(cls, rules: RuleSet) -> Words:
         """The words for a game under ``rules`` (those that change a phrase: concealed going out, tapas, the
         face-down initial pile)."""
-        foot = rules.pony_size if rules.pony_unlock == "HAND_EMPTY" else 0
+        foot = rules.pony_size if has_foot(rules) else 0
         return cls(rules.num_players, rules.n_teams, concealed_scored=scores_concealed(rules),
                    closed_rank_blocks_pile=rules.closed_rank_blocks_pile, facedown=rules.initial_pile_facedown,
                    foot=foot, contract=rules.go_out_requirement if foot else ())
@@ -227,9 +228,7 @@ class Words:
     def _cut(self, d: Mapping[str, Any]) -> str:
         return self._grab(self.seat(d["cutter"]), "cuts {n} cards", d)
 
-    def _pony_grab(self, d: Mapping[str, Any]) -> str | None:
-        if self.foot:  # Hand and Foot: each player grabs its own hand and foot (the self_deal line says so)
-            return None
+    def _pony_grab(self, d: Mapping[str, Any]) -> str:
         return self._grab(self.seat(d["pony_dealer"]), "grabs {n} cards for the ponies", d)
 
     def _self_deal(self, d: Mapping[str, Any]) -> str:

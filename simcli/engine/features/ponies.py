@@ -14,6 +14,7 @@ from simcli.engine.core import Engine
 from simcli.engine.features import threes
 from simcli.engine.state import DealState
 from simcli.primitives.cards import BLACK_THREE, RED_THREE
+from simcli.rules.ruleset import RuleSet
 
 
 def unlocked_by_melds(st: DealState, seat: int, team_canastas: int, own_canasta: bool) -> tuple[int, ...]:
@@ -26,6 +27,12 @@ def unlocked_by_melds(st: DealState, seat: int, team_canastas: int, own_canasta:
     if unlock == "OWN_FIRST_CANASTA" and own_canasta:
         return (seat,)
     return ()
+
+
+def has_foot(rules: RuleSet) -> bool:
+    """Whether the rules' pony is Hand and Foot's foot, picked up by emptying the hand (``pony_unlock=HAND_EMPTY``):
+    the trace, the records and the viewers then say how each player got into it (walking or running)."""
+    return rules.pony_size > 0 and rules.pony_unlock == "HAND_EMPTY"
 
 
 def empty_hand_takes_pony(st: DealState, seat: int) -> bool:
@@ -102,7 +109,7 @@ def pick_up_pony(eng: Engine, seat: int, walked: bool = False) -> None:
         st.history.append(("pony", seat, st.turn, size))  # its cards stay hidden: the count only
     if eng.emit:
         data: dict[str, object] = {"seat": seat, "team": st.team_of[seat], "turn": st.turn, "cards": size}
-        if st.rules.pony_unlock == "HAND_EMPTY":  # Hand and Foot: how the hand was emptied
+        if has_foot(st.rules):  # Hand and Foot: how the hand was emptied
             data["into_foot"] = "walking" if walked else "running"
         eng.emit("pony_pickup", data)
     for r, n in laid:
