@@ -14,10 +14,13 @@ Over :class:`~simcli.strategies.heuristics.greedy.Greedy` it:
    (``ask_partner_permission=REQUIRED``: greedy's :func:`~simcli.players.asking.asks_to_go_out`, which works out
    this player's own plan after a "yes"); without a yes it keeps two cards (one to discard, one to keep) and
    builds more books. Holding back while ahead, or until the stock runs low, was measured to lose;
-4. puts its spare wild cards on open melds when it goes out and late in the deal rather than hold them (each
-   one held at the end counts against the team);
+4. puts its spare wild cards on open melds rather than hold them (each one held at the end counts against the
+   team): when it goes out, late in the deal, and when that empties the hand into the foot (running into it) or
+   leaves one card to walk into it with;
 5. sheds red threes first under ``threes_mode=RED_PENALTY`` (each one held at the end costs
-   ``red_three_in_hand_value``, and a discarded three stops the pile), then black threes, then greedy's discard.
+   ``red_three_in_hand_value``, and a discarded three stops the pile), then black threes; then it discards first
+   the ranks an opponent team has an open meld of (:func:`discard_score`): such a team lays every natural of the
+   rank as it comes, so it holds no natural pair to take the pile with.
 
 Pile takes are greedy's: the pile of the preset is always frozen, so a take is the top card with a natural pair
 and brings up to six more cards (``pile_take_count``).
@@ -32,10 +35,10 @@ from mypy_extensions import mypyc_attr
 from simcli.engine.view import PlayerView
 from simcli.players.planning import meld_of, take_wilds
 from simcli.primitives.actions import Meld
-from simcli.primitives.cards import BLACK_THREE, JOKER, RED_THREE, TWO, WILD_MELD
+from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, JOKER, NATURAL_RANKS, RED_THREE, TWO, WILD_MELD
 from simcli.rules.ruleset import RuleSet
 
-from .greedy import Greedy
+from .greedy import Greedy, MeldTable
 from .ponytail import cards_in, hold_back
 
 #: Below this many stock cards the deal may end any moment: go out when allowed, dump spare wild cards.
@@ -44,6 +47,22 @@ LOW_STOCK: Final = 16
 #: fewer: earlier, a wild card is worth more in a wild book (1,500 for seven) and a natural meld more as a clean
 #: book (500) than as a dirty one (300).
 DIRTY_STOCK: Final = 30
+RUN = True
+
+
+def discard_score(rank: int, n: int, own: MeldTable, others: list[MeldTable]) -> int:
+    """How much a natural ``rank`` held ``n`` times is worth keeping (the lowest is discarded): greedy's
+    :func:`~simcli.strategies.heuristics.greedy.keep_score`, but a rank an opponent team has an open meld of
+    counts 100 *less* for each such team. Taking the pile needs a natural pair of its top card from the hand, and a
+    team with an open meld of a rank lays every natural of it as it comes, so it holds no pair of it: the discard
+    is the safest there is (greedy keeps such cards instead, as a pile it could take onto its meld)."""
+    score = CARD_VALUES[rank] + 10 * n
+    if own[rank] is not None:
+        score += 200
+    for table in others:
+        if table[rank] is not None:
+            score -= 100
+    return score
 
 
 def contract_need(requirement: tuple[tuple[str, int], ...], canastas: dict[str, int], kind: str) -> int:
@@ -69,6 +88,8 @@ class HandAndFoot(Greedy):
     _need_clean = 0
     #: Whether spare wild cards go onto any meld (going out, or the deal about to end).
     _dump_wilds = False
+    #: Whether the player had picked up its foot when choose_melds started.
+    _in_foot = False
     #: Whether the contract's wild book is made (or not needed), and the stock's size, when choose_melds started.
     _wild_done = False
     _stock = 0
@@ -87,6 +108,7 @@ class HandAndFoot(Greedy):
         asked = rules.ask_partner_permission == "REQUIRED"
         going_out = in_foot and (view.partner_permission is True or not asked)
         self._dump_wilds = view.stock_size <= LOW_STOCK or going_out
+        self._in_foot = in_foot
         plan = super().choose_melds(view)
         if not plan or not in_foot or view.hand_size - cards_in(plan) > 1 or going_out:
             return plan  # cards kept anyway, the foot still down (running or walking into it), or going out
@@ -100,7 +122,8 @@ class HandAndFoot(Greedy):
             self._complete_dirty(rules, table, sizes, left, plan, cap)
         if left[TWO] + left[JOKER]:
             super()._place_wilds(rules, table, sizes, left, plan, cap)
-        if self._dump_wilds and left[TWO] + left[JOKER]:
+        wilds = left[TWO] + left[JOKER]
+        if wilds and (self._dump_wilds or (RUN and not self._in_foot and sum(left) - wilds <= 1)):
             self._spread_wilds(rules, table, sizes, left, plan, cap)
 
     def _open_melds(self, rules: RuleSet, table: tuple, sizes: dict[int, int],
@@ -169,15 +192,32 @@ class HandAndFoot(Greedy):
                 sizes[r] += room
 
     def choose_discard(self, view: PlayerView) -> int | None:
-        """Red threes first under RED_PENALTY, then black threes, then greedy's choice."""
+        """Red threes first under RED_PENALTY, then black threes, then the natural least worth keeping, where a rank
+        an opponent team has an open meld of is the safest (:func:`discard_score`); wild cards last."""
         hand = view.hand
+        rules = view.rules
+        if rules.discard_restrictions or rules.empty_pile_no_dead_card:  # house rules: legal cards only
+            legal = view.legal_discards()
+            hand = tuple(n if r in legal else 0 for r, n in enumerate(hand))
         if view.hand_size > 1:
-            rules = view.rules
-            if hand[RED_THREE] and rules.threes_mode == "RED_PENALTY" and view.discard_error(RED_THREE) is None:
+            if hand[RED_THREE] and rules.threes_mode == "RED_PENALTY":
                 return RED_THREE
-            if hand[BLACK_THREE] and view.discard_error(BLACK_THREE) is None:
+            if hand[BLACK_THREE]:
                 return BLACK_THREE
-        return super().choose_discard(view)
+        team = view.team
+        own = view.meld_table()
+        others = [view.meld_table(t) for t in range(view.n_teams) if t != team]
+        best = -1
+        best_score = 1 << 30
+        for r in NATURAL_RANKS:
+            n = hand[r]
+            if n:
+                score = discard_score(r, n, own, others)
+                if score < best_score:
+                    best, best_score = r, score
+        if best >= 0:
+            return best
+        return super().choose_discard(view)  # no natural left: greedy's order of the rest
 
 
 STRATEGY = HandAndFoot
