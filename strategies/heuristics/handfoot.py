@@ -47,7 +47,6 @@ LOW_STOCK: Final = 16
 #: fewer: earlier, a wild card is worth more in a wild book (1,500 for seven) and a natural meld more as a clean
 #: book (500) than as a dirty one (300).
 DIRTY_STOCK: Final = 30
-RUN = True
 
 
 def discard_score(rank: int, n: int, own: MeldTable, others: list[MeldTable]) -> int:
@@ -123,7 +122,7 @@ class HandAndFoot(Greedy):
         if left[TWO] + left[JOKER]:
             super()._place_wilds(rules, table, sizes, left, plan, cap)
         wilds = left[TWO] + left[JOKER]
-        if wilds and (self._dump_wilds or (RUN and not self._in_foot and sum(left) - wilds <= 1)):
+        if wilds and (self._dump_wilds or (not self._in_foot and sum(left) - wilds <= 1)):
             self._spread_wilds(rules, table, sizes, left, plan, cap)
 
     def _open_melds(self, rules: RuleSet, table: tuple, sizes: dict[int, int],
