@@ -122,8 +122,12 @@ class HandAndFoot(Greedy):
         if left[TWO] + left[JOKER]:
             super()._place_wilds(rules, table, sizes, left, plan, cap)
         wilds = left[TWO] + left[JOKER]
-        if wilds and (self._dump_wilds or (not self._in_foot and sum(left) - wilds <= 1)):
-            self._spread_wilds(rules, table, sizes, left, plan, cap)
+        if not wilds:
+            return
+        if not self._in_foot and sum(left) - wilds <= 1:  # into the foot: every meld may take them
+            self._spread_wilds(rules, table, sizes, left, plan, cap, 0)
+        elif self._dump_wilds:
+            self._spread_wilds(rules, table, sizes, left, plan, cap, self._need_clean)
 
     def _open_melds(self, rules: RuleSet, table: tuple, sizes: dict[int, int],
                     cap: int) -> list[tuple[int, int, int]]:
@@ -143,23 +147,16 @@ class HandAndFoot(Greedy):
 
     def _complete_dirty(self, rules: RuleSet, table: tuple, sizes: dict[int, int], left: list[int],
                         plan: list[Meld], cap: int) -> None:
-        """Complete open melds into the dirty books the contract still needs, with the fewest wild cards first,
-        sparing the largest clean melds the contract still needs clean."""
+        """Complete open melds into the dirty books the contract still needs, with the fewest wild cards first
+        (called once the contract's clean books are made)."""
         book = rules.canasta_size
         max_wilds = rules.max_wilds_per_meld
-        melds = self._open_melds(rules, table, sizes, cap)
-        spared: set[int] = set()
-        if self._need_clean:
-            clean = [(size, r) for r, size, wilds in melds if wilds == 0]
-            clean.sort(reverse=True)
-            for _, r in clean[:self._need_clean]:
-                spared.add(r)
         options: list[tuple[int, int, int]] = []  # (wild cards needed, -size, rank)
-        for r, size, wilds in melds:
+        for r, size, wilds in self._open_melds(rules, table, sizes, cap):
             short = book - size
             naturals = size - wilds
-            if r in spared or short <= 0 or short + wilds > max_wilds or naturals <= short + wilds:
-                continue  # kept clean, already a book, too many wild cards, or naturals not in the majority
+            if short <= 0 or short + wilds > max_wilds or naturals <= short + wilds:
+                continue  # already a book, too many wild cards, or naturals not in the majority
             options.append((short, -size, r))
         options.sort()
         made = 0
@@ -172,14 +169,18 @@ class HandAndFoot(Greedy):
             made += 1
 
     def _spread_wilds(self, rules: RuleSet, table: tuple, sizes: dict[int, int], left: list[int],
-                      plan: list[Meld], cap: int) -> None:
+                      plan: list[Meld], cap: int, spared: int) -> None:
         """Spare wild cards onto open melds (largest first) within the wild rule: laid, they count for the team;
-        held at the end of the deal, against it."""
+        held at the end of the deal, against it. The ``spared`` largest clean melds stay clean (the contract's
+        clean books still to make, but when the wild cards take the player into the foot)."""
         max_wilds = rules.max_wilds_per_meld
         book = rules.canasta_size
         melds = self._open_melds(rules, table, sizes, cap)
         melds.sort(key=lambda m: -m[1])
         for r, size, wilds in melds:
+            if spared and wilds == 0:
+                spared -= 1
+                continue
             count = left[TWO] + left[JOKER]
             if not count:
                 return
