@@ -13,6 +13,7 @@ from simcli.primitives.actions import Meld
 from simcli.primitives.cards import BLACK_THREE, FIVE, JOKER, KING, NINE, QUEEN, RED_THREE, TWO, WILD_MELD
 from simcli.strategies.heuristics.greedy import Greedy
 from simcli.strategies.heuristics.handfoot import DIRTY_STOCK, HandAndFoot, contract_need, discard_score
+from simcli.strategies.search.mc import MonteCarlo
 
 
 def hf() -> HandAndFoot:
@@ -153,3 +154,20 @@ def test_wild_cards_are_discarded_only_when_nothing_else_is_left() -> None:
     st = hf_state()
     set_hand(st, 0, "2 JK")
     assert hf().choose_discard(PlayerView(st, 0)) in (TWO, JOKER)
+
+
+def test_mc_asks_as_its_heuristic_and_goes_out_after_the_yes() -> None:
+    """``mc`` (its rollout policy and ask hook: the handfoot heuristic) asks when the contract is met and partner is
+    in the foot, and after the yes its search weighs only plans that go out."""
+    st = hf_state()
+    give_books(st, 0, clean=2, dirty=2, wild=1)
+    in_foot(st, 0)
+    in_foot(st, 2)
+    set_hand(st, 0, "K K K 9")
+    mc = MonteCarlo(np.random.default_rng(0), samples=2)
+    assert type(mc._policy(PlayerView(st, 0))[0]) is HandAndFoot
+    assert mc.ask_to_go_out(PlayerView(st, 0)) is True
+    st.asked, st.permission = True, True
+    view = PlayerView(st, 0)
+    plan = mc.choose_melds(view)
+    assert view.check_melds(plan) is None and view.hand_size - sum(m.naturals for m in plan) <= 1
