@@ -32,7 +32,9 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
+from simcli.engine.strategy_base import asks_only_when_required
 from simcli.engine.view import PlayerView
+from simcli.players.asking import asks_to_go_out
 from simcli.players.planning import meld_of, take_wilds
 from simcli.primitives.actions import Meld
 from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, JOKER, NATURAL_RANKS, RED_THREE, TWO, WILD_MELD
@@ -191,6 +193,20 @@ class HandAndFoot(Greedy):
                 plan.append(meld_of(r, 0, tw, jk))
                 sizes[r] += room
 
+    def ask_to_go_out(self, view: PlayerView) -> bool:
+        """Greedy's ask (:func:`~simcli.players.asking.asks_to_go_out`: ask when the plan after a "yes" goes out),
+        skipped while this player or a partner is still in the hand: no plan could go out then (a plan that picks
+        the foot up is no going out, and every partner must be in the foot), so the answer is the same without
+        working out the plan. Most turns of a deal are played from the hand: this halves the meld plans made."""
+        picked = view.pony_picked
+        if not picked[view.seat]:
+            return False
+        if view.rules.go_out_partners_in_pony != "OFF":
+            for s in range(view.team, view.n_players, view.n_teams):  # the team's seats (s % teams == team)
+                if not picked[s]:
+                    return False
+        return asks_to_go_out(view, self.choose_melds)
+
     def choose_discard(self, view: PlayerView) -> int | None:
         """Red threes first under RED_PENALTY, then black threes, then the natural least worth keeping, where a rank
         an opponent team has an open meld of is the safest (:func:`discard_score`); wild cards last."""
@@ -219,5 +235,8 @@ class HandAndFoot(Greedy):
             return best
         return super().choose_discard(view)  # no natural left: greedy's order of the rest
 
+
+# Asked only where the rules require asking (not called under OPTIONAL), as greedy's.
+asks_only_when_required(HandAndFoot.ask_to_go_out)
 
 STRATEGY = HandAndFoot
