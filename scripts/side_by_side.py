@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: (variant, strategy, hands per bench run)
 HEURISTICS = [("classic", "greedy", 2000), ("ponytail", "ponytail", 400), ("americana", "americana", 600),
-              ("spanish", "spanish", 600)]
+              ("spanish", "spanish", 600), ("handfoot", "handfoot", 400)]
 #: Variants of the mc workload.
-SEARCH = ["classic", "ponytail", "americana", "spanish"]
+SEARCH = ["classic", "ponytail", "americana", "spanish", "handfoot"]
 #: Hands a run of the lean loop plays.
 LEAN_HANDS = 20000
 
