@@ -63,6 +63,7 @@ COMPILED = [
     "simcli/players/planning.py", "simcli/players/forward.py", "simcli/strategies/heuristics/greedy.py",
     "simcli/strategies/heuristics/ponytail.py", "simcli/strategies/heuristics/americana.py",
     "simcli/strategies/heuristics/spanish.py", "simcli/strategies/heuristics/random_play.py",
+    "simcli/strategies/heuristics/handfoot.py",
     "simcli/strategies/learnt/net_features.py", "simcli/strategies/search/candidates.py",
     "simcli/strategies/learnt/net_play.py",
 ]

@@ -73,8 +73,8 @@ LAYERS: tuple[Layer, ...] = (
     Layer("players", "loading strategies and their options, planning helpers, the forward model; what search "
           "players share with the viewer and training: the search record, seats, the best heuristics",
           ("simcli.players",)),
-    Layer("strategies", "the built-in strategies: heuristics (random, greedy, ponytail, americana, spanish), search "
-          "(mc, oracle, ismcts), learnt (net)",
+    Layer("strategies", "the built-in strategies: heuristics (random, greedy, ponytail, americana, spanish, handfoot), "
+          "search (mc, oracle, ismcts), learnt (net)",
           ("simcli.strategies",)),
     Layer("statistics", "estimators, metrics, report sections, comparisons over run tables (no engine import)",
           ("simcli.stats",)),

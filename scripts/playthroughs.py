@@ -59,6 +59,13 @@ GAMES: dict[str, list[str]] = {
                         "--rule", "max_hands=2"],
     "handfoot-2p": ["--variant", "handfoot", "--seed", "25", "--strategies", "greedy",
                     "--rule", "num_players=2", "--rule", "max_hands=2"],
+    "handfoot-heuristic": ["--variant", "handfoot", "--seed", "26", "--strategies", "handfoot,greedy",
+                           "--rule", "max_hands=2"],
+    "handfoot-6p-red-penalty": ["--variant", "handfoot", "--seed", "27", "--strategies", "handfoot",
+                                "--rule", "num_players=6", "--rule", "threes_mode=RED_PENALTY",
+                                "--rule", "red_three_in_hand_value=-500", "--rule", "max_hands=1"],
+    "handfoot-mc": ["--variant", "handfoot", "--seed", "28", "--strategies", "mc:samples=2,handfoot",
+                    "--rule", "max_hands=1"],
 }
 
 #: name -> the ``simcli run`` arguments of a small run (``--format csv`` and the folder are added).

@@ -32,11 +32,11 @@ from bench_compare import bench_once
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: (variant, strategy, hands per bench run)
+#: (variant, strategy, hands per bench run); Hand and Foot with Ponytail's heuristic too, the bar of its own (issue 48)
 HEURISTICS = [("classic", "greedy", 2000), ("ponytail", "ponytail", 400), ("americana", "americana", 600),
-              ("spanish", "spanish", 600)]
+              ("spanish", "spanish", 600), ("handfoot", "handfoot", 400), ("handfoot", "ponytail", 400)]
 #: Variants of the mc workload.
-SEARCH = ["classic", "ponytail", "americana", "spanish"]
+SEARCH = ["classic", "ponytail", "americana", "spanish", "handfoot"]
 #: Hands a run of the lean loop plays.
 LEAN_HANDS = 20000
 

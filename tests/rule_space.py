@@ -52,7 +52,7 @@ from simcli.rules.ruleset import RuleSet  # noqa: E402
 
 VARIANTS = ("classic", "ponytail", "americana", "spanish")
 #: The built-in heuristics (by spec name, through the project's loader) and the random player.
-HEURISTICS = ("greedy", "americana", "ponytail", "spanish")
+HEURISTICS = ("greedy", "americana", "ponytail", "spanish", "handfoot")
 RANDOM = "random"
 #: Knobs not drawn: the game's length is set by the test (max_hands), the table by :func:`tables`.
 NOT_DRAWN = {"max_hands", "num_players", "team_size", "table_modes"}

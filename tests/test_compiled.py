@@ -32,6 +32,9 @@ GAMES = [
     ("spanish", "spanish", []),
     ("spanish", "spanish", ["--rule", "num_players=6"]),
     ("classic", "mc:samples=2,greedy,mc:samples=2,greedy", ["--rule", "max_hands=1"]),
+    ("handfoot", "handfoot,greedy", ["--rule", "max_hands=2"]),
+    ("handfoot", "handfoot", ["--rule", "num_players=6", "--rule", "threes_mode=RED_PENALTY", "--rule", "max_hands=1"]),
+    ("handfoot", "mc:samples=2,handfoot", ["--rule", "max_hands=1"]),
 ]
 
 
@@ -219,7 +222,7 @@ def test_same_errors(cls: str, tmp_path: Path) -> None:
 
 #: Each built-in heuristic on its variant, for the subclass tests.
 HEURISTICS = [("classic", "greedy"), ("classic", "random"), ("ponytail", "ponytail"), ("americana", "americana"),
-              ("spanish", "spanish")]
+              ("spanish", "spanish"), ("handfoot", "handfoot")]
 
 #: A user strategy file subclassing a built-in as the README shows: ``Plain`` adds nothing, ``Hoarder`` overrides
 #: greedy's ``_avoid`` hook, which the compiled ``choose_draw`` and ``choose_melds`` call: as if every natural rank

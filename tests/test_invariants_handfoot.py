@@ -104,6 +104,9 @@ CONFIGS = {
     "6p-random": ({"num_players": 6}, "random", 24),
     "4p-red-penalty": ({"threes_mode": "RED_PENALTY", "red_three_in_hand_value": -500}, "random", 24),
     "4p-cover-13": ({"upcard_reject_mode": "COVER", "hand_size": 13, "pony_size": 13}, "greedy", 16),
+    "4p-handfoot": ({}, "handfoot", 40),
+    "6p-handfoot": ({"num_players": 6}, "handfoot", 12),
+    "4p-red-penalty-handfoot": ({"threes_mode": "RED_PENALTY", "red_three_in_hand_value": -500}, "handfoot", 16),
 }
 
 
@@ -125,3 +128,32 @@ def test_games_go_out_when_asking_is_off() -> None:
     stats: Counter[str] = Counter()
     play_checked(load_rules("handfoot", {"ask_partner_permission": "OFF"}), 5, 40, stats, ["greedy"] * 4)
     assert stats["going_out"] > 0
+
+
+def test_the_heuristic_asks_and_goes_out_under_required() -> None:
+    """The handfoot heuristic asks partner under the preset's REQUIRED and goes out with the contract."""
+    stats: Counter[str] = Counter()
+    play_checked(load_rules("handfoot"), 6, 24, stats, ["handfoot"] * 4)
+    assert stats["going_out"] >= 6, stats
+
+
+#: (rule overrides, seats) of short games of the search players, cheap settings, the handfoot heuristic their
+#: rollout policy (mc's rollout=auto) beside them
+SEARCH_GAMES = {
+    "4p-mc": ({}, ["mc:samples=2", "handfoot", "mc:samples=2", "handfoot"]),
+    "4p-oracle-ismcts": ({}, ["oracle", "ismcts:iterations=4", "oracle", "ismcts:iterations=4"]),
+    "2p-mc-oracle": ({"num_players": 2}, ["mc:samples=2", "oracle"]),
+    "3p-mc": ({"num_players": 3}, ["mc:samples=2", "handfoot", "oracle"]),
+    "6p-mc": ({"num_players": 6}, ["mc:samples=1", "handfoot", "oracle", "handfoot", "mc:samples=1", "handfoot"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEARCH_GAMES))
+def test_search_players_finish_a_legal_deal(name: str) -> None:
+    """mc, oracle and ismcts play a Hand and Foot deal to its end with every invariant kept (7-card takes, buried
+    upcards, the foot as the pony, asking under REQUIRED): the engine validates each of their decisions."""
+    knobs, names = SEARCH_GAMES[name]
+    rules = load_rules("handfoot", {"max_hands": 1, **knobs})
+    stats: Counter[str] = Counter()
+    assert play_checked(rules, 11, 1, stats, names) == 1
+    assert stats["going_out"] + stats["stock_out"] == 1 and stats["foot_pickups"] > 0

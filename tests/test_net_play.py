@@ -124,7 +124,7 @@ ROWS_DIGESTS = {"classic": (1203, "2fa04e3afb158252"), "ponytail": (2173, "ef377
                 "americana": (2204, "21cd37624d226ead"), "spanish": (697, "1c04a485fdb95a72")}
 
 
-@pytest.mark.parametrize("variant", list(HEURISTIC))
+@pytest.mark.parametrize("variant", sorted(ROWS_DIGESTS))  # handfoot came after feature version 1: no rows to keep
 def test_the_training_rows_are_those_of_feature_version_1(variant: str) -> None:
     rules = load_rules(variant)
     mc = MonteCarlo(np.random.default_rng(0))

@@ -46,7 +46,7 @@ def win_rate(variant: str, strategy: str, run_dir: Path, seed: int = 2025) -> tu
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "strategy"), [("americana", "americana"), ("ponytail", "ponytail"),
-                                                 ("spanish", "spanish")])
+                                                 ("spanish", "spanish"), ("handfoot", "handfoot")])
 def test_strategy_beats_greedy(variant: str, strategy: str, tmp_path: Path) -> None:
     wins, n, shared, seconds = win_rate(variant, strategy, tmp_path / "run")
     low, high = wilson_interval(wins, n)

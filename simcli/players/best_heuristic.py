@@ -11,7 +11,7 @@ __all__ = ["BEST_HEURISTIC", "FALLBACK", "best_heuristic"]
 
 #: The best heuristic of each preset variant, by strategy name.
 BEST_HEURISTIC: Final[dict[str, str]] = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana",
-                                         "spanish": "spanish"}
+                                         "spanish": "spanish", "handfoot": "handfoot"}
 #: The heuristic of a variant the table does not name.
 FALLBACK: Final = "greedy"
 

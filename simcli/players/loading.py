@@ -34,6 +34,7 @@ BUILTIN_STRATEGIES = {
     "ponytail": "simcli.strategies.heuristics.ponytail:Ponytail",
     "americana": "simcli.strategies.heuristics.americana:Americana",
     "spanish": "simcli.strategies.heuristics.spanish:Spanish",
+    "handfoot": "simcli.strategies.heuristics.handfoot:HandAndFoot",
     "mc": "simcli.strategies.search.mc:MonteCarlo",
     "oracle": "simcli.strategies.search.oracle:Oracle",
     "ismcts": "simcli.strategies.search.ismcts:Ismcts",

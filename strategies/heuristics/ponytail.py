@@ -53,6 +53,20 @@ def no_open_meld(tables: list[tuple[tuple[int, int, int] | None, ...]], rank: in
     return True
 
 
+def hold_back(view: PlayerView, plan: list[Meld]) -> list[Meld]:
+    """``plan`` cut so that the hand keeps two cards (no going out): melds dropped from the end, or the last
+    natural meld trimmed, then fitted to what the engine accepts (:meth:`Greedy._fit`)."""
+    while plan and view.hand_size - cards_in(plan) < 2:
+        last = plan.pop()
+        keep = 2 - (view.hand_size - cards_in(plan))
+        if last.naturals > keep and last.twos == last.jokers == 0 and last.rank != BLACK_THREE:
+            trimmed = meld_of(last.rank, last.naturals - keep)
+            if view.check_melds(plan + [trimmed]) is None:
+                plan.append(trimmed)
+                break
+    return Greedy._fit(view, plan)
+
+
 # User strategies subclass the built-ins (README): compiled by mypyc, the class must allow interpreted
 # subclasses (their overrides are then found by attribute lookup, at a small cost per call).
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -103,16 +117,7 @@ class Ponytail(Greedy):
         used = cards_in(plan)
         if view.hand_size - used > 1 or self._wants_out(view, plan):
             return plan
-        # Keep two cards: drop melds from the end (or trim the last) until the hand keeps them.
-        while plan and view.hand_size - cards_in(plan) < 2:
-            last = plan.pop()
-            keep = 2 - (view.hand_size - cards_in(plan))
-            if last.naturals > keep and last.twos == last.jokers == 0 and last.rank != BLACK_THREE:
-                trimmed = meld_of(last.rank, last.naturals - keep)
-                if view.check_melds(plan + [trimmed]) is None:
-                    plan.append(trimmed)
-                    break
-        return self._fit(view, plan)
+        return hold_back(view, plan)
 
     def _wants_out(self, view: PlayerView, plan: list[Meld]) -> bool:
         """Whether going out now beats playing on."""

@@ -197,6 +197,9 @@ def model_for_rules(rules: RuleSet, folder: Path = MODELS) -> Model:
     if kept is not None and kept[0] is rules:
         return kept[1]
     path = models_by_rules(folder).get(rules_digest(rules), folder / f"{rules.variant}.npz")
+    if not path.is_file():  # a variant without a model yet (handfoot): say how to make one
+        raise ModelError(f"no net model for {rules.variant} ({path.name} is not in {folder}): train one with "
+                         f"`{train_command(rules)}`, then play net:model=MODEL.npz")
     model = load_model(path)
     _CHOSEN[key] = (rules, model)
     return model

@@ -79,7 +79,8 @@ class MonteCarlo(HeuristicHooks, Strategy):
 
     * ``samples`` — worlds sampled per decision (all candidates are played in each).
     * ``rollout`` — the policy of every seat in rollouts: a strategy name, or ``auto`` for the
-      variant's best heuristic (classic greedy, ponytail ponytail, americana americana, spanish spanish).
+      variant's best heuristic (classic greedy, ponytail ponytail, americana americana, spanish spanish,
+      handfoot handfoot).
     * ``melds`` — at most this many meld plans are compared (the heuristic's first).
     * ``discards`` — at most this many discards are compared (0: every distinct legal discard): the heuristic's
       and those :func:`discard_prior` rates most disposable.
