@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,30 +49,55 @@ def default_metrics(variant: str, overrides: dict[str, Any]) -> tuple[str, ...]:
     return tuple("deal_turns" if m == "deals" and capped else m for m in DEFAULT_SWEEP)
 
 
+@dataclass(frozen=True)
+class Swept:
+    """The swept knob(s) of ``--rule``: one knob, or several tied together (``hand_size+pony_size=11,13``: every
+    run sets each of them to the same value). ``name`` is what the tables and run folders call it."""
+
+    knobs: tuple[Knob, ...]
+
+    @property
+    def name(self) -> str:
+        return "+".join(k.name for k in self.knobs)
+
+    @property
+    def help(self) -> str:
+        return "; ".join(k.help for k in self.knobs)
+
+    def overrides(self, value: str) -> dict[str, str]:
+        """The rule overrides of one value: each tied knob set to it."""
+        return {k.name: value for k in self.knobs}
+
+
 def swept_knob(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | None,
-               metrics: tuple[str, ...]) -> tuple[Knob, list[str], dict[str, Any], list[Metric]]:
-    """``--rule KNOB=V1,V2,...`` read: the knob and its values, the fixed overrides (``--rules`` then ``--set``) and
-    the metrics, each checked (a knob both swept and fixed, or a value given twice, is refused)."""
+               metrics: tuple[str, ...]) -> tuple[Swept, list[str], dict[str, Any], list[Metric]]:
+    """``--rule KNOB=V1,V2,...`` (or ``KNOB+KNOB=V1,V2,...``, knobs tied to the same value) read: the knob(s) and
+    the values, the fixed overrides (``--rules`` then ``--set``) and the metrics, each checked (a knob both swept and
+    fixed or named twice, or a value given twice, is refused)."""
     from simcli import stats
 
     name, sep, raw_values = rule.partition("=")
     if not sep or not raw_values.strip():
-        raise click.ClickException(f"bad --rule '{rule}': expected KNOB=V1,V2,...")
+        raise click.ClickException(f"bad --rule '{rule}': expected KNOB=V1,V2,... or KNOB+KNOB=V1,V2,...")
     try:
-        k = knob(name.strip())
+        k = Swept(tuple(knob(n.strip()) for n in name.split("+")))
         base = {**(read_rules_file(rules_file) if rules_file is not None else {}), **parse_overrides(fixed)}
         chosen = stats.parse_metrics(metrics, default_metrics(variant, base))
     except (RuleError, stats.StatsError) as exc:
         raise click.ClickException(str(exc)) from None
-    if k.name in base:
-        raise click.ClickException(f"knob '{k.name}' is both swept (--rule) and fixed (--set)")
+    names = [kn.name for kn in k.knobs]
+    if len(set(names)) != len(names):
+        raise click.ClickException(f"bad --rule '{rule}': knob '{names[0]}' is named twice; tie different knobs")
+    for n in names:
+        if n in base:
+            raise click.ClickException(f"knob '{n}' is both swept (--rule) and fixed (--set)")
     values = stats.split_values(raw_values)
     if len(set(values)) != len(values):
         raise click.ClickException(f"--rule {k.name}: repeated values in {raw_values!r}")
     return k, values, base, chosen
 
 
-def checked_settings(variant: str, base: dict[str, Any], k: Knob, values: list[str], strategies: str,
+def checked_settings(variant: str, base: dict[str, Any], k: Swept, values: list[str], strategies: str,
                      rotate_seats: bool, chosen: Sequence[Metric], level: str | None = None) -> list[Setting]:
     """One setting ``(value, rules, seats)`` per value of the swept knob, each checked with the metrics before
     anything is played; a level's errors name the level (``level``: its strategy spec)."""
@@ -80,7 +106,7 @@ def checked_settings(variant: str, base: dict[str, Any], k: Knob, values: list[s
     settings: list[Setting] = []
     for v in values:
         try:
-            rs = load_rules(variant, {**base, k.name: v})
+            rs = load_rules(variant, {**base, **k.overrides(v)})
             names = parse_strategy_list(strategies, rs.num_players, rs.n_teams)
             check_strategies([rs], names, label=f"{k.name}={v}")  # every level, before any is played
         except RuleError as exc:
@@ -101,8 +127,9 @@ def checked_settings(variant: str, base: dict[str, Any], k: Knob, values: list[s
 @click.command()
 @json_flag
 @variant_option
-@click.option("--rule", "rule", required=True, metavar="KNOB=V1,V2,...", shell_complete=complete_knob,
-              help="the knob to sweep and its values (separate with ';' when values contain commas)")
+@click.option("--rule", "rule", required=True, metavar="KNOB[+KNOB]=V1,V2,...", shell_complete=complete_knob,
+              help="the knob to sweep and its values (separate with ';' when values contain commas); "
+                   "KNOB+KNOB=V1,V2 ties knobs to the same value in every run, e.g. hand_size+pony_size=11,13")
 @click.option("--set", "fixed", multiple=True, metavar="KNOB=VALUE", shell_complete=complete_knob,
               help="fixed rule override for every run")
 @rules_file_option
@@ -200,7 +227,7 @@ def parse_levels(levels: str | None, strategy_args: Sequence[str]) -> list[str] 
     return specs
 
 
-def sweep_levels(variant: str, rule: str, k: Knob, values: list[str], base: dict[str, Any], fixed: tuple[str, ...],
+def sweep_levels(variant: str, rule: str, k: Swept, values: list[str], base: dict[str, Any], fixed: tuple[str, ...],
                  rules_file: Path | None, games: int, seed: int, level_specs: list[str], levels: str | None,
                  strategy_args: tuple[str, ...], rotate_seats: bool, chosen: Sequence[Metric], out: Path | None,
                  save: Path | None, jobs: int | None, backend: BackendChoice, fmt: str, quiet: bool = False) -> None:
