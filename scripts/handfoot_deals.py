@@ -108,7 +108,8 @@ def _cell(row: pd.Series) -> str:
 
 def render(table: pd.DataFrame) -> str:
     """The table as Markdown, one line per figure."""
-    lines = ["| section | deal | way | metric | n | units | k | estimate [95% CI] |", "|---|---|---|---|---:|---:|---:|---:|"]
+    lines = ["| section | deal | way | metric | n | units | k | estimate [95% CI] |",
+             "|---|---|---|---|---:|---:|---:|---:|"]
     for _, r in table.iterrows():
         k = "" if r["k"] is None or pd.isna(r["k"]) else str(int(r["k"]))
         lines.append(f"| {r['section']} | {r['deal']} | {r['way']} | {r['metric']} | {r['n']} | {r['units']} | {k} | "
