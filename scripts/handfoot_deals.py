@@ -14,6 +14,7 @@ What is counted, per deal number (1-4: the opening minimum rises 50/90/120/150):
 * ``went_out``: deals ended by a player going out (the rest end on the stock), n = deals;
 * ``contract_met``: team-deals whose team completed its contract (``required_set_turn >= 0``), n = team-deals;
 * ``contract_met_turn``: the turn it was completed, over the team-deals that completed it;
+* ``first_meld_turn``: the turn of the team's opening meld, over the team-deals in which it opened;
 * ``foot_running`` / ``foot_walking`` / ``foot_never``: how each player got into the foot, n = player-deals
   (``running``: the hand emptied by melding, picked up and played on; ``walking``: by discarding the last card);
 * ``pickup_turn``: the foot's pickup turn (``pony_pickup_turn_seat_*``, the deal's turn counter), over the players
@@ -85,6 +86,8 @@ def figures(deals: pd.DataFrame) -> pd.DataFrame:
         rows.append(_share("contract", deal, "", "contract_met", td["required_set_turn"] >= 0, td["game_index"]))
         met = td[td["required_set_turn"] >= 0]
         rows.append(_mean("contract", deal, "", "contract_met_turn", met["required_set_turn"], met["game_index"]))
+        opened = td[td["first_meld_turn"] >= 0]
+        rows.append(_mean("contract", deal, "", "first_meld_turn", opened["first_meld_turn"], opened["game_index"]))
         for way in WAYS:
             rows.append(_share("foot", deal, way, f"foot_{way}", pl["way"] == way, pl["game_index"]))
     for way in ("any", "running", "walking"):

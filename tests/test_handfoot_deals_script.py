@@ -19,7 +19,7 @@ hd = load_script("handfoot_deals")
 
 def _row(game: int, deal: int, team: int, end: str, met: int, feet: dict[int, tuple[str, int]]) -> dict[str, object]:
     row: dict[str, object] = {"game_index": game, "rotation": 0, "deal_index": deal, "team": team, "end_reason": end,
-                              "required_set_turn": met}
+                              "required_set_turn": met, "first_meld_turn": met // 2 if met >= 0 else -1}
     for seat in range(4):
         way, turn = feet.get(seat, (None, None))
         row[f"foot_entry_seat_{seat}"] = way
@@ -43,6 +43,7 @@ def test_figures_count_what_the_rows_say() -> None:
     assert (t.loc[("all", "", "went_out"), ["k", "n"]] == [2, 3]).all()
     assert (t.loc[(1, "", "contract_met"), ["k", "n"]] == [2, 4]).all()
     assert t.loc[(1, "", "contract_met_turn"), "estimate"] == pytest.approx(40.0)
+    assert (t.loc[(1, "", "first_meld_turn"), ["estimate", "n"]] == [20.0, 2]).all()  # teams that never opened left out
     assert (t.loc[(1, "running", "foot_running"), ["k", "n"]] == [1, 8]).all()
     assert (t.loc[(1, "walking", "foot_walking"), ["k", "n"]] == [3, 8]).all()
     assert (t.loc[(2, "never", "foot_never"), ["k", "n"]] == [2, 4]).all()
