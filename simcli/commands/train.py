@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -34,19 +35,38 @@ def train() -> None:
 @click.option("--seed", type=SEED, default=31, show_default=True, help="master seed of the games")
 @click.option("-n", "--games", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
 @click.option("--chunk", type=click.IntRange(min=1), default=10, show_default=True, help="games a chunk (file)")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="worker processes")
+@click.option("--catalogue", default=None, metavar="NAME|FILE",
+              help="draw each game's house rules from this catalogue (a variant's shipped one, e.g. classic, or a "
+                   "TOML file): the preset (with --rule) or 1-3 of its knobs changed, from the game's seed; "
+                   "default: every game under the given rules (a model for those rules only)")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @backend_options
 def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strategies: str | None, seed: int,
-         games: int, chunk: int, jobs: int, quiet: bool, backend: BackendChoice) -> None:
+         games: int, chunk: int, catalogue: str | None, jobs: int | None, quiet: bool,
+         backend: BackendChoice) -> None:
     """Play seeded games of the search player and record, at each searched decision, what it saw and each
     candidate's search value (Parquet chunks in FOLDER; run again on FOLDER to resume)."""
-    from tqdm import tqdm
+    import json
+    import os
 
     from simcli.players.specs import split_strategy_list
+    from simcli.strategies.learnt.catalogue import CatalogueError, load_catalogue
     from simcli.training.data import DataError, DataSpec, check_data, default_strategies, generate
+    from simcli.commands.hints import progress_bar
 
+    jobs = jobs or os.cpu_count() or 1
     ruleset = build_rules(variant, rules)
+    catalogue_text = ""
+    if catalogue is not None:
+        try:
+            cat = load_catalogue(catalogue)
+        except CatalogueError as exc:
+            raise click.ClickException(str(exc)) from None
+        if cat.variant != ruleset.variant:
+            raise click.ClickException(f"catalogue {catalogue} is of variant {cat.variant}, not {ruleset.variant}: "
+                                       f"use --variant {cat.variant} or another catalogue")
+        catalogue_text = json.dumps(cat.to_dict())
     seats = tuple(split_strategy_list(strategies)) if strategies else default_strategies(ruleset, search)
     if len(seats) != ruleset.num_players:
         raise click.ClickException(f"{len(seats)} strategies for {ruleset.num_players} seats")
@@ -55,17 +75,25 @@ def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strate
     except CannotPlay as exc:
         raise click.ClickException(str(exc)) from None
     spec = DataSpec(variant, tuple(sorted((k, v) for k, (_, v) in _overrides(ruleset).items())), seats, seed,
-                    games, chunk)
-    bar = tqdm(total=games, unit="game", disable=quiet, file=sys.stderr)
+                    games, chunk, catalogue_text)
+    bars: list[Any] = []
+
+    def resumed(have: int) -> None:  # the bar starts at the games the folder has: its rate and estimate are this run's
+        bars.append(progress_bar(games, f"data {spec.variant}", quiet=quiet, initial=have))
+
+    def progress(n: int) -> None:
+        bars[0].update(n)
+
     try:
         summary = generate(folder, spec, jobs=jobs, backend=backend.open(jobs), command=["simcli", "train", "data",
-                           *sys.argv[3:]], progress=bar.update)
+                           *sys.argv[3:]], progress=progress, resumed=resumed)
     except DataError as exc:
         raise click.ClickException(str(exc)) from None
     except Exception as exc:
         raise cli_errors(exc) from None
     finally:
-        bar.close()
+        for bar in bars:
+            bar.close()
     problems = check_data(folder)
     if problems:
         raise click.ClickException(f"{folder}: " + "; ".join(problems))
@@ -95,13 +123,12 @@ def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:
 def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed: int, target: str,
         quiet: bool) -> None:
     """Fit a model to the data in FOLDER and write it to MODEL (.npz); print its held-out figures."""
-    from tqdm import tqdm
-
+    from simcli.commands.hints import progress_bar
     from simcli.training.data import DataError
     from simcli.training.fit import FitError, FitSettings
     from simcli.training.fit import fit as fit_model
 
-    bar = tqdm(total=epochs, unit="epoch", disable=quiet, file=sys.stderr)
+    bar = progress_bar(epochs, f"fit {model.name}", quiet=quiet, unit="epoch")
     try:
         meta = fit_model(folder, model, FitSettings(hidden=hidden, epochs=epochs, seed=seed, alpha=alpha,
                                                     target=target),
