@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from simcli.rules.knob_values import MELD_TABLES, Knob, RuleError
+from simcli.rules.knob_values import Knob, RuleError
 from simcli.rules.knobs import CANASTA_TYPES, knob
 from simcli.rules.presets import load_rules, preset_values
 from simcli.rules.ruleset import RuleSet
@@ -267,6 +267,9 @@ class Catalogue:
         from simcli.rules.presets import diff
 
         mine = {k.name: k for k in self.knobs}
+        players = preset_values(self.variant)["num_players"]
+        if rules.num_players != players and "num_players" not in mine:  # diff() compares within a player count
+            return f"num_players={rules.num_players} (the model knows only the preset's {players})"
         for name, (preset, value) in diff(rules).items():
             entry = mine.get(name)
             if entry is None:
@@ -329,7 +332,3 @@ def load_catalogue(name: str | Path) -> Catalogue:
         raise CatalogueError(f"catalogue file {path} does not read: {str(exc).splitlines()[0]}") from None
     return Catalogue.from_dict(data, str(path))
 
-
-def named_tables() -> tuple[str, ...]:
-    """The named opening tables (for a catalogue's values)."""
-    return tuple(MELD_TABLES)

@@ -145,7 +145,7 @@ class Net(HeuristicHooks, Strategy):
         model = self._model_for(view)
         heuristic = self._heuristic(view)
         margin = self.margin if self.margin >= 0 else model.margin
-        seat = self._seats[view.seat] = Seat(heuristic, model._w_state, model.play_buffer(), model._hidden,
+        seat = self._seats[view.seat] = Seat(heuristic, model._w_state, model.play_buffer(view.rules), model._hidden,
                                              model._w_out, margin)
         return seat
 
