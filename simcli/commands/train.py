@@ -66,7 +66,8 @@ def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strate
         if cat.variant != ruleset.variant:
             raise click.ClickException(f"catalogue {catalogue} is of variant {cat.variant}, not {ruleset.variant}: "
                                        f"use --variant {cat.variant} or another catalogue")
-        catalogue_text = json.dumps(cat.to_dict())
+        overrides = {k: v for k, (_, v) in _overrides(ruleset).items()}
+        catalogue_text = json.dumps({**cat.to_dict(), **({"base": overrides} if overrides else {})})
     seats = tuple(split_strategy_list(strategies)) if strategies else default_strategies(ruleset, search)
     if len(seats) != ruleset.num_players:
         raise click.ClickException(f"{len(seats)} strategies for {ruleset.num_players} seats")

@@ -185,6 +185,9 @@ class Catalogue:
     changes: tuple[int, int] = (1, 3)
     #: Where it was read from (for messages), or ``""``.
     source: str = ""
+    #: Knobs set away from the preset for every game (``simcli train data --rule``), as on the command line: the
+    #: base the draws change, and what a knob outside the catalogue must be.
+    base: tuple[tuple[str, str], ...] = ()
 
     # ----------------------------------------------------------------------------------------------- reading
     @classmethod
@@ -231,7 +234,18 @@ class Catalogue:
                 raise CatalogueError(f"{where}: knob {name}'s weight must be a positive number, got {weight}")
             knobs.append(CatalogueKnob(k.name, tuple(dict.fromkeys(values)), weight, probes,
                                        float(spec.get("scale", 1.0)) or 1.0))
-        return cls(variant, tuple(knobs), share, (changes[0], changes[1]), source)
+        base = data.get("base", {})
+        if not isinstance(base, Mapping):
+            raise CatalogueError(f"{where}: base must be a table of knob = value, got {base!r}")
+        try:
+            fixed = tuple(sorted((knob(k).name, knob(k).format(knob(k).parse(str(v)))) for k, v in base.items()))
+            load_rules(variant, dict(fixed))
+        except RuleError as exc:
+            raise CatalogueError(f"{where}: base: {exc}") from None
+        pinned = dict(fixed)
+        knobs = [k if k.name not in pinned or pinned[k.name] in k.values
+                 else CatalogueKnob(k.name, (pinned[k.name], *k.values), k.weight, k.probes, k.scale) for k in knobs]
+        return cls(variant, tuple(knobs), share, (changes[0], changes[1]), source, fixed)
 
     def to_dict(self) -> dict[str, Any]:
         """The catalogue as a TOML-like table (what a model's metadata and a data folder's settings record)."""
@@ -243,8 +257,11 @@ class Catalogue:
             if k.probes:
                 entry["probes"], entry["scale"] = list(k.probes), k.scale
             knobs[k.name] = entry
-        return {"variant": self.variant, "preset_share": self.preset_share, "changes": list(self.changes),
-                "knobs": knobs}
+        out: dict[str, Any] = {"variant": self.variant, "preset_share": self.preset_share,
+                               "changes": list(self.changes), "knobs": knobs}
+        if self.base:
+            out["base"] = dict(self.base)
+        return out
 
     # --------------------------------------------------------------------------------------------- features
     def columns(self) -> list[str]:
@@ -261,19 +278,21 @@ class Catalogue:
     def outside(self, rules: RuleSet) -> str | None:
         """The first way ``rules`` is outside this catalogue, as ``(knob, value, what the model knows)`` text, or
         ``None`` inside it: the variant, every knob not in the catalogue at its preset value (the preset for the
-        rule set's table), every catalogue knob at a value it knows."""
+        rule set's table, with :attr:`base`), every catalogue knob at a value it knows."""
         if rules.variant != self.variant:
             return f"variant {rules.variant} (the model knows {self.variant})"
         from simcli.rules.presets import diff
 
         mine = {k.name: k for k in self.knobs}
-        players = preset_values(self.variant)["num_players"]
+        base = dict(self.base)
+        players = int(base.get("num_players", preset_values(self.variant)["num_players"]))
         if rules.num_players != players and "num_players" not in mine:  # diff() compares within a player count
-            return f"num_players={rules.num_players} (the model knows only the preset's {players})"
-        for name, (preset, value) in diff(rules).items():
+            return f"num_players={rules.num_players} (the model knows only {players})"
+        changed = diff(rules, load_rules(self.variant, base)) if base else diff(rules)
+        for name, (preset, value) in changed.items():
             entry = mine.get(name)
             if entry is None:
-                return f"{name}={value} (the model knows only the preset's {preset})"
+                return f"{name}={value} (the model knows only {preset})"
             if not entry.knows(getattr(rules, entry.knob.field)):
                 return f"{name}={value} (the model knows {entry.describe()})"
         return None
