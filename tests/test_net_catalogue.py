@@ -218,3 +218,19 @@ def test_the_going_out_bonus_decides_whether_to_go_out(tmp_path: Path) -> None:
         seat = Seat(None, model._w_state, model.play_buffer(rules), model._hidden, model._w_out, 0.0)
         picks[bonus] = seat.pick(view, 1, candidates)
     assert picks == {1000: [Meld(KING, 3)], 0: []}
+
+
+def test_a_deal_limit_leaves_a_game_without_changing_its_rules(tmp_path: Path) -> None:
+    """A catalogue's deal_limit: the data keeps the decisions of the first deals and leaves the game (some house
+    rules make games no team wins); the rules recorded are the game's own."""
+    (tmp_path / "limit.toml").write_text('variant = "spanish"\npreset_share = 0.0\ndeal_limit = 1\n'
+                                         '[knobs.going_out_bonus]\nvalues = [100, 500]\n')
+    data = tmp_path / "data"
+    result = invoke("train", "data", str(data), "--variant", "spanish", "--catalogue", str(tmp_path / "limit.toml"),
+                    "--search", "mc:samples=2", "-n", "2", "--chunk", "2", "--seed", "5", "--jobs", "1", "-q")
+    assert result.exit_code == 0, result.output
+    meta, frame, _ = read_data(data)
+    assert meta["catalogue"]["deal_limit"] == 1 and set(frame["deal"]) == {0}
+    assert set(frame["rules"]) <= {'{"going_out_bonus": "100"}', '{"going_out_bonus": "500"}'}
+    with pytest.raises(CatalogueError, match="deal_limit"):
+        Catalogue.from_dict({**TINY, "deal_limit": -1})

@@ -61,6 +61,11 @@ def catalogue_of(text: str) -> Catalogue:
     return found
 
 
+class _DealLimit(BaseException):
+    """Raised from the recording seat to leave a game at its catalogue's deal limit (a BaseException: the engine
+    wraps a strategy's Exception as an error of the game)."""
+
+
 class DataError(ValueError):
     """A data folder that cannot be used: other settings than asked, a damaged chunk, no rows."""
 
@@ -126,6 +131,7 @@ def play_chunk(spec: DataSpec, index: int) -> ChunkRows:
     cols: dict[str, list[Any]] = {c: [] for c in COLUMNS}
     xs: list[np.ndarray] = []
     games = range(index * spec.chunk, min((index + 1) * spec.chunk, spec.games))
+    limit = catalogue_of(spec.catalogue).deal_limit if spec.catalogue else 0
     decision = 0
     for g in games:
         changes = spec.house_rules(g)
@@ -136,6 +142,8 @@ def play_chunk(spec: DataSpec, index: int) -> ChunkRows:
 
         def keep(view: PlayerView, kind: str, weighed: Weighed, g: int = g, drawn: str = drawn) -> None:
             nonlocal decision
+            if limit and view.deal_index >= limit:
+                raise _DealLimit  # a game no team wins under these rules: the deals so far are kept
             x = decision_features(view, kind, weighed.candidates)
             for i in range(len(weighed.candidates)):
                 if weighed.means[i] is None:
@@ -149,7 +157,10 @@ def play_chunk(spec: DataSpec, index: int) -> ChunkRows:
 
         players = make_strategies(spec.strategies, spec.seed, g)
         seated = recording_seats(players, lambda seat: keep)
-        play_seated_game(rules, seated, spec.strategies, spec.seed, g)
+        try:
+            play_seated_game(rules, seated, spec.strategies, spec.seed, g)
+        except _DealLimit:
+            pass
     return ChunkRows(index, cols, xs, len(games), time.process_time() - start)
 
 

@@ -188,6 +188,10 @@ class Catalogue:
     #: Knobs set away from the preset for every game (``simcli train data --rule``), as on the command line: the
     #: base the draws change, and what a knob outside the catalogue must be.
     base: tuple[tuple[str, str], ...] = ()
+    #: Training data stops recording a game after this many deals (0: never): some house-rule combinations make
+    #: games that no team can win (the deals end with every team losing points) and would play until the engine's
+    #: 400-deal limit. The rules are not changed: the game is just left (``simcli train data``).
+    deal_limit: int = 0
 
     # ----------------------------------------------------------------------------------------------- reading
     @classmethod
@@ -245,7 +249,10 @@ class Catalogue:
         pinned = dict(fixed)
         knobs = [k if k.name not in pinned or pinned[k.name] in k.values
                  else CatalogueKnob(k.name, (pinned[k.name], *k.values), k.weight, k.probes, k.scale) for k in knobs]
-        return cls(variant, tuple(knobs), share, (changes[0], changes[1]), source, fixed)
+        limit = data.get("deal_limit", 0)
+        if not isinstance(limit, int) or limit < 0:
+            raise CatalogueError(f"{where}: deal_limit must be a whole number of deals from 0, got {limit!r}")
+        return cls(variant, tuple(knobs), share, (changes[0], changes[1]), source, fixed, limit)
 
     def to_dict(self) -> dict[str, Any]:
         """The catalogue as a TOML-like table (what a model's metadata and a data folder's settings record)."""
@@ -261,6 +268,8 @@ class Catalogue:
                                "changes": list(self.changes), "knobs": knobs}
         if self.base:
             out["base"] = dict(self.base)
+        if self.deal_limit:
+            out["deal_limit"] = self.deal_limit
         return out
 
     # --------------------------------------------------------------------------------------------- features
