@@ -234,3 +234,23 @@ def test_a_deal_limit_leaves_a_game_without_changing_its_rules(tmp_path: Path) -
     assert set(frame["rules"]) <= {'{"going_out_bonus": "100"}', '{"going_out_bonus": "500"}'}
     with pytest.raises(CatalogueError, match="deal_limit"):
         Catalogue.from_dict({**TINY, "deal_limit": -1})
+
+
+def test_a_larger_n_extends_a_data_folder(pipeline: tuple[Path, Path], tmp_path: Path) -> None:
+    """The same settings with more games play only the new chunks (the old ones are kept); fewer, or a folder whose
+    last chunk is short, are other settings."""
+    data, _ = pipeline
+    folder = tmp_path / "grow"
+    args = ["train", "data", str(folder), "--variant", "spanish", "--rule", "max_hands=1", "--catalogue",
+            str(data.parent / "tiny.toml"), "--search", "mc:samples=2", "--chunk", "10", "--seed", "5", "--jobs", "1",
+            "-q"]
+    assert invoke(*args, "-n", "10").exit_code == 0
+    first = (folder / "done-00000.json").read_text()
+    grown = invoke(*args, "-n", "20")
+    assert grown.exit_code == 0, grown.output
+    assert (folder / "done-00000.json").read_text() == first
+    assert json.loads((folder / "done-00001.json").read_text())["sha256"] == \
+        json.loads((data / "done-00001.json").read_text())["sha256"]
+    assert json.loads((folder / "data.json").read_text())["spec"]["games"] == 20
+    shrunk = invoke(*args, "-n", "10")
+    assert shrunk.exit_code != 0 and "other settings" in shrunk.output

@@ -203,9 +203,20 @@ def _open_folder(folder: Path, spec: DataSpec, command: Sequence[str]) -> None:
         if bad := folder_problems(folder):
             raise DataError(f"{folder}: " + "; ".join(bad))
         old = json.loads(path.read_text())
-        if old.get("spec") != json.loads(json.dumps(asdict(spec))) or old.get("feature_version") != FEATURE_VERSION:
+        new = json.loads(json.dumps(asdict(spec)))
+        was = old.get("spec", {})
+        # More games on the same folder extend it (issue 47: data grows while it is fitted): chunk k is the same
+        # games whatever the total, as long as the old total filled its last chunk.
+        grows = (isinstance(was, dict) and {**was, "games": new["games"]} == new and new["games"] > was["games"]
+                 and was["games"] % new["chunk"] == 0)
+        if (was != new and not grows) or old.get("feature_version") != FEATURE_VERSION:
             raise DataError(f"{folder} holds data of other settings ({old.get('spec')}, feature version "
-                            f"{old.get('feature_version')}): use another folder or the same settings")
+                            f"{old.get('feature_version')}): use another folder or the same settings (a larger -n "
+                            f"extends a folder whose games fill their chunks)")
+        if grows:
+            old["spec"] = new
+            old["command"] = list(command)
+            atomic_write_bytes(path, (json.dumps(old, indent=2) + "\n").encode())
         return
     folder.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(path, (json.dumps(settings(spec, command), indent=2) + "\n").encode())
