@@ -254,3 +254,38 @@ def test_a_larger_n_extends_a_data_folder(pipeline: tuple[Path, Path], tmp_path:
     assert json.loads((folder / "data.json").read_text())["spec"]["games"] == 20
     shrunk = invoke(*args, "-n", "10")
     assert shrunk.exit_code != 0 and "other settings" in shrunk.output
+
+
+def test_a_bare_name_is_the_shipped_catalogue_even_beside_a_folder_of_that_name(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "classic").mkdir()  # a data folder called after its variant
+    monkeypatch.chdir(tmp_path)
+    assert load_catalogue("classic").variant == "classic"
+
+
+def test_every_command_plays_the_general_model_under_house_rules(pipeline: tuple[Path, Path], tmp_path: Path) -> None:
+    """play (and its trace's replay), run, tournament and a sweep by level with its strength matches, under rules
+    inside the model's catalogue."""
+    _, model = pipeline
+    net = f"net:model={model}"
+    rules = ["--variant", "spanish", "--rule", "max_hands=1", "--rule", "exact_pile_pick_bonus=0"]
+    trace = tmp_path / "game.jsonl"
+    played = invoke("play", *rules, "--rule", "going_out_bonus=500", "--strategies", f"{net},spanish", "--seed", "3",
+                    "--trace", str(trace))
+    assert played.exit_code == 0, played.output
+    assert invoke("replay", str(trace), "--out", str(tmp_path / "game.html")).exit_code == 0
+    ran = invoke("run", *rules, "--strategies", f"{net},spanish", "--games", "2", "--seed", "1", "-j", "1", "-q",
+                 "--out", str(tmp_path / "run"))
+    assert ran.exit_code == 0, ran.output
+    swept = invoke("sweep", "--variant", "spanish", "--rule", "going_out_bonus=100,500", "--set", "max_hands=1",
+                   "--levels", f"spanish,{net}", "-n", "2", "--strength-games", "4", "--seed", "2", "-j", "1", "-q",
+                   "--out", str(tmp_path / "sweep"), "--json")
+    assert swept.exit_code == 0, swept.output
+    strength = json.JSONDecoder().raw_decode(swept.output)[0]["learnt_strength"]  # stderr's "saved ..." follows
+    assert [(r["level"], r["value"], r["games"]) for r in strength] == [
+        (net, "going_out_bonus=100", 4), (net, "going_out_bonus=500", 4)]
+    assert "## The learnt level under each value" in (tmp_path / "sweep" / "sweep.md").read_text()
+    none = invoke("sweep", "--variant", "spanish", "--rule", "going_out_bonus=100,500", "--set", "max_hands=1",
+                  "--levels", f"spanish,{net}", "-n", "2", "--strength-games", "0", "--seed", "2", "-j", "1", "-q",
+                  "--out", str(tmp_path / "sweep0"), "--json")
+    assert none.exit_code == 0 and "learnt_strength" not in json.JSONDecoder().raw_decode(none.output)[0]

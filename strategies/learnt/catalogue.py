@@ -346,7 +346,8 @@ def shipped_catalogue(variant: str) -> Path:
 def load_catalogue(name: str | Path) -> Catalogue:
     """A catalogue from a TOML file, or a shipped one by its variant's name (``classic``)."""
     path = Path(name).expanduser()
-    if not path.exists() and path.name == str(name) and path.suffix != ".toml":
+    if not path.is_file() and path.name == str(name) and path.suffix != ".toml":  # a bare name (a folder of that
+        # name, as a data folder called after its variant, is not a catalogue)
         shipped = shipped_catalogue(str(name))
         if not shipped.is_file():
             have = ", ".join(sorted(p.stem for p in CATALOGUES.glob("*.toml")))
