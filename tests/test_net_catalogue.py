@@ -30,7 +30,8 @@ from simcli.training.fit import save_model
 #: RULES.md's common house rules for the variant.
 MUST = {
     "classic": {"going_out_bonus", "exact_cut_bonus", "initial_meld_table", "draw_count", "max_hands", "game_target"},
-    "americana": {"draw_count", "initial_meld_table", "allow_8th_card_when_going_out", "min_naturals_before_adding_wild",
+    "americana": {"draw_count", "initial_meld_table", "allow_8th_card_when_going_out",
+                  "min_naturals_before_adding_wild",
                   "pairs_wild_pair_ranks", "empty_pile_no_dead_card", "max_hands", "game_target"},
     "ponytail": {"pony_unlock", "pony_partner_pickup", "new_meld_after_closed_canasta", "cut_sigma",
                  "exact_cut_bonus", "pony_dealer_exact_bonus", "seven_freezes_pile", "max_hands", "game_target"},
@@ -119,7 +120,8 @@ def test_the_data_records_each_games_drawn_rules(pipeline: tuple[Path, Path], tm
         assert json.loads(text) == cat.draw(5, int(game), {"max_hands": "1"}) != {}
     # the same chunks on two worker processes
     again = tmp_path / "again"
-    result = invoke("train", "data", str(again), "--variant", "spanish", "--rule", "max_hands=1", "--catalogue", str(data.parent / "tiny.toml"),
+    result = invoke("train", "data", str(again), "--variant", "spanish", "--rule", "max_hands=1", "--catalogue",
+                    str(data.parent / "tiny.toml"),
                     "--search", "mc:samples=2", "-n", "20", "--chunk", "10", "--seed", "5", "--jobs", "2", "-q")
     assert result.exit_code == 0, result.output
     for k in (0, 1):

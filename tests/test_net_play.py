@@ -124,7 +124,8 @@ def test_net_plays_as_the_heuristic_mc_would_start_from(tmp_path: Path) -> None:
 ROWS_DIGESTS = {"classic": (1203, "2fa04e3afb158252"), "ponytail": (2173, "ef377793f8fee408"),
                 "americana": (2204, "21cd37624d226ead"), "spanish": (697, "1c04a485fdb95a72")}
 #: The same of version 2's whole rows (issue 47's commit).
-ROWS_DIGESTS_2 = {"classic": "9038e3bea961ed29", "ponytail": "4c302ec19db0c090", "americana": "24e84d537c04aa09", "spanish": "b9f1f4b47aa3af71"}
+ROWS_DIGESTS_2 = {"classic": "9038e3bea961ed29", "ponytail": "4c302ec19db0c090", "americana": "24e84d537c04aa09",
+                  "spanish": "b9f1f4b47aa3af71"}
 #: Where version 2's match columns are in a float row.
 MATCH = list(range(98, 106))
 

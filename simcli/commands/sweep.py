@@ -22,10 +22,10 @@ from simcli.commands.common import (
 from simcli.commands.hints import study_interrupts, study_progress
 from simcli.commands.output import reported, save_and_print
 from simcli.commands.run import refuse_useless_rotation
+from simcli.commands.sweep_strength import DEFAULT_GAMES, strengths, with_strengths
 from simcli.players.loading import parse_strategy_list
 from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.reporting.formatting import FORMATS
-from simcli.commands.sweep_strength import DEFAULT_GAMES, strengths, with_strengths
 from simcli.reporting.levels import levels_study
 from simcli.reporting.studies import Setting, check_out, command_line, default_out, play_all, safe_name
 from simcli.reporting.sweeps import Sweep, sweep_study

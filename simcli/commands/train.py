@@ -47,27 +47,18 @@ def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strate
          backend: BackendChoice) -> None:
     """Play seeded games of the search player and record, at each searched decision, what it saw and each
     candidate's search value (Parquet chunks in FOLDER; run again on FOLDER to resume)."""
-    import json
     import os
 
     from simcli.players.specs import split_strategy_list
-    from simcli.strategies.learnt.catalogue import CatalogueError, load_catalogue
-    from simcli.training.data import DataError, DataSpec, check_data, default_strategies, generate
-    from simcli.commands.hints import progress_bar
+    from simcli.training.data import DataError, DataSpec, catalogue_text, check_data, default_strategies, generate
 
     jobs = jobs or os.cpu_count() or 1
     ruleset = build_rules(variant, rules)
-    catalogue_text = ""
-    if catalogue is not None:
-        try:
-            cat = load_catalogue(catalogue)
-        except CatalogueError as exc:
-            raise click.ClickException(str(exc)) from None
-        if cat.variant != ruleset.variant:
-            raise click.ClickException(f"catalogue {catalogue} is of variant {cat.variant}, not {ruleset.variant}: "
-                                       f"use --variant {cat.variant} or another catalogue")
-        overrides = {k: v for k, (_, v) in _overrides(ruleset).items()}
-        catalogue_text = json.dumps({**cat.to_dict(), **({"base": overrides} if overrides else {})})
+    overrides = {k: v for k, (_, v) in _overrides(ruleset).items()}
+    try:
+        drawn = catalogue_text(catalogue, ruleset.variant, overrides) if catalogue is not None else ""
+    except DataError as exc:
+        raise click.ClickException(str(exc)) from None
     seats = tuple(split_strategy_list(strategies)) if strategies else default_strategies(ruleset, search)
     if len(seats) != ruleset.num_players:
         raise click.ClickException(f"{len(seats)} strategies for {ruleset.num_players} seats")
@@ -75,31 +66,44 @@ def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strate
         check_strategies([ruleset], seats)  # what the rules tell of each, before any game
     except CannotPlay as exc:
         raise click.ClickException(str(exc)) from None
-    spec = DataSpec(variant, tuple(sorted((k, v) for k, (_, v) in _overrides(ruleset).items())), seats, seed,
-                    games, chunk, catalogue_text)
-    bars: list[Any] = []
-
-    def resumed(have: int) -> None:  # the bar starts at the games the folder has: its rate and estimate are this run's
-        bars.append(progress_bar(games, f"data {spec.variant}", quiet=quiet, initial=have))
-
-    def progress(n: int) -> None:
-        bars[0].update(n)
-
+    spec = DataSpec(variant, tuple(sorted(overrides.items())), seats, seed, games, chunk, drawn)
+    bar = _DataBar(games, f"data {spec.variant}", quiet)
     try:
         summary = generate(folder, spec, jobs=jobs, backend=backend.open(jobs), command=["simcli", "train", "data",
-                           *sys.argv[3:]], progress=progress, resumed=resumed)
+                           *sys.argv[3:]], progress=bar.update, resumed=bar.start)
     except DataError as exc:
         raise click.ClickException(str(exc)) from None
     except Exception as exc:
         raise cli_errors(exc) from None
     finally:
-        for bar in bars:
-            bar.close()
+        bar.close()
     problems = check_data(folder)
     if problems:
         raise click.ClickException(f"{folder}: " + "; ".join(problems))
     click.echo(f"{folder}: {summary['games']} games, {summary['rows']:,} candidate rows, "
                f"{summary['cpu_seconds']:,} CPU s")
+
+
+class _DataBar:
+    """The data's progress bar with its estimate, started at the games a resumed folder already has (so its rate and
+    time left are this run's)."""
+
+    def __init__(self, games: int, label: str, quiet: bool) -> None:
+        self.games, self.label, self.quiet = games, label, quiet
+        self.bar: Any = None
+
+    def start(self, have: int) -> None:
+        from simcli.commands.hints import progress_bar
+
+        self.bar = progress_bar(self.games, self.label, quiet=self.quiet, initial=have)
+
+    def update(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:

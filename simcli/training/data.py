@@ -61,6 +61,21 @@ def catalogue_of(text: str) -> Catalogue:
     return found
 
 
+def catalogue_text(name: str, variant: str, base: dict[str, str]) -> str:
+    """A catalogue (a shipped one's name or a TOML file) as a spec's JSON text, with the data's ``--rule``
+    settings as its base; a one-line :class:`DataError` for a bad catalogue or one of another variant."""
+    from simcli.strategies.learnt.catalogue import CatalogueError, load_catalogue
+
+    try:
+        cat = load_catalogue(name)
+    except CatalogueError as exc:
+        raise DataError(str(exc)) from None
+    if cat.variant != variant:
+        raise DataError(f"catalogue {name} is of variant {cat.variant}, not {variant}: use --variant {cat.variant} "
+                        "or another catalogue")
+    return json.dumps({**cat.to_dict(), **({"base": base} if base else {})})
+
+
 class _DealLimit(BaseException):
     """Raised from the recording seat to leave a game at its catalogue's deal limit (a BaseException: the engine
     wraps a strategy's Exception as an error of the game)."""

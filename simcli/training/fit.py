@@ -159,7 +159,8 @@ def forward(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.nd
 
 def rule_features(meta: dict[str, Any], frame: Any, catalogue: Any = None) -> np.ndarray:
     """The rule features of every row (issue 47): each game's rule set (the folder's rules with the knobs its
-    ``rules`` column names changed) encoded by ``catalogue`` (default: the folder's own; strategies/learnt/catalogue.py),
+    ``rules`` column names changed) encoded by ``catalogue`` (default: the folder's own;
+    strategies/learnt/catalogue.py),
     one row a candidate; no columns for a folder without a catalogue."""
     from simcli.rules.presets import load_rules
     from simcli.strategies.learnt.catalogue import Catalogue
@@ -224,7 +225,8 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
         "fit_command": " ".join(command or []), "seed": settings.seed, "hidden": settings.hidden,
         "epochs": settings.epochs, "alpha": settings.alpha, "target": settings.target, "data": summary(data),
         "data_seed": meta["spec"]["seed"],
-        "games": int(len(np.unique(games))), "rule_sets": int(frame["rules"].nunique()), "margin": margin, "held_out": figures_of(held, margin),
+        "games": int(len(np.unique(games))), "rule_sets": int(frame["rules"].nunique()), "margin": margin,
+        "held_out": figures_of(held, margin),
         "held_out_margin_0": figures_of(held, 0.0), "validation": figures_of(valid, margin),
         "simcli_version": __version__,
     }
