@@ -27,24 +27,31 @@ VARIANTS = ("classic", "ponytail", "americana", "spanish")
 HEAD = """# The learnt player's models
 
 `net` (strategies/learnt/net.py, docs/strategies.md) plays the model from this folder that was trained under its game's
-exact rules (the same rule-set digest), else its variant's `<variant>.npz` (which refuses other rules): one `.npz` a
-preset, and one for each house rule of the published by-level studies (results/studies/*-levels.md), each the
-weights, the input scaling and the metadata, installed with the package as `simcli/strategies/learnt/models/`. This page
-is written by `python scripts/net_models.py` from the models' own metadata.
+exact rules (the same rule-set digest), else its variant's `<variant>.npz`. A variant's model is a *general* one where
+its metadata records a catalogue of house rules (issue 47; strategies/learnt/catalogues/<variant>.toml): it reads the
+rules as input and plays every rule set inside its catalogue, and refuses one outside it in one line. A model without
+a catalogue is a specialist of one rule set (the digest) and refuses others: `<variant>-preset.npz` is the preset's
+specialist, kept beside a general `<variant>.npz` where it plays the preset better (net plays it there, by digest),
+and `<variant>-KNOB-VALUE.npz` a published study's house rule. Each file holds the weights, the input
+scaling and the metadata, and is installed with the package as `simcli/strategies/learnt/models/`. This page is
+written by `python scripts/net_models.py` from the models' own metadata.
 
 To make a model again: run its data command, then its fit command with the model's path (`pip install -e
-".[train]"` for scikit-learn). Each data run was stopped early (`-n 4000` in the model's metadata, a folder that
-resumes) and fitted to the games it had; the command below asks for just those games (`-n` set to them), which
-plays the same games: a game depends only on the seed and its index. The same data and seed give the same weights:
-on 2026-12-03 the Spanish model's commands, played again in an empty folder,
+".[train]"` for scikit-learn). A data run may have been stopped early (a larger `-n` in the model's metadata, a
+folder that resumes) and fitted to the games it had; the command below asks for just those games (`-n` set to
+them), which plays the same games: a game, and under a catalogue its house rules, depend only on the seed and its
+index. The same data and seed give the same weights. A model marked "upgraded from feature version 1" was made by
+its commands under version 1 and given zero weights for version 2's match columns (`python scripts/net_upgrade.py`):
+it plays exactly as before. Under feature version 1, on 2026-12-03, the Spanish specialist's commands, played again in
+an empty folder,
 
 ```
 simcli train data spanish --variant spanish --seed 31 -n 100 --chunk 10 --jobs 2 && simcli train fit spanish spanish.npz
 ```
 
-wrote the same 35,744 candidate rows and gave spanish.npz's arrays, every one equal, and the fit printed its
+wrote the same 35,744 candidate rows and gave that model's arrays, every one equal, and the fit printed its
 held-out figures as below: picks the search's choice 48.4% (the heuristic's choice: 70.2%), value error 379.6
-points (scripts/check_figures.py --slow plays it again).
+points (scripts/check_figures.py --slow plays it again; under version 2 its rows have the match columns too).
 """
 
 
@@ -71,6 +78,19 @@ def rule_set(meta: dict[str, Any]) -> str:
     return f"the `{variant}` preset" + (f" with {', '.join(f'`{c}`' for c in changed)}" if changed else "")
 
 
+def rules_text(meta: dict[str, Any]) -> str:
+    """A specialist's rule set and digest, or a general model's catalogue: its knobs and the rule sets drawn."""
+    catalogue = meta.get("catalogue")
+    if not isinstance(catalogue, dict):
+        return f"{rule_set(meta)} (digest `{meta['rules_digest']}`)"
+    knobs = catalogue["knobs"]
+    low, high = catalogue.get("changes", [1, 3])
+    return (f"general: the `{meta['variant']}` preset and its catalogue of {len(knobs)} house-rule knobs "
+            f"({', '.join(f'`{k}`' for k in knobs)}); each game the preset (a share of "
+            f"{catalogue.get('preset_share', 0.25):g}) or {low} to {high} knobs changed, "
+            f"{int(meta.get('rule_sets', 0)):,} distinct rule sets in the data")
+
+
 def section(path: Path) -> str:
     """One model's section: its commands, data and held-out figures."""
     meta = load_model(path).meta
@@ -83,8 +103,9 @@ def section(path: Path) -> str:
         replay_command(meta["data_command"], meta["data"]["games"]),
         meta["fit_command"] or f"simcli train fit DATA strategies/learnt/models/{path.name}",
         "```", "",
-        f"Rule set: {rule_set(meta)} (digest `{meta['rules_digest']}`), feature version "
-        f"{meta['feature_version']}, simcli {meta['simcli_version']}. Data: {data['games']:,} games of seed "
+        f"Rule set: {rules_text(meta)}, feature version {meta['feature_version']}"
+        f"{' (upgraded from feature version 1)' if meta.get('upgraded_from') == 1 else ''}, simcli "
+        f"{meta['simcli_version']}. Data: {data['games']:,} games of seed "
         f"{meta['data_seed']} ({data['rows']:,} candidate rows, {data['cpu_seconds']:,} CPU s to play). Model: "
         f"{'ridge regression' if meta['hidden'] == 0 else str(meta['hidden']) + ' hidden units'}, "
         f"{meta['epochs']} epochs, alpha {meta.get('alpha', 1e-4):g}, seed {meta['seed']}; margin "

@@ -73,9 +73,11 @@ def test_default_rungs_with_and_without_ismcts(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_learnt_rung_only_under_its_models_rules() -> None:
-    """net is a default rung under the preset's rules; a changed knob (which net would refuse) leaves it out."""
+    """net is a default rung under the preset's rules and, with Classic's general model (issue 47), under house rules
+    of its catalogue; a changed knob outside it (which net would refuse) leaves it out."""
     assert ladder.learnt_rung("classic", load_rules("classic"))
-    changed = load_rules("classic", {"going_out_bonus": 200})
+    assert ladder.learnt_rung("classic", load_rules("classic", {"going_out_bonus": 200}))
+    changed = load_rules("classic", {"wild_rule": "WIKI"})
     assert not ladder.learnt_rung("classic", changed)
     assert "net" not in ladder.default_rungs("classic", changed)
     assert "net" in ladder.default_rungs("americana", load_rules("americana"))

@@ -40,7 +40,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     models = []
     for target in ("absolute", "relative"):
         model = root / f"{target}.npz"
-        result = CliRunner().invoke(main, ["train", "fit", str(data), str(model), "--epochs", "3", "-q",
+        result = CliRunner().invoke(main, ["train", "fit", str(data), str(model), "--epochs", "6", "-q",
                                            "--hidden", "16", "--target", target])
         assert result.exit_code == 0, result.output
         models.append(model)

@@ -8,7 +8,7 @@ import pytest
 from helpers import load_script
 
 from simcli.rules.presets import load_rules
-from simcli.strategies.learnt.model import MODELS, load_model, model_for_rules
+from simcli.strategies.learnt.model import MODELS, load_model, model_for_rules, rules_digest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,17 +25,29 @@ def test_the_shipped_models_load_under_their_presets(variant: str) -> None:
 
 
 def test_every_shipped_model_is_the_one_net_plays_under_its_rules() -> None:
-    """Each shipped model, the presets' and the house rules' (by-level studies), is small, loads, and is the model
-    ``net`` chooses under the rules it was trained under (its rule-set digest); the house rules' each differ from
-    their preset (the knobs named in the README)."""
+    """Each shipped specialist, of a preset (``<variant>-preset.npz`` beside a general ``<variant>.npz``, issue 47)
+    or of a house rule (by-level studies), is small, loads, and is the model ``net`` chooses under the rules it was
+    trained under (its rule-set digest); the house rules' each differ from their preset (the knobs named in the
+    README). A general model (``<variant>.npz`` with a catalogue) is the one ``net`` plays under every drawn rule set
+    of its catalogue that has no specialist."""
     paths = sorted(MODELS.glob("*.npz"))
     assert {f"{v}.npz" for v in ("classic", "ponytail", "americana", "spanish")} <= {p.name for p in paths}
+    specialists = {load_model(p).meta["rules_digest"]: p.resolve() for p in paths if load_model(p).catalogue is None}
     for path in paths:
         assert path.stat().st_size < 1 << 20
-        meta = load_model(path).meta
+        model = load_model(path)
+        meta = model.meta
+        if model.catalogue is not None:
+            assert path.stem == meta["variant"]
+            for game in range(40):
+                rules = load_rules(meta["variant"], model.catalogue.draw(7, game))
+                chosen = model_for_rules(rules)
+                assert chosen.path == specialists.get(rules_digest(rules), path.resolve())
+                assert chosen.refusal(rules) is None
+            continue
         preset = load_rules(meta["variant"]).formatted()
         changed = {k: v for k, v in meta["rules"].items() if preset.get(k) != v}
-        assert bool(changed) == (path.stem != meta["variant"]), path.name
+        assert bool(changed) == (path.stem not in (meta["variant"], f"{meta['variant']}-preset")), path.name
         rules = load_rules(meta["variant"], changed)
         assert model_for_rules(rules).path == path.resolve()
         assert model_for_rules(rules).refusal(rules) is None

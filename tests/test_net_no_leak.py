@@ -23,6 +23,8 @@ from simcli.engine.view import PlayerView
 from simcli.players.best_heuristic import BEST_HEURISTIC as HEURISTIC
 from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
+from simcli.strategies.learnt.catalogue import load_catalogue
+from simcli.strategies.learnt.model import load_model
 from simcli.strategies.learnt.net import Net
 from simcli.strategies.learnt.net_features import (
     decision_counts,
@@ -41,7 +43,10 @@ def rows_and_pick(st: DealState, seat: int, phase: str, model: Path) -> tuple[li
     candidates = {"draw": draw_candidates, "melds": meld_candidates, "discard": discard_candidates}[phase](view, own)
     # The rows of the training data and those net plays from (counts: the same numbers before their divisors).
     state, parts = decision_counts(view, phase, candidates)
-    rows = np.hstack([decision_features(view, phase, candidates), np.array([state + p for p in parts], dtype=float)])
+    # and the rule features of a general model (issue 47), read from the view's rules
+    rule_row = np.tile(load_model(model).rule_row(view.rules), (len(candidates), 1))
+    rows = np.hstack([decision_features(view, phase, candidates), np.array([state + p for p in parts], dtype=float),
+                      rule_row])
     decision = getattr(net, f"choose_{phase}")(PlayerView(st.clone(), seat))
     return candidates, rows, decision
 
@@ -97,7 +102,8 @@ class Probe(Strategy):
 @pytest.mark.parametrize("variant", list(HEURISTIC))
 def test_net_twins_look_the_same(variant: str, tmp_path: Path) -> None:
     rules = load_rules(variant, {"max_hands": 1})
-    model = random_model(tmp_path / "r.npz", variant, seed=5)
+    # a general model (issue 47): its rows end with the rule features of the variant's catalogue
+    model = random_model(tmp_path / "r.npz", variant, seed=5, catalogue=load_catalogue(variant).to_dict())
     cls = load_strategy(HEURISTIC[variant])
     players: list[Strategy] = [cls(np.random.default_rng(s)) for s in range(rules.num_players)]
     probes = [Probe(players[s], model, 100 + s) for s in (0, 1)]
@@ -108,3 +114,4 @@ def test_net_twins_look_the_same(variant: str, tmp_path: Path) -> None:
     assert sum(p.searched for p in probes) > 5
     # Power: a change the player can see moves its features.
     assert sum(p.visible for p in probes) > 3 and all(p.visible == p.visible_apart for p in probes)
+    assert load_model(model).catalogue is not None

@@ -14,37 +14,37 @@ from pathlib import Path
 import pytest
 from cli_helpers import cli, error_line
 
-NET300 = ("--strategies", "net", "--rule", "going_out_bonus=300")
+NET300 = ("--strategies", "net", "--rule", "wild_rule=WIKI")
 
 
 def test_a_strategy_that_cannot_play_the_rules_fails_before_the_first_game(tmp_path: Path) -> None:
     out = tmp_path / "net300"
     line = error_line("run", "--games", 10, *NET300, "--out", out)
-    assert "strategy 'net' cannot play classic with going_out_bonus=300" in line
+    assert "strategy 'net' cannot play classic with wild_rule=WIKI" in line
     assert "nothing was played or written" in line and "net:any_rules=true" in line
     assert "--on-error skip" not in line
     assert not out.exists()
 
 
 @pytest.mark.parametrize("command", [
-    ("sweep", "--rule", "going_out_bonus=100,300", "--strategies", "net", "--games", 2),
-    ("match", "net", "greedy", "--rule", "going_out_bonus=300", "--games", 2),
-    ("tournament", "greedy,net", "--rule", "going_out_bonus=300", "--games", 2),
-    ("ladder", "--rungs", "greedy,net", "--rule", "going_out_bonus=300", "--pairs", 2),
+    ("sweep", "--rule", "wild_rule=PAGAT,WIKI", "--strategies", "net", "--games", 2),
+    ("match", "net", "greedy", "--rule", "wild_rule=WIKI", "--games", 2),
+    ("tournament", "greedy,net", "--rule", "wild_rule=WIKI", "--games", 2),
+    ("ladder", "--rungs", "greedy,net", "--rule", "wild_rule=WIKI", "--pairs", 2),
 ])
 def test_every_arm_and_level_is_checked_before_anything_plays(command: tuple[object, ...], tmp_path: Path) -> None:
     out = tmp_path / "out"
     line = error_line(*command, "--out", out)
-    assert "strategy 'net' cannot play classic with going_out_bonus=300" in line, line
+    assert "strategy 'net' cannot play classic with wild_rule=WIKI" in line, line
     assert not out.exists() or not any(out.iterdir())
     if command[0] == "sweep":
-        assert line.startswith("Error: going_out_bonus=300: ")  # the level is named
+        assert line.startswith("Error: wild_rule=WIKI: ")  # the level is named
 
 
 def test_balance_checks_every_variant(tmp_path: Path) -> None:
     line = error_line("balance", "--variants", "classic,ponytail", "--strategy", "net", "--rule",
-                      "going_out_bonus=300", "--games", 2, "--out", tmp_path / "b")
-    assert "Error: classic: strategy 'net' cannot play classic with going_out_bonus=300" in line, line
+                      "wild_rule=WIKI", "--games", 2, "--out", tmp_path / "b")
+    assert "Error: classic: strategy 'net' cannot play classic with wild_rule=WIKI" in line, line
 
 
 def test_a_run_that_finished_no_game_gives_way_to_a_new_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

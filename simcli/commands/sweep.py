@@ -23,6 +23,7 @@ from simcli.commands.common import (
 from simcli.commands.hints import study_interrupts, study_progress
 from simcli.commands.output import reported, save_and_print
 from simcli.commands.run import refuse_useless_rotation
+from simcli.commands.sweep_strength import DEFAULT_GAMES, strengths, with_strengths
 from simcli.players.loading import parse_strategy_list
 from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.reporting.formatting import FORMATS
@@ -140,6 +141,9 @@ def checked_settings(variant: str, base: dict[str, Any], k: Swept, values: list[
                    "repeated, each one is a level")
 @click.option("--levels", metavar="L1,L2,...", shell_complete=complete_strategy,
               help="skill levels: play the sweep once per strategy spec (every seat) and report the interaction")
+@click.option("--strength-games", type=click.IntRange(min=0), default=DEFAULT_GAMES, show_default=True,
+              help="with --levels: each learnt level (net) against the variant's heuristic under each value, a "
+                   "duplicate match of this many games, reported with the study (0: none)")
 @click.option("--rotate-seats", is_flag=True,
               help="play every game again with the partnerships swapped (duplicate pairs; needs two strategies)")
 @click.option("--metric", "metrics", multiple=True, metavar="NAME[,NAME...]",
@@ -156,15 +160,16 @@ def checked_settings(variant: str, base: dict[str, Any], k: Swept, values: list[
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no line per run on stderr")
 @reported
 def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | None, games: int, seed: int,
-          strategy_args: tuple[str, ...], levels: str | None, rotate_seats: bool, metrics: tuple[str, ...],
-          out: Path | None, save: Path | None, jobs: int | None, backend: BackendChoice, fmt: str,
-          quiet: bool) -> None:
+          strategy_args: tuple[str, ...], levels: str | None, strength_games: int, rotate_seats: bool,
+          metrics: tuple[str, ...], out: Path | None, save: Path | None, jobs: int | None, backend: BackendChoice,
+          fmt: str, quiet: bool) -> None:
     """Play one run per value of a rule knob (same master seed and N, so runs are paired game by game) and
     tabulate and plot the chosen metrics against the value, each with its 95% interval, and each value's
     paired difference from the first (the baseline) with its interval and Holm-adjusted p.
 
     With --levels (or --strategies repeated) the sweep is played at each level, and each value's effect is
-    reported per level with the interaction: its effect at a level minus its effect at the first level."""
+    reported per level with the interaction: its effect at a level minus its effect at the first level; a learnt
+    level (net) also plays a small duplicate match against the heuristic under each value (--strength-games)."""
     from simcli import stats
 
     level_specs = parse_levels(levels, strategy_args)
@@ -173,7 +178,7 @@ def sweep(variant: str, rule: str, fixed: tuple[str, ...], rules_file: Path | No
     k, values, base, chosen = swept_knob(variant, rule, fixed, rules_file, metrics)
     if level_specs is not None:
         return sweep_levels(variant, rule, k, values, base, fixed, rules_file, games, seed, level_specs, levels,
-                            strategy_args, rotate_seats, chosen, out, save, jobs, backend, fmt, quiet)
+                            strategy_args, rotate_seats, chosen, out, save, jobs, backend, fmt, quiet, strength_games)
     settings = checked_settings(variant, base, k, values, strategies, rotate_seats, chosen)
     out = out or default_out("sweep", k.name)
     labels = [f"{k.name}={v}" for v in values]
@@ -230,7 +235,8 @@ def parse_levels(levels: str | None, strategy_args: Sequence[str]) -> list[str] 
 def sweep_levels(variant: str, rule: str, k: Swept, values: list[str], base: dict[str, Any], fixed: tuple[str, ...],
                  rules_file: Path | None, games: int, seed: int, level_specs: list[str], levels: str | None,
                  strategy_args: tuple[str, ...], rotate_seats: bool, chosen: Sequence[Metric], out: Path | None,
-                 save: Path | None, jobs: int | None, backend: BackendChoice, fmt: str, quiet: bool = False) -> None:
+                 save: Path | None, jobs: int | None, backend: BackendChoice, fmt: str, quiet: bool = False,
+                 strength_games: int = DEFAULT_GAMES) -> None:
     """``sweep`` at several levels: one run per (level, value) into ``OUT/<level>/<knob>=<value>`` on the same
     master seed and N (every level and value pairs game by game), then the per-level effects and interactions."""
     from simcli import stats
@@ -264,4 +270,6 @@ def sweep_levels(variant: str, rule: str, k: Swept, values: list[str], base: dic
                                    cmd), level_runs, {s: st[0][2] for s, st in plan}, prefix.name + ".png", fmt)
     except stats.StatsError as exc:
         raise click.ClickException(str(exc)) from None
+    arms = [(f"{k.name}={v}", rs) for v, rs, _ in plan[0][1]]  # each value's rules (the same at every level)
+    study = with_strengths(study, strengths(variant, level_specs, arms, strength_games, seed, jobs, pool), seed, fmt)
     save_and_print(prefix, study)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -34,19 +35,30 @@ def train() -> None:
 @click.option("--seed", type=SEED, default=31, show_default=True, help="master seed of the games")
 @click.option("-n", "--games", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
 @click.option("--chunk", type=click.IntRange(min=1), default=10, show_default=True, help="games a chunk (file)")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="worker processes")
+@click.option("--catalogue", default=None, metavar="NAME|FILE",
+              help="draw each game's house rules from this catalogue (a variant's shipped one, e.g. classic, or a "
+                   "TOML file): the preset (with --rule) or 1-3 of its knobs changed, from the game's seed; "
+                   "default: every game under the given rules (a model for those rules only)")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @backend_options
 def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strategies: str | None, seed: int,
-         games: int, chunk: int, jobs: int, quiet: bool, backend: BackendChoice) -> None:
+         games: int, chunk: int, catalogue: str | None, jobs: int | None, quiet: bool,
+         backend: BackendChoice) -> None:
     """Play seeded games of the search player and record, at each searched decision, what it saw and each
     candidate's search value (Parquet chunks in FOLDER; run again on FOLDER to resume)."""
-    from tqdm import tqdm
+    import os
 
     from simcli.players.specs import split_strategy_list
-    from simcli.training.data import DataError, DataSpec, check_data, default_strategies, generate
+    from simcli.training.data import DataError, DataSpec, catalogue_text, check_data, default_strategies, generate
 
+    jobs = jobs or os.cpu_count() or 1
     ruleset = build_rules(variant, rules)
+    overrides = {k: v for k, (_, v) in _overrides(ruleset).items()}
+    try:
+        drawn = catalogue_text(catalogue, ruleset.variant, overrides) if catalogue is not None else ""
+    except DataError as exc:
+        raise click.ClickException(str(exc)) from None
     seats = tuple(split_strategy_list(strategies)) if strategies else default_strategies(ruleset, search)
     if len(seats) != ruleset.num_players:
         raise click.ClickException(f"{len(seats)} strategies for {ruleset.num_players} seats")
@@ -54,12 +66,11 @@ def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strate
         check_strategies([ruleset], seats)  # what the rules tell of each, before any game
     except CannotPlay as exc:
         raise click.ClickException(str(exc)) from None
-    spec = DataSpec(variant, tuple(sorted((k, v) for k, (_, v) in _overrides(ruleset).items())), seats, seed,
-                    games, chunk)
-    bar = tqdm(total=games, unit="game", disable=quiet, file=sys.stderr)
+    spec = DataSpec(variant, tuple(sorted(overrides.items())), seats, seed, games, chunk, drawn)
+    bar = _DataBar(games, f"data {spec.variant}", quiet)
     try:
         summary = generate(folder, spec, jobs=jobs, backend=backend.open(jobs), command=["simcli", "train", "data",
-                           *sys.argv[3:]], progress=bar.update)
+                           *sys.argv[3:]], progress=bar.update, resumed=bar.start)
     except DataError as exc:
         raise click.ClickException(str(exc)) from None
     except Exception as exc:
@@ -71,6 +82,28 @@ def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strate
         raise click.ClickException(f"{folder}: " + "; ".join(problems))
     click.echo(f"{folder}: {summary['games']} games, {summary['rows']:,} candidate rows, "
                f"{summary['cpu_seconds']:,} CPU s")
+
+
+class _DataBar:
+    """The data's progress bar with its estimate, started at the games a resumed folder already has (so its rate and
+    time left are this run's)."""
+
+    def __init__(self, games: int, label: str, quiet: bool) -> None:
+        self.games, self.label, self.quiet = games, label, quiet
+        self.bar: Any = None
+
+    def start(self, have: int) -> None:
+        from simcli.commands.hints import progress_bar
+
+        self.bar = progress_bar(self.games, self.label, quiet=self.quiet, initial=have)
+
+    def update(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:
@@ -95,13 +128,12 @@ def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:
 def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed: int, target: str,
         quiet: bool) -> None:
     """Fit a model to the data in FOLDER and write it to MODEL (.npz); print its held-out figures."""
-    from tqdm import tqdm
-
+    from simcli.commands.hints import progress_bar
     from simcli.training.data import DataError
     from simcli.training.fit import FitError, FitSettings
     from simcli.training.fit import fit as fit_model
 
-    bar = tqdm(total=epochs, unit="epoch", disable=quiet, file=sys.stderr)
+    bar = progress_bar(epochs, f"fit {model.name}", quiet=quiet, unit="epoch")
     try:
         meta = fit_model(folder, model, FitSettings(hidden=hidden, epochs=epochs, seed=seed, alpha=alpha,
                                                     target=target),

@@ -41,12 +41,45 @@ from simcli.rules.presets import load_rules
 from simcli.rules.ruleset import RuleSet
 from simcli.runs.backends import Backend, ClusterLost, use_backend
 from simcli.runs.storage import atomic_write_bytes
+from simcli.strategies.learnt.catalogue import Catalogue
 from simcli.strategies.learnt.model import rules_digest
 from simcli.strategies.learnt.net_features import FEATURE_VERSION, decision_features
 from simcli.training.data_schema import folder_problems
 
 #: The data folder's settings file.
 SETTINGS = "data.json"
+
+#: Catalogues read from a spec's JSON text, once a process.
+_CATALOGUES: dict[str, Catalogue] = {}
+
+
+def catalogue_of(text: str) -> Catalogue:
+    """The catalogue of a spec's JSON text (read once a process)."""
+    found = _CATALOGUES.get(text)
+    if found is None:
+        found = _CATALOGUES[text] = Catalogue.from_dict(json.loads(text))
+    return found
+
+
+def catalogue_text(name: str, variant: str, base: dict[str, str]) -> str:
+    """A catalogue (a shipped one's name or a TOML file) as a spec's JSON text, with the data's ``--rule``
+    settings as its base; a one-line :class:`DataError` for a bad catalogue or one of another variant."""
+    from simcli.strategies.learnt.catalogue import CatalogueError, load_catalogue
+
+    try:
+        cat = load_catalogue(name)
+    except CatalogueError as exc:
+        raise DataError(str(exc)) from None
+    if cat.variant != variant:
+        raise DataError(f"catalogue {name} is of variant {cat.variant}, not {variant}: use --variant {cat.variant} "
+                        "or another catalogue")
+    return json.dumps({**cat.to_dict(), **({"base": base} if base else {})})
+
+
+class _DealLimit(BaseException):
+    """Raised from the recording seat to leave a game at its catalogue's deal limit (a BaseException: the engine
+    wraps a strategy's Exception as an error of the game)."""
+
 
 class DataError(ValueError):
     """A data folder that cannot be used: other settings than asked, a damaged chunk, no rows."""
@@ -63,10 +96,20 @@ class DataSpec:
     seed: int
     games: int
     chunk: int
+    #: A catalogue of house rules to draw each game's rules from (issue 47: its table as JSON text, so that the
+    #: spec is whole in a worker), or ``""``: every game under :meth:`ruleset`.
+    catalogue: str = ""
 
     def ruleset(self) -> RuleSet:
-        """The rule set the games are played under."""
+        """The rule set the games are played under (with a catalogue: the base its draws change)."""
         return load_rules(self.variant, dict(self.rules))
+
+    def house_rules(self, game: int) -> dict[str, str]:
+        """The knobs game ``game`` changes from :meth:`ruleset` (``{}`` without a catalogue): drawn from the game's
+        own stream (strategies/learnt/catalogue.py), so the same game has the same rules whoever plays it."""
+        if not self.catalogue:
+            return {}
+        return catalogue_of(self.catalogue).draw(self.seed, game, dict(self.rules))
 
     @property
     def chunks(self) -> int:
@@ -91,34 +134,48 @@ class ChunkRows:
     cpu: float
 
 
-COLUMNS = ("game", "seat", "deal", "turn", "kind", "decision", "candidate", "chosen", "worlds", "mean", "se")
+COLUMNS = ("game", "seat", "deal", "turn", "kind", "decision", "candidate", "chosen", "worlds", "mean", "se",
+           "rules")
 
 
 def play_chunk(spec: DataSpec, index: int) -> ChunkRows:
     """Play chunk ``index``'s games and return the rows of every searched decision in them."""
     start = time.process_time()
-    rules = spec.ruleset()
+    base = spec.ruleset()
+    by_changes: dict[str, RuleSet] = {"{}": base}
     cols: dict[str, list[Any]] = {c: [] for c in COLUMNS}
     xs: list[np.ndarray] = []
     games = range(index * spec.chunk, min((index + 1) * spec.chunk, spec.games))
+    limit = catalogue_of(spec.catalogue).deal_limit if spec.catalogue else 0
     decision = 0
     for g in games:
-        def keep(view: PlayerView, kind: str, weighed: Weighed, g: int = g) -> None:
+        changes = spec.house_rules(g)
+        drawn = json.dumps(changes, sort_keys=True)
+        if drawn not in by_changes:
+            by_changes[drawn] = load_rules(spec.variant, {**dict(spec.rules), **changes})
+        rules = by_changes[drawn]
+
+        def keep(view: PlayerView, kind: str, weighed: Weighed, g: int = g, drawn: str = drawn) -> None:
             nonlocal decision
+            if limit and view.deal_index >= limit:
+                raise _DealLimit  # a game no team wins under these rules: the deals so far are kept
             x = decision_features(view, kind, weighed.candidates)
             for i in range(len(weighed.candidates)):
                 if weighed.means[i] is None:
                     continue  # a challenger the search never played (racing): no value to learn from
                 for c, v in zip(COLUMNS, (g, view.seat, view.deal_index, view.turn, kind, decision, i,
                                           i == weighed.chosen, weighed.worlds[i], weighed.means[i],
-                                          weighed.errors[i]), strict=True):
+                                          weighed.errors[i], drawn), strict=True):
                     cols[c].append(v)
                 xs.append(x[i])
             decision += 1
 
         players = make_strategies(spec.strategies, spec.seed, g)
         seated = recording_seats(players, lambda seat: keep)
-        play_seated_game(rules, seated, spec.strategies, spec.seed, g)
+        try:
+            play_seated_game(rules, seated, spec.strategies, spec.seed, g)
+        except _DealLimit:
+            pass
     return ChunkRows(index, cols, xs, len(games), time.process_time() - start)
 
 
@@ -147,9 +204,12 @@ def write_chunk(folder: Path, rows: ChunkRows) -> None:
 def settings(spec: DataSpec, command: Sequence[str]) -> dict[str, Any]:
     """The data folder's ``data.json``: the spec, the rule set and its digest, the feature version, the command."""
     rules = spec.ruleset()
-    return {"spec": asdict(spec), "variant": rules.variant, "rules": rules.formatted(),
-            "rules_digest": rules_digest(rules), "feature_version": FEATURE_VERSION, "command": list(command),
-            "simcli_version": __version__}
+    out = {"spec": asdict(spec), "variant": rules.variant, "rules": rules.formatted(),
+           "rules_digest": rules_digest(rules), "feature_version": FEATURE_VERSION, "command": list(command),
+           "simcli_version": __version__}
+    if spec.catalogue:
+        out["catalogue"] = json.loads(spec.catalogue)
+    return out
 
 
 def _open_folder(folder: Path, spec: DataSpec, command: Sequence[str]) -> None:
@@ -158,9 +218,20 @@ def _open_folder(folder: Path, spec: DataSpec, command: Sequence[str]) -> None:
         if bad := folder_problems(folder):
             raise DataError(f"{folder}: " + "; ".join(bad))
         old = json.loads(path.read_text())
-        if old.get("spec") != json.loads(json.dumps(asdict(spec))) or old.get("feature_version") != FEATURE_VERSION:
+        new = json.loads(json.dumps(asdict(spec)))
+        was = old.get("spec", {})
+        # More games on the same folder extend it (issue 47: data grows while it is fitted): chunk k is the same
+        # games whatever the total, as long as the old total filled its last chunk.
+        grows = (isinstance(was, dict) and {**was, "games": new["games"]} == new and new["games"] > was["games"]
+                 and was["games"] % new["chunk"] == 0)
+        if (was != new and not grows) or old.get("feature_version") != FEATURE_VERSION:
             raise DataError(f"{folder} holds data of other settings ({old.get('spec')}, feature version "
-                            f"{old.get('feature_version')}): use another folder or the same settings")
+                            f"{old.get('feature_version')}): use another folder or the same settings (a larger -n "
+                            f"extends a folder whose games fill their chunks)")
+        if grows:
+            old["spec"] = new
+            old["command"] = list(command)
+            atomic_write_bytes(path, (json.dumps(old, indent=2) + "\n").encode())
         return
     folder.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(path, (json.dumps(settings(spec, command), indent=2) + "\n").encode())
@@ -173,18 +244,22 @@ def done(folder: Path) -> dict[int, dict[str, Any]]:
 
 def generate(folder: str | Path, spec: DataSpec, *, jobs: int = 1, backend: str | Backend = "local",
              command: Sequence[str] = (), progress: Callable[[int], None] | None = None,
-             limit: int | None = None) -> dict[str, Any]:
+             limit: int | None = None, resumed: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Play the chunks of ``spec`` that ``folder`` lacks and write them; return a summary of the whole folder.
 
-    ``progress`` is told the games of each chunk as it is written (a progress bar in the command); ``limit`` plays
-    at most that many chunks in this call (the rest on a later one: the folder resumes).
+    ``resumed`` is told the games the folder already has, then ``progress`` the games of each chunk as it is
+    written (a progress bar in the command, whose rate and estimate are then this call's); ``limit`` plays at most
+    that many chunks in this call (the rest on a later one: the folder resumes).
     """
     out = Path(folder)
     _open_folder(out, spec, command)
     have = done(out)
     todo = [k for k in range(spec.chunks) if k not in have][:limit]
-    if progress is not None:
-        progress(sum(m["games"] for m in have.values()))
+    already = sum(m["games"] for m in have.values())
+    if resumed is not None:
+        resumed(already)
+    elif progress is not None:
+        progress(already)
     try:
         with use_backend(backend, jobs) as pool:
             for rows in pool.results(play_chunk, spec, todo):
@@ -237,6 +312,8 @@ def read_data(folder: str | Path) -> tuple[dict[str, Any], Any, np.ndarray]:
         x = table.column("x").combine_chunks()
         xs.append(np.asarray(x.flatten().to_numpy(), dtype=np.float32).reshape(table.num_rows, -1))
         frame = table.drop(["x"]).to_pandas()
+        if "rules" not in frame:  # a folder of one rule set
+            frame["rules"] = "{}"
         frame["decision"] = frame["decision"] + 1_000_000 * k  # decisions are numbered within a chunk
         frames.append(frame)
     if not frames:

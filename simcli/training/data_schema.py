@@ -12,16 +12,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from simcli.primitives.schema import INT, NAT, NUMBER, POS, STR, TEXT, ListOf, MapOf, Record, problem
+from simcli.primitives.schema import ANY, INT, NAT, NUMBER, POS, STR, TEXT, ListOf, MapOf, Record, problem
 
 SETTINGS = "data.json"
 DATA_SPEC = Record("the data's settings", {
     "variant": TEXT, "rules": ListOf(ListOf(STR, 2)), "strategies": ListOf(TEXT, 1), "seed": INT, "games": POS,
-    "chunk": POS})
+    "chunk": POS}, optional={"catalogue": STR})
 #: ``data.json``.
 DATA_JSON = Record("a data folder's settings (a JSON object)", {
     "spec": DATA_SPEC, "variant": TEXT, "rules": MapOf(STR), "rules_digest": STR, "feature_version": INT,
-    "command": ListOf(STR)}, optional={"simcli_version": STR})
+    "command": ListOf(STR)}, optional={"simcli_version": STR, "catalogue": MapOf(ANY)})
 #: ``done-KKKKK.json``, written after its chunk's Parquet file.
 MARKER = Record("a done-marker (a JSON object)", {"rows": NAT, "games": NAT, "cpu_seconds": NUMBER, "sha256": STR})
 

@@ -157,10 +157,43 @@ def forward(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.nd
     return h[:, 0]
 
 
+def rule_features(meta: dict[str, Any], frame: Any, catalogue: Any = None) -> np.ndarray:
+    """The rule features of every row (issue 47): each game's rule set (the folder's rules with the knobs its
+    ``rules`` column names changed) encoded by ``catalogue`` (default: the folder's own;
+    strategies/learnt/catalogue.py),
+    one row a candidate; no columns for a folder without a catalogue."""
+    from simcli.rules.presets import load_rules
+    from simcli.strategies.learnt.catalogue import Catalogue
+
+    if catalogue is None:
+        if not isinstance(meta.get("catalogue"), dict):
+            return np.zeros((len(frame), 0), dtype=np.float32)
+        catalogue = Catalogue.from_dict(meta["catalogue"])
+    base = dict(meta["spec"]["rules"])
+    codes, uniques = pd_factorize(frame["rules"])
+    encoded = np.array([catalogue.encode(load_rules(meta["variant"], {**base, **json.loads(u)})) for u in uniques],
+                       dtype=np.float32).reshape(len(uniques), -1)
+    out: np.ndarray = encoded[codes]
+    return out
+
+
+def pd_factorize(column: Any) -> tuple[np.ndarray, list[str]]:
+    """A column's codes and distinct values (pandas' factorize)."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(column)
+    return np.asarray(codes), [str(u) for u in uniques]
+
+
 def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: list[str] | None = None,
         progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Fit a model to the data folder ``data`` and write it to ``out`` (``.npz``); return its metadata."""
+    """Fit a model to the data folder ``data`` and write it to ``out`` (``.npz``); return its metadata. A folder
+    drawn from a catalogue gives a general model: the rule features are appended to the rows and the catalogue is
+    recorded in the model's metadata."""
     meta, frame, x = read_data(data)
+    rules_x = rule_features(meta, frame)
+    if rules_x.shape[1]:
+        x = np.hstack([x, rules_x])
     target = targets(frame, settings.target)
     games = np.asarray(frame["game"])
     held, valid = games % 10 == 9, games % 10 == 8
@@ -192,10 +225,13 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
         "fit_command": " ".join(command or []), "seed": settings.seed, "hidden": settings.hidden,
         "epochs": settings.epochs, "alpha": settings.alpha, "target": settings.target, "data": summary(data),
         "data_seed": meta["spec"]["seed"],
-        "games": int(len(np.unique(games))), "margin": margin, "held_out": figures_of(held, margin),
+        "games": int(len(np.unique(games))), "rule_sets": int(frame["rules"].nunique()), "margin": margin,
+        "held_out": figures_of(held, margin),
         "held_out_margin_0": figures_of(held, 0.0), "validation": figures_of(valid, margin),
         "simcli_version": __version__,
     }
+    if isinstance(meta.get("catalogue"), dict):
+        model_meta["catalogue"] = meta["catalogue"]
     if settings.target == "absolute":  # the value error beside predicting the training rows' mean
         model_meta["held_out"]["rmse_mean_baseline"] = round(float(np.sqrt(np.mean((target[held] - y_mean) ** 2))), 2)
     save_model(out, layers, x_mean, x_scale, y_scale, model_meta)
@@ -224,7 +260,9 @@ def evaluate(model: str | Path, data: str | Path, *, margin: float | None = None
     from simcli.strategies.learnt.model import load_model
 
     loaded = load_model(model)
-    _, frame, x = read_data(data)
+    meta, frame, x = read_data(data)
+    if loaded.catalogue is not None:
+        x = np.hstack([x, rule_features(meta, frame, loaded.catalogue)])
     target = targets(frame, str(loaded.meta.get("target", "relative")))
     rows = np.asarray(frame["game"]) % 10 == 9 if games == "held" else np.ones(len(frame), dtype=bool)
     values = loaded.values(x[rows].astype(np.float64))

@@ -20,6 +20,7 @@ import numpy as np
 from simcli.rules.knobs import LATER_KNOBS
 from simcli.rules.ruleset import RuleSet
 
+from .catalogue import Catalogue, CatalogueError
 from .net_features import CANDIDATE_COLUMNS, COUNT_LAYOUT, FEATURE_VERSION, KINDS, STATE_COLUMNS, STATE_COUNTS
 from .net_play import forward
 
@@ -51,7 +52,12 @@ def digested_knobs(rules: RuleSet) -> dict[str, str]:
 
 def train_command(rules: RuleSet, path: str = "MODEL.npz") -> str:
     """The commands that make a model for ``rules`` (data, then fit), as one line."""
-    knobs = "".join(f" --rule {k}={v}" for k, (_, v) in sorted(_preset_diff(rules).items()))
+    from simcli.rules.presets import preset_values
+
+    changed = {k: v for k, (_, v) in _preset_diff(rules).items()}
+    if rules.num_players != preset_values(rules.variant)["num_players"]:  # diff() compares within a player count
+        changed["num_players"] = str(rules.num_players)
+    knobs = "".join(f" --rule {k}={v}" for k, v in sorted(changed.items()))
     return (f"simcli train data DATA --variant {rules.variant}{knobs} && simcli train fit DATA {path}")
 
 
@@ -88,7 +94,17 @@ class Model:
         if meta.get("feature_version") != FEATURE_VERSION:
             raise ModelError(f"model file {path} has feature version {meta.get('feature_version')}, this simcli "
                              f"{FEATURE_VERSION}: train it again (simcli train data, simcli train fit)")
-        if self.layers[0][0].shape[0] != self.x_mean.size or self.x_mean.size != STATE_COLUMNS + CANDIDATE_COLUMNS:
+        #: The catalogue of house rules the model was trained over (its rule features), or ``None``: a model of one
+        #: rule set (its ``rules_digest``).
+        self.catalogue: Catalogue | None = None
+        if isinstance(meta.get("catalogue"), dict):
+            try:
+                self.catalogue = Catalogue.from_dict(meta["catalogue"], f"model file {path}")
+            except CatalogueError as exc:
+                raise ModelError(str(exc)) from None
+        base = STATE_COLUMNS + CANDIDATE_COLUMNS
+        n_rules = len(self.catalogue.columns()) if self.catalogue is not None else 0
+        if self.layers[0][0].shape[0] != self.x_mean.size or self.x_mean.size != base + n_rules:
             raise ModelError(f"model file {path} is damaged or not a net model (its shapes disagree)")
         # The play-time pass (:meth:`values_of_counts`) is over rows of counts (simcli.strategies.learnt.net_features:
         # COUNT_LAYOUT): the input scaling folded into the first layer, each float column's weights (over its
@@ -111,6 +127,10 @@ class Model:
             self._w_out = np.ascontiguousarray(rest[-1][0][:, 0] * self.y_scale)
         else:  # a linear model (``--hidden 0``): the first layer is the output
             w_count = w_count * self.y_scale
+        # The rule features (issue 47) are the same at every decision of a game: their share of the first layer is
+        # worked out once a rule set (:meth:`rule_share`) and added where the bias went, onto the kind rows.
+        self._w_rules = folded[base:] * (self.y_scale if not rest else 1.0)
+        self._rule_shares: dict[int, tuple[RuleSet, np.ndarray]] = {}
         self._w_state = np.ascontiguousarray(w_count[:STATE_COUNTS])
         # the candidate part's rows, and a last row for the state's share (its last count is 1): see play_buffer
         self._w_candidate = np.ascontiguousarray(np.vstack([w_count[STATE_COUNTS:], np.zeros(w_count.shape[1])]))
@@ -125,12 +145,31 @@ class Model:
                 np.maximum(h, 0.0, out=h)
         return h[:, 0] * self.y_scale
 
-    def play_buffer(self) -> np.ndarray:
-        """The candidate part's weights of the first layer, to hand to :meth:`values_of_counts` (one a player: its
-        last row is written at each decision)."""
-        return self._w_candidate.copy()
+    def rule_share(self, rules: RuleSet) -> np.ndarray:
+        """The rule features' share of the first layer under ``rules`` (zeros for a model of one rule set): the
+        catalogue's encoding of the rules times their weights, once a rule set."""
+        kept = self._rule_shares.get(id(rules))
+        if kept is None or kept[0] is not rules:
+            share = (self.catalogue.encode(rules) @ self._w_rules if self.catalogue is not None
+                     else np.zeros(self._w_candidate.shape[1]))
+            kept = self._rule_shares[id(rules)] = (rules, share)
+        return kept[1]
 
-    def values_of_counts(self, counts: bytes | list[int], k: int, buffer: np.ndarray | None = None) -> list[float]:
+    def rule_row(self, rules: RuleSet) -> np.ndarray:
+        """The rule features of ``rules`` as the float row's last columns (empty for a model of one rule set)."""
+        return self.catalogue.encode(rules) if self.catalogue is not None else np.zeros(0)
+
+    def play_buffer(self, rules: RuleSet | None = None) -> np.ndarray:
+        """The candidate part's weights of the first layer, to hand to :meth:`values_of_counts` (one a player: its
+        last row is written at each decision), with the share of ``rules``' features folded into the kind rows (one
+        of them is 1 in every row): no cost a decision."""
+        out = self._w_candidate.copy()
+        if rules is not None and self.catalogue is not None:
+            out[:len(KINDS)] += self.rule_share(rules)
+        return out
+
+    def values_of_counts(self, counts: bytes | list[int], k: int, buffer: np.ndarray | None = None,
+                         rules: RuleSet | None = None) -> list[float]:
         """The values of a decision's ``k`` candidates from its rows as counts, the state part and then each
         candidate's part: bytes (:func:`~simcli.strategies.learnt.net_features.decision_bytes`), or a list where a count
         is over 255 (:func:`~simcli.strategies.learnt.net_features.decision_counts`). The same as :meth:`values` of the
@@ -138,7 +177,7 @@ class Model:
         made in Python, the state through the first layer once (into ``buffer``'s last row, :meth:`play_buffer`, which
         every candidate's last count, 1, adds), every candidate in one product, a few numpy calls a decision."""
         if buffer is None:
-            buffer = self.play_buffer()
+            buffer = self.play_buffer(rules)
         return forward(counts, k, self._w_state, buffer, self._hidden, self._w_out)
 
     def refusal(self, rules: RuleSet) -> str | None:
@@ -150,6 +189,12 @@ class Model:
         return kept[1]
 
     def _refusal(self, rules: RuleSet) -> str | None:
+        if self.catalogue is not None:  # a general model: every rule set inside its catalogue
+            out = self.catalogue.outside(rules)
+            if out is None:
+                return None
+            return (f"net's model {self.path.name} was not trained for {out}: train one with "
+                    f"`{train_command(rules)}`, or play it anyway with net:any_rules=true")
         if self.meta.get("rules_digest") == rules_digest(rules):
             return None
         theirs: dict[str, str] = self.meta.get("rules", {})

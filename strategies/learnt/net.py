@@ -20,8 +20,10 @@ Options (``net:model=PATH,margin=20,any_rules=true``):
   published by-level studies).
 * ``margin`` — points by which a candidate must be rated above the heuristic's choice to be played instead;
   negative (the default): the model's own, chosen by ``simcli train fit`` on its validation games.
-* ``any_rules`` — play under rules other than the model's (refused otherwise, in one line naming the knobs that
-  differ and the command that trains a model for them).
+* ``any_rules`` — play under rules the model does not know (refused otherwise, in one line naming the knob, what the
+  model knows and the command that trains a model for them). A general model (issue 47: trained over a catalogue of
+  house rules, strategies/learnt/catalogue.py) knows every rule set inside its catalogue and reads the rules as
+  input, their share of its first layer folded in once a seat and rule set; a specialist knows its one rule set.
 """
 
 from __future__ import annotations
@@ -145,7 +147,7 @@ class Net(HeuristicHooks, Strategy):
         model = self._model_for(view)
         heuristic = self._heuristic(view)
         margin = self.margin if self.margin >= 0 else model.margin
-        seat = self._seats[view.seat] = Seat(heuristic, model._w_state, model.play_buffer(), model._hidden,
+        seat = self._seats[view.seat] = Seat(heuristic, model._w_state, model.play_buffer(view.rules), model._hidden,
                                              model._w_out, margin)
         return seat
 

@@ -25,7 +25,7 @@ from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.primitives.cards import JOKER, NUM_RANKS, TWO
 
 #: The layout of a row; a model file records it and is refused under another.
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
 
 #: The decisions the search weighs, in the order of the one-hot kind columns.
 KINDS = ("draw", "melds", "discard")
@@ -76,7 +76,7 @@ def _lay(hand: list[int], table: list[int], meld: Meld) -> tuple[int, int]:
 
 
 #: Columns of a row's state part and of its candidate part.
-STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14
+STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14 + 8
 CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16
 
 
@@ -100,7 +100,8 @@ def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
     """For each column of a float row (:func:`decision_features`, state part then candidate part): its divisor and
     the counts it is made of, ``(count column, coefficient)``: the column is their sum over its divisor."""
     divisors = ([4] * 15 + [20] + [8] * 30 + [3] * 4 + [2] * 2 + [1, 1, 120] + [1] * 16 + [30, 1, 100] + [15] * 3
-                + [5000, 5000, 2000] + [4] * 4 + [60, 10] + [1] * 10 + [4, 3])
+                + [5000, 5000, 2000] + [4] * 4 + [60, 10] + [1] * 10 + [4, 3]
+                + [10, 1, 1, 50, 50, 100, 100, 1])
     out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     team = ((77, 1), (78, 256), (79, -1), (80, -256))
     best = ((81, 1), (82, 256), (83, -1), (84, -256))
@@ -153,7 +154,8 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
     seats' hand sizes (/15); the own and the best other team's scores (/5000) and their difference (/2000); red and
     black threes, own and best other (/4); the turn (/60), the deal (/10); the flags (must take the pile, drew from
     the stock, may ask, permission yes, no, pile premiado, crossed, first take done, no discard this turn, pony
-    picked); wings left (/4) and closed canastas set aside (/3).
+    picked); wings left (/4) and closed canastas set aside (/3); the match's state under the rules
+    (:func:`match_counts`).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and the own
     team's meld cards, ``tables[0]``, as bytes or as lists)."""
@@ -189,7 +191,24 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
              1 if view.may_ask else 0, 1 if permission is True else 0, 1 if permission is False else 0,
              1 if view.pile_premiado else 0, 1 if view.pile_crossed else 0, 1 if view.first_take_done else 0,
              1 if view.no_discard_this_turn else 0, 1 if view.pony_picked[seat] else 0, view.wings_left,
-             len(view.closed_canastas(team))]]
+             len(view.closed_canastas(team))], match_counts(view, scores[team], scores[best_other])]
+
+
+def match_counts(view: PlayerView, own: int, other: int) -> list[int]:
+    """The match's state that depends on the rules (issue 47), as counts: the deals left under ``max_hands``
+    counting this one (/10, at most 20; 20 without a cap), whether this is the last, whether there is no cap; the
+    own and the best other team's distance to ``game_target`` in hundreds of points (/50, at most 255) and in
+    hundredths of the target (/100, at most 255), and whether there is no target. From the view alone (its rules and
+    the scores before the deal)."""
+    rules = view.rules
+    cap = rules.max_hands
+    left = 20 if cap is None else min(max(cap - view.deal_index, 0), 20)
+    target = rules.game_target
+    if target is None:
+        return [left, 1 if left == 1 else 0, 1 if cap is None else 0, 0, 0, 0, 0, 1]
+    mine, theirs = max(target - own, 0), max(target - other, 0)
+    return [left, 1 if left == 1 else 0, 1 if cap is None else 0, min(mine // 100, 255), min(theirs // 100, 255),
+            min(100 * mine // target, 255), min(100 * theirs // target, 255), 0]
 
 
 def _with(piece: Sequence[int], at: int, value: int) -> Sequence[int]:

@@ -46,6 +46,7 @@ class Leaf:
             raise ValueError(refusal.replace("net's model", "mc's leaf model").replace(
                 ", or play it anyway with net:any_rules=true", " (with --target absolute)"))
         self._rules = rules
+        self._buffer = self.model.play_buffer(rules)  # a general model's rule features, folded in once a game
 
     def value(self, world: DealState, team: int, policies: list[Strategy]) -> float | None:
         """The model's value of ``world``, a rollout cut at its horizon, for ``team``: the value of the rollout
