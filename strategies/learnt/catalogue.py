@@ -339,7 +339,7 @@ class Catalogue:
 
 
 def shipped_catalogue(variant: str) -> Path:
-    """The path of a variant's shipped catalogue (it may not exist: Hand and Foot has none yet)."""
+    """The path of a variant's shipped catalogue (it may not exist for a new variant)."""
     return CATALOGUES / f"{variant}.toml"
 
 
