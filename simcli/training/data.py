@@ -19,6 +19,7 @@ after each decision, so the games are the search player's own.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -172,10 +173,9 @@ def play_chunk(spec: DataSpec, index: int) -> ChunkRows:
 
         players = make_strategies(spec.strategies, spec.seed, g)
         seated = recording_seats(players, lambda seat: keep)
-        try:
+        # a game stopped at the catalogue's deal limit keeps the rows of its deals so far
+        with contextlib.suppress(_DealLimit):
             play_seated_game(rules, seated, spec.strategies, spec.seed, g)
-        except _DealLimit:
-            pass
     return ChunkRows(index, cols, xs, len(games), time.process_time() - start)
 
 
