@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from simcli.engine.state import DealState
 from simcli.engine.strategy_base import Strategy
 from simcli.engine.view import PlayerView
 from simcli.players.asking import HeuristicHooks
@@ -46,7 +47,7 @@ from simcli.players.best_heuristic import best_heuristic
 from simcli.players.forward import clone, margin, rollout, true_state
 from simcli.players.loading import load_strategy
 from simcli.players.search_record import Weighed
-from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, NATURAL_RANKS
+from simcli.primitives.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, NATURAL_RANKS
 from simcli.rules.ruleset import RuleSet
 
 from ..heuristics.greedy import keep_score
@@ -114,7 +115,8 @@ class MonteCarlo(HeuristicHooks, Strategy):
     def __init__(self, rng: np.random.Generator, *, samples: int = 16, rollout: str = "auto", melds: int = 3,
                  discards: int = 0, budget: float = 0.0, confidence: float = 1.0, race: int = 0,
                  drop: float = -0.25, halve: bool = True, horizon: int = 0, infer: float = 0.0, pool: int = 4,
-                 noise: float = 0.0, leaf: str = "", opponent: str = "greedy", older: bool = False):
+                 noise: float = 0.0, leaf: str = "", opponent: str = "greedy", older: bool = False,
+                 melded: bool = False):
         super().__init__(rng)
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
@@ -135,6 +137,8 @@ class MonteCarlo(HeuristicHooks, Strategy):
             raise ValueError(f"drop must be a finite number of standard errors, got {drop}")
         if not isinstance(halve, (bool, int)):  # bool("false") is True: a string here is a caller's mistake
             raise ValueError(f"halve must be true or false, got {halve!r}")
+        if not isinstance(melded, (bool, int)):
+            raise ValueError(f"melded must be true or false, got {melded!r}")
         self.leaf = leaf_option(leaf, horizon)
         if rollout != "auto":
             policy = load_strategy(str(rollout))  # a bad name fails here, naming what is allowed
@@ -150,6 +154,7 @@ class MonteCarlo(HeuristicHooks, Strategy):
         self.infer, self.pool, self.noise = float(infer), int(pool), float(noise)
         self.reads_history = self.infer > 0  # the engine records the table's history for inference
         self.opponent, self.older = str(opponent), bool(older)
+        self.melded = bool(melded)
         self._rules: RuleSet | None = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).
@@ -240,12 +245,17 @@ class MonteCarlo(HeuristicHooks, Strategy):
             yield true_state(view)  # cheating by design: the true state
             return
         if self.infer:
-            yield from inferred_worlds(view, self.samples, self.pool, self._opponent_model(view), self.noise, self.rng,
-                                       self.older)
+            for world in inferred_worlds(view, self.samples, self.pool, self._opponent_model(view), self.noise,
+                                         self.rng, self.older):
+                if self.melded:
+                    lay_melded(world, view.seat, self.rng)
+                yield world
             return
         for _ in range(self.samples):
             world = view.sample_world(self.rng)
             world.history = None  # no record of the table in rollouts: their heuristics do not read it
+            if self.melded:
+                lay_melded(world, view.seat, self.rng)
             yield world
 
     def _search(self, view: PlayerView, phase: str, candidates: list[Any]) -> Any:
@@ -340,6 +350,42 @@ class MonteCarlo(HeuristicHooks, Strategy):
             if mean * mean * worlds < self.confidence ** 2 * var:  # mean < confidence * sd / sqrt(worlds)
                 return 0
         return best
+
+
+def lay_melded(world: DealState, seat: int, rng: np.random.Generator) -> None:
+    """Move out of every other seat's sampled hand the naturals of ranks its team has an open meld of (``melded``).
+
+    The built-in heuristics lay every natural of a rank their team has melded as it comes, so such a player holds
+    none (beyond the cards publicly known in its hand): a uniform sample gives it pairs of them, and a search in
+    those worlds sees the pile taken with a discard of the rank, which is in fact the safest discard there is (Hand
+    and Foot's always frozen pile needs a natural pair). Each such card is swapped, in place, with a random stock
+    card that is neither of a rank that team has melded nor a bonus three. Reads only the sampled world and the
+    public table, so it leaks nothing the sample did not hold.
+    """
+    stock = world.stock
+    if not stock:
+        return
+    bonus = world.is_bonus_three
+    for s in range(world.n_players):
+        if s == seat:
+            continue
+        table = world.melds[world.team_of[s]]
+        hand = world.hands[s]
+        known = world.known[s]
+        for r in NATURAL_RANKS:
+            if table[r] is None:
+                continue
+            extra = hand[r] - known[r]
+            if extra <= 0:
+                continue
+            spots = [i for i, c in enumerate(stock) if not bonus[c] and not (FOUR <= c <= ACE and table[c] is not None)]
+            while extra > 0 and spots:
+                i = spots.pop(int(rng.integers(len(spots))))
+                c = stock[i]
+                stock[i] = r
+                hand[r] -= 1
+                hand[c] += 1
+                extra -= 1
 
 
 def discard_prior(view: PlayerView) -> list[int]:
