@@ -62,7 +62,7 @@ def test_the_option_is_off_by_default_and_typed_on_the_command_line() -> None:
     with pytest.raises(StrategyLookupError, match="bad value 'x' for option 'melded'"):
         strategy_factory("mc:melded=x")
     with pytest.raises(ValueError, match="melded must be true or false, got 'yes'"):
-        MonteCarlo(np.random.default_rng(0), melded="yes")  # type: ignore[arg-type]
+        MonteCarlo(np.random.default_rng(0), melded="yes")
 
 
 def searched(st: object, phase: str, melded: bool) -> tuple[list[object], list[float | None]]:

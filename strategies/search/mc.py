@@ -106,7 +106,9 @@ class MonteCarlo(HeuristicHooks, Strategy):
       its temperature in keep-score points) or ``mc`` (the model fitted to today's ``mc`` in the variant,
       models/opponents.json; ``infer`` divides its logits); ``older``: every discard weighed, not only the last.
     * ``leaf`` — a model file of absolute values that scores a rollout cut at its ``horizon`` (which it needs),
-      :mod:`simcli.strategies.search.mc_leaf`; empty (the default): as it stands."""
+      :mod:`simcli.strategies.search.mc_leaf`; empty (the default): as it stands.
+    * ``melded`` — no other player holds naturals of its team's open melds in the sampled worlds
+      (:func:`lay_melded`); false (the default): the sampler's worlds as they come."""
 
     name = "mc"
     #: Whether the search sees the true hidden cards (``oracle``).
