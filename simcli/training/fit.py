@@ -64,6 +64,9 @@ class FitSettings:
     #: feature that is almost constant there (a house rule met in a handful of rows) would otherwise be blown up
     #: thousands of times where it does vary, and the model's values with it (issue 48's first Hand and Foot model).
     min_scale: float = 1e-6
+    #: The margin ``net`` plays the model with (points a candidate must be rated above the heuristic's choice);
+    #: negative: the one of :data:`MARGINS` with the best gain on the validation games.
+    margin: float = -1.0
     #: What the model learns: ``"relative"`` (a candidate's value over its decision's mean, the default) or
     #: ``"absolute"`` (its own value, the expected deal margin).
     target: str = "relative"
@@ -222,7 +225,8 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
     def figures_of(rows: np.ndarray, margin: float) -> dict[str, float]:
         return figures(values[rows], target[rows], decisions[rows], chosen[rows], margin)
 
-    margin = max(MARGINS, key=lambda m: (figures_of(valid, m)["gain_over_heuristic"], -m))
+    margin = settings.margin if settings.margin >= 0 else max(
+        MARGINS, key=lambda m: (figures_of(valid, m)["gain_over_heuristic"], -m))
     model_meta = {
         "variant": meta["variant"], "rules": meta["rules"], "rules_digest": meta["rules_digest"],
         "feature_version": meta["feature_version"], "data_command": " ".join(meta["command"]),
