@@ -16,7 +16,8 @@ from simcli.engine.view import PlayerView
 from simcli.engine.worlds import rank_totals
 from simcli.players.specs import StrategyLookupError
 from simcli.primitives.cards import ACE, FOUR
-from simcli.strategies.search.mc import MonteCarlo, lay_melded
+from simcli.strategies.search.mc import MonteCarlo
+from simcli.strategies.search.opponent_model import lay_melded
 from simcli.strategy import strategy_factory
 
 

@@ -39,7 +39,6 @@ from typing import Any
 
 import numpy as np
 
-from simcli.engine.state import DealState
 from simcli.engine.strategy_base import Strategy
 from simcli.engine.view import PlayerView
 from simcli.players.asking import HeuristicHooks
@@ -47,14 +46,14 @@ from simcli.players.best_heuristic import best_heuristic
 from simcli.players.forward import clone, margin, rollout, true_state
 from simcli.players.loading import load_strategy
 from simcli.players.search_record import Weighed
-from simcli.primitives.cards import ACE, BLACK_THREE, CARD_VALUES, FOUR, NATURAL_RANKS
+from simcli.primitives.cards import BLACK_THREE, CARD_VALUES, NATURAL_RANKS
 from simcli.rules.ruleset import RuleSet
 
 from ..heuristics.greedy import keep_score
 from .candidates import discard_candidates, draw_candidates, meld_candidates
 from .inference import inferred_worlds
 from .mc_leaf import leaf_option
-from .opponent_model import OPPONENTS, OpponentModel, fitted_model
+from .opponent_model import OPPONENTS, OpponentModel, fitted_model, lay_melded
 
 #: Today's default search, the flat search (every candidate in all 16 worlds), named explicitly for matches.
 FLAT_SEARCH = "mc:race=0"
@@ -108,7 +107,8 @@ class MonteCarlo(HeuristicHooks, Strategy):
     * ``leaf`` — a model file of absolute values that scores a rollout cut at its ``horizon`` (which it needs),
       :mod:`simcli.strategies.search.mc_leaf`; empty (the default): as it stands.
     * ``melded`` — no other player holds naturals of its team's open melds in the sampled worlds
-      (:func:`lay_melded`); false (the default): the sampler's worlds as they come."""
+      (:func:`simcli.strategies.search.opponent_model.lay_melded`); false (the default): the sampler's worlds as
+      they come."""
 
     name = "mc"
     #: Whether the search sees the true hidden cards (``oracle``).
@@ -352,42 +352,6 @@ class MonteCarlo(HeuristicHooks, Strategy):
             if mean * mean * worlds < self.confidence ** 2 * var:  # mean < confidence * sd / sqrt(worlds)
                 return 0
         return best
-
-
-def lay_melded(world: DealState, seat: int, rng: np.random.Generator) -> None:
-    """Move out of every other seat's sampled hand the naturals of ranks its team has an open meld of (``melded``).
-
-    The built-in heuristics lay every natural of a rank their team has melded as it comes, so such a player holds
-    none (beyond the cards publicly known in its hand): a uniform sample gives it pairs of them, and a search in
-    those worlds sees the pile taken with a discard of the rank, which is in fact the safest discard there is (Hand
-    and Foot's always frozen pile needs a natural pair). Each such card is swapped, in place, with a random stock
-    card that is neither of a rank that team has melded nor a bonus three. Reads only the sampled world and the
-    public table, so it leaks nothing the sample did not hold.
-    """
-    stock = world.stock
-    if not stock:
-        return
-    bonus = world.is_bonus_three
-    for s in range(world.n_players):
-        if s == seat:
-            continue
-        table = world.melds[world.team_of[s]]
-        hand = world.hands[s]
-        known = world.known[s]
-        for r in NATURAL_RANKS:
-            if table[r] is None:
-                continue
-            extra = hand[r] - known[r]
-            if extra <= 0:
-                continue
-            spots = [i for i, c in enumerate(stock) if not bonus[c] and not (FOUR <= c <= ACE and table[c] is not None)]
-            while extra > 0 and spots:
-                i = spots.pop(int(rng.integers(len(spots))))
-                c = stock[i]
-                stock[i] = r
-                hand[r] -= 1
-                hand[c] += 1
-                extra -= 1
 
 
 def discard_prior(view: PlayerView) -> list[int]:
