@@ -127,6 +127,37 @@ def test_the_ridge_baseline_fits(tiny: tuple[Path, Path], tmp_path: Path) -> Non
     assert len(load_model(tmp_path / "ridge.npz").layers) == 1 and meta["hidden"] == 0
 
 
+def test_min_scale_leaves_nearly_constant_features_unscaled(tiny: tuple[Path, Path], tmp_path: Path) -> None:
+    """``--min-scale``: a feature with a smaller standard deviation over the training rows is divided by 1, so a
+    house rule met in a handful of rows cannot blow the model's values up where it does vary (issue 48)."""
+    data, model = tiny
+    result = CliRunner().invoke(main, ["train", "fit", str(data), str(tmp_path / "m.npz"), "--hidden", "16",
+                                       "--epochs", "3", "--min-scale", "0.3", "-q"])
+    assert result.exit_code == 0, result.output
+    with np.load(model) as a, np.load(tmp_path / "m.npz") as b:
+        small = (a["x_scale"] < 0.3) & (a["x_scale"] != 1.0)
+        assert small.any()  # the tiny data has such features: the test can tell
+        assert (b["x_scale"][small] == 1.0).all() and (b["x_scale"][~small] == a["x_scale"][~small]).all()
+        assert not np.array_equal(a["W0"], b["W0"])
+    assert load_model(tmp_path / "m.npz").meta["min_scale"] == 0.3 and "min_scale" not in load_model(model).meta
+
+
+def test_a_fixed_margin_is_the_models_and_the_weights_are_the_same(tiny: tuple[Path, Path], tmp_path: Path) -> None:
+    """``--margin M``: net plays the model with M (its metadata's ``margin``) instead of the validation games' best;
+    the weights do not depend on it."""
+    data, model = tiny
+    result = CliRunner().invoke(main, ["train", "fit", str(data), str(tmp_path / "m.npz"), "--epochs", "3", "-q",
+                                       "--hidden", "16", "--margin", "123"])
+    assert result.exit_code == 0, result.output
+    assert load_model(tmp_path / "m.npz").margin == 123.0 and load_model(model).margin != 123.0
+    with np.load(model) as a, np.load(tmp_path / "m.npz") as b:
+        for k in a.files:
+            if k != "meta":
+                assert np.array_equal(a[k], b[k]), k
+    result = CliRunner().invoke(main, ["train", "fit", str(data), str(tmp_path / "n.npz"), "--margin", "-1"])
+    assert result.exit_code == 2 and "-1" in result.output
+
+
 def test_figures_and_picks() -> None:
     decisions = np.array([0, 0, 0, 1, 1])
     values = np.array([0.0, 5.0, 1.0, 3.0, 0.0])

@@ -121,12 +121,18 @@ def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:
 @click.option("--alpha", type=click.FloatRange(min=0), default=1e-4, show_default=True,
               help="L2 penalty of the network's weights")
 @click.option("--seed", type=SEED, default=1, show_default=True, help="seed of the weights and the shuffles")
+@click.option("--min-scale", type=click.FloatRange(min=0), default=1e-6, show_default=True,
+              help="a feature whose standard deviation over the training rows is below this is not scaled (divided "
+                   "by 1 instead of blown up where it varies)")
+@click.option("--margin", type=click.FloatRange(min=0), default=None,
+              help="points a candidate must be rated above the heuristic's choice for net to play it (default: "
+                   "the best of 0, 5, 10, 20, 40, 80 on the validation games)")
 @click.option("--target", type=click.Choice(["relative", "absolute"]), default="relative", show_default=True,
               help="relative: each candidate's value over its decision's mean (net's model); absolute: its own "
                    "value, the expected deal margin (a leaf evaluator for mc:leaf=MODEL)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
-def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed: int, target: str,
-        quiet: bool) -> None:
+def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed: int, min_scale: float,
+        margin: float | None, target: str, quiet: bool) -> None:
     """Fit a model to the data in FOLDER and write it to MODEL (.npz); print its held-out figures."""
     from simcli.commands.hints import progress_bar
     from simcli.training.data import DataError
@@ -136,7 +142,8 @@ def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed:
     bar = progress_bar(epochs, f"fit {model.name}", quiet=quiet, unit="epoch")
     try:
         meta = fit_model(folder, model, FitSettings(hidden=hidden, epochs=epochs, seed=seed, alpha=alpha,
-                                                    target=target),
+                                                    target=target, min_scale=min_scale,
+                                                    margin=-1.0 if margin is None else margin),
                          command=["simcli", "train", "fit", *sys.argv[3:]], progress=bar.update)
     except (DataError, FitError) as exc:
         raise click.ClickException(str(exc)) from None

@@ -60,6 +60,13 @@ class FitSettings:
     seed: int = 1
     alpha: float = 1e-4
     batch: int = 256
+    #: A feature whose standard deviation over the training rows is below this is left unscaled (divided by 1): a
+    #: feature that is almost constant there (a house rule met in a handful of rows) would otherwise be blown up
+    #: thousands of times where it does vary, and the model's values with it (issue 48's first Hand and Foot model).
+    min_scale: float = 1e-6
+    #: The margin ``net`` plays the model with (points a candidate must be rated above the heuristic's choice);
+    #: negative: the one of :data:`MARGINS` with the best gain on the validation games.
+    margin: float = -1.0
     #: What the model learns: ``"relative"`` (a candidate's value over its decision's mean, the default) or
     #: ``"absolute"`` (its own value, the expected deal margin).
     target: str = "relative"
@@ -203,7 +210,7 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
                        f"{len(np.unique(games))} games")
     x_mean = x[fit_rows].mean(axis=0)
     x_scale = x[fit_rows].std(axis=0)
-    x_scale[x_scale < 1e-6] = 1.0
+    x_scale[x_scale < settings.min_scale] = 1.0
     y_scale = float(np.std(target[fit_rows])) or 1.0
     y_mean = float(np.mean(target[fit_rows])) if settings.target == "absolute" else 0.0
     xs = (x - x_mean) / x_scale
@@ -218,7 +225,8 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
     def figures_of(rows: np.ndarray, margin: float) -> dict[str, float]:
         return figures(values[rows], target[rows], decisions[rows], chosen[rows], margin)
 
-    margin = max(MARGINS, key=lambda m: (figures_of(valid, m)["gain_over_heuristic"], -m))
+    margin = settings.margin if settings.margin >= 0 else max(
+        MARGINS, key=lambda m: (figures_of(valid, m)["gain_over_heuristic"], -m))
     model_meta = {
         "variant": meta["variant"], "rules": meta["rules"], "rules_digest": meta["rules_digest"],
         "feature_version": meta["feature_version"], "data_command": " ".join(meta["command"]),
@@ -230,6 +238,8 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
         "held_out_margin_0": figures_of(held, 0.0), "validation": figures_of(valid, margin),
         "simcli_version": __version__,
     }
+    if settings.min_scale != FitSettings.min_scale:
+        model_meta["min_scale"] = settings.min_scale
     if isinstance(meta.get("catalogue"), dict):
         model_meta["catalogue"] = meta["catalogue"]
     if settings.target == "absolute":  # the value error beside predicting the training rows' mean

@@ -53,7 +53,7 @@ from ..heuristics.greedy import keep_score
 from .candidates import discard_candidates, draw_candidates, meld_candidates
 from .inference import inferred_worlds
 from .mc_leaf import leaf_option
-from .opponent_model import OPPONENTS, OpponentModel, fitted_model
+from .opponent_model import OPPONENTS, OpponentModel, fitted_model, lay_melded
 
 #: Today's default search, the flat search (every candidate in all 16 worlds), named explicitly for matches.
 FLAT_SEARCH = "mc:race=0"
@@ -105,7 +105,10 @@ class MonteCarlo(HeuristicHooks, Strategy):
       its temperature in keep-score points) or ``mc`` (the model fitted to today's ``mc`` in the variant,
       models/opponents.json; ``infer`` divides its logits); ``older``: every discard weighed, not only the last.
     * ``leaf`` — a model file of absolute values that scores a rollout cut at its ``horizon`` (which it needs),
-      :mod:`simcli.strategies.search.mc_leaf`; empty (the default): as it stands."""
+      :mod:`simcli.strategies.search.mc_leaf`; empty (the default): as it stands.
+    * ``melded`` — no other player holds naturals of its team's open melds in the sampled worlds
+      (:func:`simcli.strategies.search.opponent_model.lay_melded`); false (the default): the sampler's worlds as
+      they come."""
 
     name = "mc"
     #: Whether the search sees the true hidden cards (``oracle``).
@@ -114,7 +117,8 @@ class MonteCarlo(HeuristicHooks, Strategy):
     def __init__(self, rng: np.random.Generator, *, samples: int = 16, rollout: str = "auto", melds: int = 3,
                  discards: int = 0, budget: float = 0.0, confidence: float = 1.0, race: int = 0,
                  drop: float = -0.25, halve: bool = True, horizon: int = 0, infer: float = 0.0, pool: int = 4,
-                 noise: float = 0.0, leaf: str = "", opponent: str = "greedy", older: bool = False):
+                 noise: float = 0.0, leaf: str = "", opponent: str = "greedy", older: bool = False,
+                 melded: bool = False):
         super().__init__(rng)
         if samples < 1:
             raise ValueError(f"samples must be at least 1, got {samples}")
@@ -135,6 +139,8 @@ class MonteCarlo(HeuristicHooks, Strategy):
             raise ValueError(f"drop must be a finite number of standard errors, got {drop}")
         if not isinstance(halve, (bool, int)):  # bool("false") is True: a string here is a caller's mistake
             raise ValueError(f"halve must be true or false, got {halve!r}")
+        if not isinstance(melded, (bool, int)):
+            raise ValueError(f"melded must be true or false, got {melded!r}")
         self.leaf = leaf_option(leaf, horizon)
         if rollout != "auto":
             policy = load_strategy(str(rollout))  # a bad name fails here, naming what is allowed
@@ -150,6 +156,7 @@ class MonteCarlo(HeuristicHooks, Strategy):
         self.infer, self.pool, self.noise = float(infer), int(pool), float(noise)
         self.reads_history = self.infer > 0  # the engine records the table's history for inference
         self.opponent, self.older = str(opponent), bool(older)
+        self.melded = bool(melded)
         self._rules: RuleSet | None = None
         self._policies: list[Strategy] = []
         #: Decisions searched and rollouts played (for measurements).
@@ -240,12 +247,17 @@ class MonteCarlo(HeuristicHooks, Strategy):
             yield true_state(view)  # cheating by design: the true state
             return
         if self.infer:
-            yield from inferred_worlds(view, self.samples, self.pool, self._opponent_model(view), self.noise, self.rng,
-                                       self.older)
+            for world in inferred_worlds(view, self.samples, self.pool, self._opponent_model(view), self.noise,
+                                         self.rng, self.older):
+                if self.melded:
+                    lay_melded(world, view.seat, self.rng)
+                yield world
             return
         for _ in range(self.samples):
             world = view.sample_world(self.rng)
             world.history = None  # no record of the table in rollouts: their heuristics do not read it
+            if self.melded:
+                lay_melded(world, view.seat, self.rng)
             yield world
 
     def _search(self, view: PlayerView, phase: str, candidates: list[Any]) -> Any:

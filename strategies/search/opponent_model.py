@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simcli.primitives.cards import CARD_VALUES, NUM_RANKS
+from simcli.engine.state import DealState
+from simcli.primitives.cards import ACE, CARD_VALUES, FOUR, NATURAL_RANKS, NUM_RANKS
 
 #: How far (in keep-score points) the soft heuristic rates a take of the pile above the stock, when it can take.
 TAKE_MARGIN = 60.0
@@ -107,3 +108,39 @@ def fitted_model(variant: str, path: Path = OPPONENT_MODELS) -> OpponentModel:
 def opponent_model(model: OpponentModel | float) -> OpponentModel:
     """``model`` as an :class:`OpponentModel` (a number is the soft greedy model's temperature)."""
     return model if isinstance(model, OpponentModel) else OpponentModel.soft_greedy(float(model))
+
+
+def lay_melded(world: DealState, seat: int, rng: np.random.Generator) -> None:
+    """Move out of every other seat's sampled hand the naturals of ranks its team has an open meld of (``melded``).
+
+    The built-in heuristics lay every natural of a rank their team has melded as it comes, so such a player holds
+    none (beyond the cards publicly known in its hand): a uniform sample gives it pairs of them, and a search in
+    those worlds sees the pile taken with a discard of the rank, which is in fact the safest discard there is (Hand
+    and Foot's always frozen pile needs a natural pair). Each such card is swapped, in place, with a random stock
+    card that is neither of a rank that team has melded nor a bonus three. Reads only the sampled world and the
+    public table, so it leaks nothing the sample did not hold.
+    """
+    stock = world.stock
+    if not stock:
+        return
+    bonus = world.is_bonus_three
+    for s in range(world.n_players):
+        if s == seat:
+            continue
+        table = world.melds[world.team_of[s]]
+        hand = world.hands[s]
+        known = world.known[s]
+        for r in NATURAL_RANKS:
+            if table[r] is None:
+                continue
+            extra = hand[r] - known[r]
+            if extra <= 0:
+                continue
+            spots = [i for i, c in enumerate(stock) if not bonus[c] and not (FOUR <= c <= ACE and table[c] is not None)]
+            while extra > 0 and spots:
+                i = spots.pop(int(rng.integers(len(spots))))
+                c = stock[i]
+                stock[i] = r
+                hand[r] -= 1
+                hand[c] += 1
+                extra -= 1

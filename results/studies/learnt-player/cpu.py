@@ -11,7 +11,8 @@ import time
 from simcli.players.seating import play_game
 from simcli.rules.presets import load_rules
 
-H = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
+H = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish",
+     "handfoot": "handfoot"}
 v, n, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rules = load_rules(v)
 players = [H[v] if p == "heuristic" else p for p in sys.argv[4:]]
