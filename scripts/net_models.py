@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simcli.rules.presets import load_rules  # noqa: E402
-from simcli.strategies.learnt.model import MODELS, load_model  # noqa: E402
+from simcli.strategies.learnt.model import MODELS, RETIRED, load_model  # noqa: E402
 
 VARIANTS = ("classic", "ponytail", "americana", "spanish")
 
@@ -70,6 +70,20 @@ def model_files() -> list[Path]:
     return presets + sorted(set(MODELS.glob("*.npz")) - set(presets))
 
 
+#: Why each retired model (strategies/learnt/models/retired/) was retired: the matches that showed the general model
+#: level with it or above it (800-game duplicate matches against the variant's heuristic, compiled build).
+RETIRED_WHY = {
+    "ponytail-preset.npz": (
+        "the Ponytail preset's specialist until 2026-12-05, replaced by the general ponytail.npz (600 games), which is "
+        "stronger under the preset: `simcli match net ponytail --variant ponytail -n 800 --seed 4701 -j 1` gave the "
+        "general model +255 Elo [+227, +287] over the heuristic, this one +142 [+117, +169]"),
+    "ponytail-pony_unlock-OWN_FIRST_CANASTA.npz": (
+        "the by-level study's arm model until 2026-12-05; the general ponytail.npz is level with it under its rule: "
+        "`simcli match net ponytail --variant ponytail --rule pony_unlock=OWN_FIRST_CANASTA -n 800 --seed 4702 -j 1` "
+        "gave +272 Elo [+242, +306] over the heuristic, this one +269 [+240, +302]"),
+}
+
+
 def rule_set(meta: dict[str, Any]) -> str:
     """The rule set a model was trained under, as its preset and the knobs that differ from it."""
     variant = meta["variant"]
@@ -92,13 +106,17 @@ def rules_text(meta: dict[str, Any]) -> str:
 
 
 def section(path: Path) -> str:
-    """One model's section: its commands, data and held-out figures."""
+    """One model's section: its commands, data and held-out figures (a retired one's: why it was retired)."""
     meta = load_model(path).meta
     data = meta["data"]
     held = meta["held_out"]
     kb = path.stat().st_size / 1024
+    retired = path.parent == RETIRED
+    name = f"retired/{path.name}" if retired else path.name
     return "\n".join([
-        f"## {path.name} ({kb:.0f} KB)", "",
+        f"## {name} ({kb:.0f} KB)", "",
+        *([f"Retired: {RETIRED_WHY[path.name]}. Play it by name (`net:model={path.stem}`) or among the retired "
+           "models as `auto` chose when they were shipped (`net:model=retired`).", ""] if retired else []),
         "```",
         replay_command(meta["data_command"], meta["data"]["games"]),
         meta["fit_command"] or f"simcli train fit DATA strategies/learnt/models/{path.name}",
@@ -140,7 +158,9 @@ def opponents_section() -> str:
 
 def render() -> str:
     """The README's text."""
-    return HEAD + "\n" + "\n".join(section(path) for path in model_files()) + "\n" + opponents_section()
+    retired = sorted(RETIRED.glob("*.npz"))
+    return (HEAD + "\n" + "\n".join(section(path) for path in model_files() + retired) + "\n"
+            + opponents_section())
 
 
 def main() -> int:

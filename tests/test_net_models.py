@@ -56,3 +56,22 @@ def test_every_shipped_model_is_the_one_net_plays_under_its_rules() -> None:
 def test_the_models_readme_says_what_the_models_say() -> None:
     script = load_script("net_models")
     assert (MODELS / "README.md").read_text(encoding="utf-8") == script.render()
+
+
+def test_retired_models_are_played_by_name_or_as_a_folder_never_by_auto() -> None:
+    """A retired model (issue 47: replaced by a general model level with it) is not ``net``'s choice under the rules
+    it was trained under any more, but its bare name finds it and ``model=retired`` chooses among the retired models by
+    digest, as ``auto`` did when they were shipped (so that a page published with them plays again)."""
+    from simcli.strategies.learnt.model import RETIRED, model_folder
+
+    retired = sorted(RETIRED.glob("*.npz"))
+    assert retired
+    assert model_folder("retired") == RETIRED
+    for path in retired:
+        model = load_model(path.stem)
+        assert model.path == path.resolve()
+        meta = model.meta
+        preset = load_rules(meta["variant"]).formatted()
+        rules = load_rules(meta["variant"], {k: v for k, v in meta["rules"].items() if preset.get(k) != v})
+        assert model_for_rules(rules, RETIRED).path == path.resolve()
+        assert model_for_rules(rules).path != path.resolve()

@@ -24,11 +24,17 @@ from .catalogue import Catalogue, CatalogueError
 from .net_features import CANDIDATE_COLUMNS, COUNT_LAYOUT, FEATURE_VERSION, KINDS, STATE_COLUMNS, STATE_COUNTS
 from .net_play import forward
 
-__all__ = ["MODELS", "Model", "ModelError", "load_model", "model_for_rules", "models_by_rules", "rules_digest",
-           "train_command"]
+__all__ = ["MODELS", "RETIRED", "Model", "ModelError", "load_model", "model_for_rules", "models_by_rules",
+           "model_folder", "rules_digest", "train_command"]
 
 #: Where the shipped models are: ``<variant>.npz``.
 MODELS = Path(__file__).resolve().parent / "models"
+
+#: Shipped models that a stronger one replaced (issue 47: a general model level with or above them). ``net`` never
+#: chooses them by itself (:func:`models_by_rules` reads only :data:`MODELS`), but a bare name still finds one
+#: (``net:model=ponytail-preset,any_rules=true``), and ``net:model=retired`` chooses among them by digest as ``auto``
+#: did when they were shipped, so that a page published with them can be played again.
+RETIRED = MODELS / "retired"
 
 #: Models already read in this process, by resolved path (a match builds a strategy for every game).
 _LOADED: dict[str, Model] = {}
@@ -250,14 +256,28 @@ def model_for_rules(rules: RuleSet, folder: Path = MODELS) -> Model:
     return model
 
 
+def model_folder(name: str) -> Path | None:
+    """The folder of models that ``net:model=NAME`` names: an existing folder, or ``retired`` (the retired shipped
+    models, :data:`RETIRED`, when no folder of that name is here); else ``None`` (a model file or name)."""
+    given = Path(name).expanduser()
+    if given.is_dir():
+        return given
+    if name == "retired" and RETIRED.is_dir():
+        return RETIRED
+    return None
+
+
 def load_model(path: str | Path) -> Model:
     """The model in ``path`` (read once per process), or a one-line :class:`ModelError`. A bare name that is no file
-    here but a shipped model's (``ponytail``, ``classic-going_out_bonus-500``) is that shipped model, so that a spec
-    such as ``net:model=ponytail,any_rules=true`` means the same on every machine."""
+    here but a shipped model's (``ponytail``, ``classic-going_out_bonus-500``) is that shipped model, or a retired one's
+    (``ponytail-preset``, :data:`RETIRED`), so that a spec such as ``net:model=ponytail,any_rules=true`` means the same
+    on every machine."""
     given = Path(path).expanduser()
-    shipped = MODELS / f"{given.name}.npz"
-    if not given.exists() and given.name == str(path) and given.suffix != ".npz" and shipped.is_file():
-        given = shipped
+    if not given.exists() and given.name == str(path) and given.suffix != ".npz":
+        for shipped in (MODELS / f"{given.name}.npz", RETIRED / f"{given.name}.npz"):
+            if shipped.is_file():
+                given = shipped
+                break
     resolved = given.resolve()
     key = str(resolved)
     if key not in _LOADED:

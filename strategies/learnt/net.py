@@ -15,7 +15,8 @@ The model and its file format are :mod:`.model`; the models of the four presets 
 Options (``net:model=PATH,margin=20,any_rules=true``):
 
 * ``model`` — a model file (or a shipped model's name: ``model=ponytail``); a folder of models: the one trained
-  under the game's exact rules (the same rule-set digest), else the folder's ``<variant>.npz``; or ``auto`` (the
+  under the game's exact rules (the same rule-set digest), else the folder's ``<variant>.npz`` (``model=retired``:
+  the retired shipped models, as ``auto`` chose among them when they were shipped); or ``auto`` (the
   default): that choice among the shipped models (the presets' and those trained under the house rules of the
   published by-level studies).
 * ``margin`` — points by which a candidate must be rated above the heuristic's choice to be played instead;
@@ -30,7 +31,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,7 +43,7 @@ from simcli.players.loading import load_strategy
 from simcli.primitives.actions import Meld
 from simcli.rules.ruleset import RuleSet
 
-from .model import Model, ModelError, load_model, model_for_rules
+from .model import Model, ModelError, load_model, model_folder, model_for_rules
 from .net_play import Seat
 
 __all__ = ["Net"]
@@ -76,7 +76,7 @@ class Net(HeuristicHooks, Strategy):
         self.model_name = str(model)
         self.margin = float(margin)
         self.any_rules = bool(any_rules)
-        if self.model_name != "auto" and not Path(self.model_name).expanduser().is_dir():
+        if self.model_name != "auto" and model_folder(self.model_name) is None:
             load_model(self.model_name)  # a missing or damaged file fails when the player is built
         self._model: Model | None = None
         self._model_rules: RuleSet | None = None
@@ -108,8 +108,8 @@ class Net(HeuristicHooks, Strategy):
             name = self.model_name
             if name == "auto":
                 model = model_for_rules(rules)
-            elif Path(name).expanduser().is_dir():
-                model = model_for_rules(rules, Path(name).expanduser())
+            elif (folder := model_folder(name)) is not None:
+                model = model_for_rules(rules, folder)
             else:
                 model = load_model(name)
             refusal = model.refusal(rules)
