@@ -178,12 +178,13 @@ def compare_output(check: Check, output: str, root: Path) -> list[Mismatch]:
 
 
 def _rows(path: Path) -> tuple[list[str], dict[tuple[str, ...], tuple[int, dict[str, str]]]]:
-    """A study CSV's columns and its rows by key (the value of the swept knob or the variant, and the metric), each
-    with its line number."""
+    """A study CSV's columns and its rows by key (every column up to the metric: the level, the swept knob's value
+    or the variant, then the metric), each with its line number. A sweep by level has a row per level, value and
+    metric: keyed by level and metric alone, a level's rows of every value but the last would be lost."""
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
         columns = list(reader.fieldnames or [])
-        keys = [columns[0], *(["metric"] if "metric" in columns[1:] else [])]
+        keys = columns[:columns.index("metric") + 1] if "metric" in columns[1:] else columns[:1]
         rows = {tuple(row[k] for k in keys): (n, row) for n, row in enumerate(reader, 2)}
     return columns, rows
 

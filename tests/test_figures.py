@@ -88,7 +88,25 @@ def test_a_changed_study_table_names_the_csv_line(tmp_path: Path) -> None:
     regenerated.write_text("\n".join(lines) + "\n", encoding="utf-8")
     problems = cf.compare_csv(study, tmp_path / "work", tmp_path / "root")
     assert [str(p) for p in problems] == [
-        f"{study.csv}:{line + 1}: classic/margin value quoted '{old_value}', the command gives '1234.5' "
+        f"{study.csv}:{line + 1}: classic/greedy/margin value quoted '{old_value}', the command gives '1234.5' "
         f"({study.command})"]
     assert cf.compare_csv(study, tmp_path / "root", tmp_path / "root") == []
     assert committed.exists()
+
+
+def test_a_changed_baseline_row_of_a_sweep_by_level_is_found(tmp_path: Path) -> None:
+    """A sweep by level has a row per level, value and metric: a value moved in the baseline's rows (the first value,
+    which a key of level and metric alone would have let the last value's rows hide) is named."""
+    study = next(c for c in CHECKS if c.id == "study:classic-going-out-bonus-levels-net")
+    assert study.csv is not None
+    copy_page(tmp_path / "root", study.csv)
+    regenerated = copy_page(tmp_path / "work", study.csv)
+    lines = regenerated.read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines) if text.startswith("greedy,100,deals,"))
+    old_value = lines[line].split(",")[lines[0].split(",").index("value")]
+    lines[line] = lines[line].replace(f",{old_value},", ",9.5,")
+    regenerated.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    problems = cf.compare_csv(study, tmp_path / "work", tmp_path / "root")
+    assert [str(p) for p in problems] == [
+        f"{study.csv}:{line + 1}: greedy/100/deals value quoted '{old_value}', the command gives '9.5' "
+        f"({study.command})"]

@@ -286,8 +286,12 @@ def test_every_command_plays_the_general_model_under_house_rules(pipeline: tuple
     strength = json.JSONDecoder().raw_decode(swept.output)[0]["learnt_strength"]  # stderr's "saved ..." follows
     assert [(r["level"], r["value"], r["games"]) for r in strength] == [
         (net, "going_out_bonus=100", 4), (net, "going_out_bonus=500", 4)]
-    assert "## The learnt level under each value" in (tmp_path / "sweep" / "sweep.md").read_text()
+    page = (tmp_path / "sweep" / "sweep.md").read_text()
+    assert "## The learnt level under each value" in page
+    regenerate = page.split("Regenerate: ", 1)[1].splitlines()[0]  # the page's command plays the same matches
+    assert " --strength-games 4 " in regenerate and " --levels " in regenerate
     none = invoke("sweep", "--variant", "spanish", "--rule", "going_out_bonus=100,500", "--set", "max_hands=1",
                   "--levels", f"spanish,{net}", "-n", "2", "--strength-games", "0", "--seed", "2", "-j", "1", "-q",
                   "--out", str(tmp_path / "sweep0"), "--json")
     assert none.exit_code == 0 and "learnt_strength" not in json.JSONDecoder().raw_decode(none.output)[0]
+    assert " --strength-games 0 " in (tmp_path / "sweep0" / "sweep.md").read_text()

@@ -23,7 +23,7 @@ from simcli.commands.common import (
 from simcli.commands.hints import study_interrupts, study_progress
 from simcli.commands.output import reported, save_and_print
 from simcli.commands.run import refuse_useless_rotation
-from simcli.commands.sweep_strength import DEFAULT_GAMES, strengths, with_strengths
+from simcli.commands.sweep_strength import DEFAULT_GAMES, is_learnt, strengths, with_strengths
 from simcli.players.loading import parse_strategy_list
 from simcli.players.specs import StrategyLookupError, split_strategy_list
 from simcli.reporting.formatting import FORMATS
@@ -257,6 +257,9 @@ def sweep_levels(variant: str, rule: str, k: Swept, values: list[str], base: dic
                                  ("--rules", rules_file), ("--games", games), ("--seed", seed),
                                  ("--levels", levels), ("--strategies", strategy_args if not levels else ()),
                                  ("--rotate-seats", rotate_seats), ("--metric", ",".join(m.name for m in chosen)),
+                                 # the strength matches are part of the study: a page's command plays them again
+                                 ("--strength-games", strength_games if strength_games != DEFAULT_GAMES and
+                                  any(is_learnt(s) for s in level_specs) else None),
                                  ("--out", out), ("--save", save)])
     level_runs = []
     pool = backend.open(jobs)  # one backend for every level's runs

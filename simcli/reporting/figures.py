@@ -55,6 +55,15 @@ def panel_grid(n: int) -> tuple[int, int]:
     return min(n, 3), -(-n // 3)
 
 
+def error_bars(y: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[np.ndarray]:
+    """matplotlib's ``yerr`` for estimates ``y`` with 95% intervals ``[lo, hi]``: the distances below and above,
+    never negative. An exact interval whose end is its estimate (every discordant pair of a paired 0/1 rate one way)
+    can come out an ulp inside it, which matplotlib refuses."""
+    import numpy as np
+
+    return [np.maximum(y - lo, 0.0), np.maximum(hi - y, 0.0)]
+
+
 def scale_of(m: stats.Metric) -> float:
     """The factor that draws a metric in its axis unit: shares as percentages."""
     return 100.0 if m.unit == "share" else 1.0

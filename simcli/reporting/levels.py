@@ -8,7 +8,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simcli.reporting.figures import axis_label, diff_unit, new_figure, panel_grid, scale_of, short_labels, wrap
+from simcli.reporting.figures import (
+    axis_label,
+    diff_unit,
+    error_bars,
+    new_figure,
+    panel_grid,
+    scale_of,
+    short_labels,
+    wrap,
+)
 from simcli.reporting.formatting import (
     fmt_count,
     fmt_diff,
@@ -179,7 +188,7 @@ def levels_figure(effects: pd.DataFrame, inter: pd.DataFrame, key: str, level_sp
             xs = np.array([pos[s] for s in sub["level"]], dtype=float) + (j - (len(values) - 1) / 2) * width
             y = sub["diff"].to_numpy(float) * scale
             lo, hi = sub["diff_ci_low"].to_numpy(float) * scale, sub["diff_ci_high"].to_numpy(float) * scale
-            ax.errorbar(xs, y, yerr=[y - lo, hi - y], fmt="o", capsize=4, label=f"{key}={v}")
+            ax.errorbar(xs, y, yerr=error_bars(y, lo, hi), fmt="o", capsize=4, label=f"{key}={v}")
             marks = inter[(inter["metric"] == m.name) & (inter[key].astype(str) == v)]
             for x, top, p in zip(xs[1:], hi[1:], marks["p_holm"].to_numpy(float), strict=False):
                 if p < 0.05:

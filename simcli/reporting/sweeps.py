@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from simcli.reporting.figures import (
     axis_label,
     diff_unit,
+    error_bars,
     estimates,
     is_win_share,
     new_figure,
@@ -116,7 +117,7 @@ def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metric
         scale = scale_of(m)
         xs = np.array([positions[str(v)] for v in sub[x]])
         y, lo, hi = estimates(sub, scale)
-        ax.errorbar(xs, y, yerr=[y - lo, hi - y], fmt="o-" if numeric else "o", capsize=4, linewidth=1.4)
+        ax.errorbar(xs, y, yerr=error_bars(y, lo, hi), fmt="o-" if numeric else "o", capsize=4, linewidth=1.4)
         if "expected" in sub.columns and sub["expected"].notna().any():  # a model's value (the cut model)
             ax.plot(xs, sub["expected"].to_numpy(float) * scale, marker="x", markersize=9, linestyle="--",
                     color="tab:green", linewidth=1, label="model", zorder=3)  # on top of the estimate
@@ -147,7 +148,7 @@ def sweep_figure(table: pd.DataFrame, diffs: pd.DataFrame | None, x: str, metric
         dhi = np.array([0.0, *(d["diff_ci_high"].to_numpy(float) * scale)])
         dax.axhline(0, color="grey", linewidth=1)
         dax.margins(y=0.15)  # room for the significance stars above the bars
-        dax.errorbar(dx[1:], dy[1:], yerr=[dy[1:] - dlo[1:], dhi[1:] - dy[1:]], fmt="s", color="tab:red",
+        dax.errorbar(dx[1:], dy[1:], yerr=error_bars(dy[1:], dlo[1:], dhi[1:]), fmt="s", color="tab:red",
                      capsize=4)
         dax.plot(dx[:1], dy[:1], marker="s", markerfacecolor="white", color="tab:red", linestyle="none")
         for xv, top, p in zip(dx[1:], dhi[1:], d["p_holm"].to_numpy(float), strict=True):
