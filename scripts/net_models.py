@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from simcli.rules.presets import load_rules  # noqa: E402
 from simcli.strategies.learnt.model import MODELS, RETIRED, load_model  # noqa: E402
 
-VARIANTS = ("classic", "ponytail", "americana", "spanish")
+VARIANTS = ("classic", "ponytail", "americana", "spanish", "handfoot")
 
 HEAD = """# The learnt player's models
 

@@ -13,7 +13,7 @@ from simcli.strategies.learnt.model import MODELS, load_model, model_for_rules, 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("variant", ["classic", "ponytail", "americana", "spanish"])
+@pytest.mark.parametrize("variant", ["classic", "ponytail", "americana", "spanish", "handfoot"])
 def test_the_shipped_models_load_under_their_presets(variant: str) -> None:
     path = MODELS / f"{variant}.npz"
     assert path.stat().st_size < 1 << 20
@@ -31,7 +31,7 @@ def test_every_shipped_model_is_the_one_net_plays_under_its_rules() -> None:
     README). A general model (``<variant>.npz`` with a catalogue) is the one ``net`` plays under every drawn rule set
     of its catalogue that has no specialist."""
     paths = sorted(MODELS.glob("*.npz"))
-    assert {f"{v}.npz" for v in ("classic", "ponytail", "americana", "spanish")} <= {p.name for p in paths}
+    assert {f"{v}.npz" for v in ("classic", "ponytail", "americana", "spanish", "handfoot")} <= {p.name for p in paths}
     specialists = {load_model(p).meta["rules_digest"]: p.resolve() for p in paths if load_model(p).catalogue is None}
     for path in paths:
         assert path.stat().st_size < 1 << 20

@@ -79,7 +79,7 @@ def test_installed_wheel_from_another_directory(tmp_path: Path) -> None:
     models = site / "simcli" / "strategies" / "learnt" / "models"
     shipped = {p.name for p in models.glob("*.npz")}  # the presets' and the by-level studies' house-rule models
     assert shipped == {p.name for p in (REPO / "strategies" / "learnt" / "models").glob("*.npz")}
-    assert {f"{v}.npz" for v in ("classic", "ponytail", "americana", "spanish")} <= shipped
+    assert {f"{v}.npz" for v in ("classic", "ponytail", "americana", "spanish", "handfoot")} <= shipped
     assert (models / "opponents.json").is_file()
     assert (models / "README.md").is_file()
     record = next(site.glob("simcli-*.dist-info")) / "RECORD"
