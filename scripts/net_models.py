@@ -81,6 +81,14 @@ RETIRED_WHY = {
         "the by-level study's arm model until 2026-12-05; the general ponytail.npz is level with it under its rule: "
         "`simcli match net ponytail --variant ponytail --rule pony_unlock=OWN_FIRST_CANASTA -n 800 --seed 4702 -j 1` "
         "gave +272 Elo [+242, +306] over the heuristic, this one +269 [+240, +302]"),
+    "classic-preset.npz": (
+        "the Classic preset's specialist until 2026-12-06, replaced by the general classic.npz (2,500 games), which is "
+        "level with it under the preset: `simcli match net:model=classic greedy --variant classic -n 800 --seed 4801 "
+        "-j 1` gave the general model +122 Elo [+99, +146] over greedy, `net:model=classic-preset` +107 [+83, +131]"),
+    "classic-going_out_bonus-500.npz": (
+        "the by-level study's arm model until 2026-12-06; the general classic.npz (2,500 games) is level with it under "
+        "its rule: `simcli match net:model=classic greedy --variant classic --rule going_out_bonus=500 -n 800 --seed "
+        "4802 -j 1` gave +160 Elo [+135, +186] over greedy, this one +134 [+111, +159]"),
 }
 
 
