@@ -89,6 +89,15 @@ RETIRED_WHY = {
         "the by-level study's arm model until 2026-12-06; the general classic.npz (2,500 games) is level with it under "
         "its rule: `simcli match net:model=classic greedy --variant classic --rule going_out_bonus=500 -n 800 --seed "
         "4802 -j 1` gave +160 Elo [+135, +186] over greedy, this one +134 [+111, +159]"),
+    "americana-preset.npz": (
+        "the Americana preset's specialist until 2026-12-06, replaced by the general americana.npz (1,640 games), "
+        "which is level with it under the preset: `simcli match net:model=americana americana --variant americana -n "
+        "800 --seed 4801 -j 1` gave the general model +212 Elo [+185, +242] over the heuristic, "
+        "`net:model=americana-preset` +210 [+182, +240]"),
+    "americana-draw_count-2.npz": (
+        "the by-level study's arm model until 2026-12-06; the general americana.npz (1,640 games) is level with it "
+        "under its rule: `simcli match net:model=americana americana --variant americana --rule draw_count=2 -n 800 "
+        "--seed 4802 -j 1` gave +246 Elo [+218, +278] over the heuristic, this one +214 [+187, +242]"),
 }
 
 
