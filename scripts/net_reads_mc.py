@@ -65,7 +65,10 @@ class Reader(Recorder):
             return decision
         heuristic = self.net._heuristic(view)
         candidates = discard_candidates(view, heuristic.choose_discard(view))
-        values = self.net._model_for(view).values(decision_features(view, "discard", candidates))
+        model = self.net._model_for(view)
+        x = decision_features(view, "discard", candidates)
+        # a general model (issue 47) reads the rules too: its rows end with the rule set's features
+        values = model.values(np.hstack([x, np.tile(model.rule_row(view.rules), (len(x), 1))]))
         own, opp = meld_marks(melded_ranks(view), view.team)
         hand = view.hand
         keep = [i for i, c in enumerate(candidates) if c is not None and c >= FOUR and hand[c]]
