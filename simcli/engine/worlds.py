@@ -133,8 +133,9 @@ def may_hold_kept_three(st: DealState, seat: int) -> bool:
 
     Public information only: the team has not opened, or it opened (``first_meld_turn``) at or after the start of
     ``seat``'s last turn, which the strict rotation of turns gives (the player of turn ``st.turn`` is
-    ``st.current``). A kept three laid early by a wing arriving at once (``wing_timing=IMMEDIATE``) is not ruled
-    out: the fallback below may then give a hand a three it has just laid, a world slightly too wide, never none.
+    ``st.current``). A kept three laid early by a wing that reaches the hand during the opening turn itself is not
+    ruled out: the fallback below may then give a hand a three it has just laid, a world slightly too wide, never
+    none. (The wing knobs are read only in the wings feature module.)
     """
     if not st.rules.may_hold_one_three_before_opening:
         return False
