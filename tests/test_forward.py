@@ -8,12 +8,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from simcli.engine.dealing import new_deal
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
 from simcli.players.forward import clone, rank_totals, rollout, sample_world, seen_counts
 from simcli.players.seating import play_game
-from simcli.primitives.cards import deck_counts
+from simcli.primitives.cards import BLACK_THREE, RED_THREE, deck_counts
 from simcli.rules.presets import load_rules
+from simcli.strategies.search.inference import HandPool
 from simcli.strategy import Strategy, load_strategy
 
 VARIANTS = {"classic": "greedy", "ponytail": "ponytail", "americana": "americana", "spanish": "spanish"}
@@ -174,3 +176,63 @@ def test_clone_copies_every_slot_and_shares_nothing_mutable(variant: str) -> Non
     copy = clone(st)
     for name in DealState.__slots__:
         assert getattr(copy, name) == getattr(st, name), name
+
+
+def _kept_three_position(opened_at: int | None, threes: int = 1) -> DealState:
+    """An Americana deal seen by seat 0 at the start of turn 10 (seats 1, 2, 3 played turns 7, 8, 9) with an empty
+    stock and ``threes`` unseen red threes, the first in seat 3's hand: every other bonus three laid, the stock's
+    cards in seat 0's own hand. Team 0 opened at turn 5 (seat 2 has played since: it holds no three); team 1
+    (seats 1 and 3) opened at turn ``opened_at`` (``None``: not yet). Issue 47's crash, built by hand."""
+    rules = load_rules("americana", {"draw_count": "2", "wing_sizes": "none"})
+    rng = np.random.default_rng(5)
+    deck = rng.permutation([r for r, n in enumerate(deck_counts(rules.decks, rules.jokers_per_deck))
+                            for _ in range(n)]).tolist()
+    st = new_deal(rules, deck, 3, 0, [0, 0], cut_count=0)
+    for card in st.stock:
+        st.hands[0][card] += 1
+    st.hand_sizes[0] += len(st.stock)
+    st.stock = []
+    for s in range(4):  # every bonus three on the table (team 0's), then ``threes`` red ones into hidden hands
+        for r in (RED_THREE, BLACK_THREE):
+            n = st.hands[s][r]
+            st.hands[s][r] = 0
+            st.hand_sizes[s] -= n
+            (st.red_threes if r == RED_THREE else st.black_threes)[0] += n
+    for s in (3, 1)[:threes]:
+        st.red_threes[0] -= 1
+        st.hands[s][RED_THREE] += 1
+        st.hand_sizes[s] += 1
+    st.turn, st.current = 10, 0
+    st.seat_turns = [3, 2, 2, 2]
+    st.opened = [True, opened_at is not None]
+    st.first_meld_turn = [5, opened_at]
+    assert rank_totals(st) == deck_counts(rules.decks, rules.jokers_per_deck)
+    return st
+
+
+@pytest.mark.parametrize(("opened_at", "holders"), [(None, {1, 3}), (9, {1, 3}), (8, {1})])
+def test_a_kept_three_goes_to_a_hand_that_may_keep_it(opened_at: int | None, holders: set[int]) -> None:
+    """Issue 47: with the stock empty, an unseen bonus three can only be one kept before opening (Americana,
+    RULES.md §1.9): it goes to a hand whose team had not opened when that player's last turn began, one a hand,
+    both in sample_world and in the search's pools (HandPool). The sampler used to refuse the position."""
+    st = _kept_three_position(opened_at)
+    found = set()
+    for k in range(40):
+        world = sample_world(st, 0, np.random.default_rng(k))
+        assert rank_totals(world) == rank_totals(st)
+        holding = [s for s in range(4) if world.hands[s][RED_THREE]]
+        assert len(holding) == 1 and world.hands[holding[0]][RED_THREE] == 1
+        found |= set(holding)
+    assert found == holders
+    pool = HandPool(sample_world(st, 0, np.random.default_rng(0)), 0, 40, np.random.default_rng(1))
+    in_pool = {pool.seats[i] for w, i in zip(*np.nonzero(pool.hands[:, :, RED_THREE]), strict=True)}
+    assert in_pool == holders
+    assert all(rank_totals(pool.world(w)) == rank_totals(st) for w in range(3))
+
+
+def test_more_unseen_threes_than_hands_that_may_keep_one_is_refused() -> None:
+    """Two unseen threes (in seats 3 and 1), an empty stock, and team 1 opened at turn 6, before both its players'
+    last turns (7 and 9), which would have laid a kept three: no world explains it, and the sampler says so."""
+    st = _kept_three_position(6, threes=2)
+    with pytest.raises(ValueError, match="nowhere to put the 2 bonus threes"):
+        sample_world(st, 0, np.random.default_rng(0))

@@ -126,6 +126,59 @@ def check_counts(pool: list[int], positions: int, seat: int) -> None:
                          f"{positions} hidden positions")
 
 
+def may_hold_kept_three(st: DealState, seat: int) -> bool:
+    """Whether ``seat``'s hand may hold a bonus three kept before its team opened, as far as anyone can tell
+    (``may_hold_one_three_before_opening``, RULES.md §1.9 and §2.3: one three at most, laid at the start of the
+    holder's first turn after the team opened).
+
+    Public information only: the team has not opened, or it opened (``first_meld_turn``) at or after the start of
+    ``seat``'s last turn, which the strict rotation of turns gives (the player of turn ``st.turn`` is
+    ``st.current``). A kept three laid early by a wing that reaches the hand during the opening turn itself is not
+    ruled out: the fallback below may then give a hand a three it has just laid, a world slightly too wide, never
+    none. (The wing knobs are read only in the wings feature module.)
+    """
+    if not st.rules.may_hold_one_three_before_opening:
+        return False
+    opened_at = st.first_meld_turn[st.team_of[seat]]
+    if opened_at is None:
+        return True
+    back = 0  # turns since ``seat``'s last turn began
+    s = seat
+    while s != st.current and back < st.n_players:
+        s = st.next_seat(s)
+        back += 1
+    return st.turn - back <= opened_at
+
+
+def three_positions(st: DealState, seat: int, places: list[HiddenPlace], threes: int) -> list[int]:
+    """The hidden positions (indices into the places' positions, in order) that may get the ``threes`` unseen bonus
+    threes: every position of a place flagged to hold them (:func:`hidden_places`); only if those are too few,
+    also the first position of each other hand that may still hold a three kept before opening
+    (:func:`may_hold_kept_three`: one a hand).
+
+    The fallback comes second so that every information set the flagged places can explain is sampled as before
+    (the same worlds from the same random stream); it is the only explanation left when they cannot, e.g. a kept
+    three while the stock is empty (issue 47: Americana under ``draw_count=2``). Raises ``ValueError`` when even
+    the fallback has too few places.
+    """
+    allowed: list[int] = []
+    kept: list[tuple[int, int]] = []  # (a hand's first position, its seat) for the hands not flagged
+    pos = 0
+    for kind, idx, n, may in places:
+        if may:
+            allowed.extend(range(pos, pos + n))
+        elif kind == "hand" and n:
+            kept.append((pos, idx))
+        pos += n
+    if threes <= len(allowed):
+        return allowed
+    allowed = sorted(allowed + [k for k, s in kept if may_hold_kept_three(st, s)])
+    if threes > len(allowed):
+        raise ValueError(f"inconsistent information set for seat {seat}: nowhere to put the {threes} bonus threes "
+                         f"({len(allowed)} hidden places may hold one)")
+    return allowed
+
+
 def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealState:
     """A full deal state consistent with what ``seat`` has seen, the unseen cards dealt at random.
 
@@ -143,10 +196,8 @@ def sample_world(st: DealState, seat: int, rng: np.random.Generator) -> DealStat
     rest = [r for r in range(NUM_RANKS) if r not in bonus for _ in range(pool[r])]
     rng.shuffle(rest)  # = [rest[j] for j in rng.permutation(len(rest))]: the same swaps from the same draws
     if bonus:  # the bonus threes first, uniformly over the positions that may hold them
-        allowed = [k for k, i in enumerate(slots) if places[i][3]]
         threes = [r for r in bonus for _ in range(pool[r])]
-        if len(threes) > len(allowed):
-            raise ValueError(f"inconsistent information set for seat {seat}: nowhere to put the bonus threes")
+        allowed = three_positions(st, seat, places, len(threes))
         cards = [-1] * len(slots)
         spots = list(range(len(allowed)))
         rng.shuffle(spots)  # rng.permutation(len(allowed)), as above

@@ -43,7 +43,7 @@ import numpy as np
 
 from simcli.engine.state import DealState
 from simcli.engine.view import PlayerView
-from simcli.engine.worlds import clone, fill_hidden, hidden_places, unseen_counts
+from simcli.engine.worlds import clone, fill_hidden, hidden_places, three_positions, unseen_counts
 from simcli.players.planning import penalized_ranks
 from simcli.primitives.cards import CARD_VALUES, FOUR, JOKER, NUM_RANKS, TWO
 
@@ -267,15 +267,9 @@ class HandPool:
         bonus = [r for r in range(NUM_RANKS) if template.is_bonus_three[r] and unseen[r]]
         self.rest = np.array([r for r in range(NUM_RANKS) if r not in bonus for _ in range(unseen[r])], dtype=np.int64)
         self.threes = [r for r in bonus for _ in range(unseen[r])]
-        starts = []
-        pos = 0
-        allowed: list[int] = []
-        for _, _, n, may in places:
-            if may:
-                allowed.extend(range(pos, pos + n))
-            starts.append(pos)
-            pos += n
-        self.positions = pos
+        # The positions sample_world gives the bonus threes (with its fallback to hands that may keep one).
+        allowed = three_positions(template, seat, places, len(self.threes)) if self.threes else []
+        self.positions = sum(n for _, _, n, _ in places)
         self.allowed = np.array(allowed, dtype=np.int64)
         self.seats = [idx for kind, idx, _, _ in places if kind == "hand"]
         self.hand_positions = h = sum(n for kind, _, n, _ in places if kind == "hand")
@@ -283,8 +277,11 @@ class HandPool:
         # it get them) and of the other unseen cards (dealt over the positions left, in order).
         self.spots = np.argsort(rng.random((size, len(allowed))), axis=1) if self.threes else None
         self.order = np.argsort(rng.random((size, len(self.rest))), axis=1)
-        cards = self.rest[self.order[:, :h]]  # the hand positions' cards of a world without threes in its hands
-        if self.threes:
+        if len(self.rest) < h:  # bonus threes only in hands (an empty stock, issue 47): every world in full
+            cards = np.array([self._cards(w)[:h] for w in range(size)], dtype=np.int64).reshape(size, h)
+        else:  # the hand positions' cards of a world without threes in its hands, then those with
+            cards = self.rest[self.order[:, :h]]
+        if self.threes and len(self.rest) >= h:
             assert self.spots is not None
             hit = self.allowed[self.spots[:, :len(self.threes)]] < h  # a bonus three in a hand position
             for w in np.flatnonzero(hit.any(axis=1)):
