@@ -30,9 +30,10 @@ HEAD = """# The learnt player's models
 exact rules (the same rule-set digest), else its variant's `<variant>.npz`. A variant's model is a *general* one where
 its metadata records a catalogue of house rules (issue 47; strategies/learnt/catalogues/<variant>.toml): it reads the
 rules as input and plays every rule set inside its catalogue, and refuses one outside it in one line. A model without
-a catalogue is a specialist of one rule set (the digest) and refuses others: `<variant>-preset.npz` is the preset's
-specialist, kept beside a general `<variant>.npz` where it plays the preset better (net plays it there, by digest),
-and `<variant>-KNOB-VALUE.npz` a published study's house rule. Each file holds the weights, the input
+a catalogue is a specialist of one rule set (the digest) and refuses others: `<variant>-preset.npz` a preset's,
+`<variant>-KNOB-VALUE.npz` a published study's house rule. Since 2026-12-06 every variant's general model is level
+with or above its specialists, which are retired to `retired/` (`auto` never plays them; `net:model=NAME` plays one,
+`net:model=retired` chooses among them as `auto` did when they were shipped). Each file holds the weights, the input
 scaling and the metadata, and is installed with the package as `simcli/strategies/learnt/models/`. This page is
 written by `python scripts/net_models.py` from the models' own metadata.
 
