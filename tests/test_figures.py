@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -76,16 +77,22 @@ def test_a_figure_moved_away_from_its_command_is_a_declaration_error(tmp_path: P
         cf.locate(check.figures[0], check.command, tmp_path)
 
 
+def move_value(csv: Path, pick: Callable[[str], bool], new: str) -> tuple[int, str]:
+    """Replace the ``value`` cell of ``csv``'s first line that ``pick`` accepts by ``new`` (a regenerated table
+    whose figure moved); that line's index and its old value."""
+    lines = csv.read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines) if pick(text))
+    old_value = lines[line].split(",")[lines[0].split(",").index("value")]
+    lines[line] = lines[line].replace(f",{old_value},", f",{new},")
+    csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return line, old_value
+
+
 def test_a_changed_study_table_names_the_csv_line(tmp_path: Path) -> None:
     study = next(c for c in CHECKS if c.id == "study:classic-seat-balance")
     assert study.csv is not None
     committed = copy_page(tmp_path / "root", study.csv)
-    regenerated = copy_page(tmp_path / "work", study.csv)
-    lines = regenerated.read_text(encoding="utf-8").splitlines()
-    line = next(n for n, text in enumerate(lines) if ",margin," in text)
-    old_value = lines[line].split(",")[lines[0].split(",").index("value")]
-    lines[line] = lines[line].replace(f",{old_value},", ",1234.5,")
-    regenerated.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    line, old_value = move_value(copy_page(tmp_path / "work", study.csv), lambda text: ",margin," in text, "1234.5")
     problems = cf.compare_csv(study, tmp_path / "work", tmp_path / "root")
     assert [str(p) for p in problems] == [
         f"{study.csv}:{line + 1}: classic/greedy/margin value quoted '{old_value}', the command gives '1234.5' "
@@ -100,12 +107,8 @@ def test_a_changed_baseline_row_of_a_sweep_by_level_is_found(tmp_path: Path) -> 
     study = next(c for c in CHECKS if c.id == "study:classic-going-out-bonus-levels-net")
     assert study.csv is not None
     copy_page(tmp_path / "root", study.csv)
-    regenerated = copy_page(tmp_path / "work", study.csv)
-    lines = regenerated.read_text(encoding="utf-8").splitlines()
-    line = next(n for n, text in enumerate(lines) if text.startswith("greedy,100,deals,"))
-    old_value = lines[line].split(",")[lines[0].split(",").index("value")]
-    lines[line] = lines[line].replace(f",{old_value},", ",9.5,")
-    regenerated.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    line, old_value = move_value(copy_page(tmp_path / "work", study.csv),
+                                 lambda text: text.startswith("greedy,100,deals,"), "9.5")
     problems = cf.compare_csv(study, tmp_path / "work", tmp_path / "root")
     assert [str(p) for p in problems] == [
         f"{study.csv}:{line + 1}: greedy/100/deals value quoted '{old_value}', the command gives '9.5' "
