@@ -123,6 +123,23 @@ def rules_text(meta: dict[str, Any]) -> str:
             f"{int(meta.get('rule_sets', 0)):,} distinct rule sets in the data")
 
 
+def data_parts(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    """The data folders a model was fitted to (one, or several fitted together: ``data_parts``)."""
+    return list(meta.get("data_parts") or [{"data_command": meta["data_command"], "data_seed": meta["data_seed"],
+                                            "rules": [], "data": meta["data"]}])
+
+
+def data_text(meta: dict[str, Any]) -> str:
+    """The games a model was fitted to: ``N games of seed S``, one such a folder, each with its ``--rule``
+    settings (the base its catalogue's draws change) after the first."""
+    texts = []
+    for i, part in enumerate(data_parts(meta)):
+        pinned = ", ".join(f"`{k}={v}`" for k, v in part["rules"]) if i else ""
+        texts.append(f"{part['data']['games']:,} games of seed {part['data_seed']}"
+                     + (f" drawn around {pinned}" if pinned else ""))
+    return (" and ".join(texts) if len(texts) < 3 else ", ".join(texts[:-1]) + " and " + texts[-1])
+
+
 def section(path: Path) -> str:
     """One model's section: its commands, data and held-out figures (a retired one's: why it was retired)."""
     meta = load_model(path).meta
@@ -136,13 +153,13 @@ def section(path: Path) -> str:
         *([f"Retired: {RETIRED_WHY[path.name]}. Play it by name (`net:model={path.stem}`) or among the retired "
            "models as `auto` chose when they were shipped (`net:model=retired`).", ""] if retired else []),
         "```",
-        replay_command(meta["data_command"], meta["data"]["games"]),
+        *[replay_command(part["data_command"], part["data"]["games"]) for part in data_parts(meta)],
         meta["fit_command"] or f"simcli train fit DATA strategies/learnt/models/{path.name}",
         "```", "",
         f"Rule set: {rules_text(meta)}, feature version {meta['feature_version']}"
         f"{' (upgraded from feature version 1)' if meta.get('upgraded_from') == 1 else ''}, simcli "
-        f"{meta['simcli_version']}. Data: {data['games']:,} games of seed "
-        f"{meta['data_seed']} ({data['rows']:,} candidate rows, {data['cpu_seconds']:,} CPU s to play). Model: "
+        f"{meta['simcli_version']}. Data: {data_text(meta)} ({data['rows']:,} candidate rows, {data['cpu_seconds']:,} "
+        "CPU s to play). Model: "
         f"{'ridge regression' if meta['hidden'] == 0 else str(meta['hidden']) + ' hidden units'}, "
         f"{meta['epochs']} epochs, alpha {meta.get('alpha', 1e-4):g}, seed {meta['seed']}; margin "
         f"{meta['margin']:g} points (chosen on the validation games).", "",

@@ -258,6 +258,54 @@ def test_a_larger_n_extends_a_data_folder(pipeline: tuple[Path, Path], tmp_path:
     assert shrunk.exit_code != 0 and "other settings" in shrunk.output
 
 
+def test_several_folders_fit_together_and_a_mismatched_one_is_one_line(pipeline: tuple[Path, Path],
+                                                                      tmp_path: Path) -> None:
+    """A folder drawn around a house rule (``--rule`` as its draws' base) fits with the general one: every game
+    counted, each folder's rules encoded as its own, both commands recorded; a folder of other rule features or of
+    one rule set is refused in one line naming it."""
+    data, general = pipeline
+    tiny = str(data.parent / "tiny.toml")
+    common = ["--variant", "spanish", "--rule", "max_hands=1", "--search", "mc:samples=2", "-n", "10", "--chunk",
+              "10", "--jobs", "1", "-q"]
+    around = tmp_path / "around"
+    result = invoke("train", "data", str(around), *common, "--rule", "exact_pile_pick_bonus=0", "--catalogue",
+                    tiny, "--seed", "6")
+    assert result.exit_code == 0, result.output
+    both = tmp_path / "both.npz"
+    result = invoke("train", "fit", str(data), str(around), str(both), "--epochs", "2", "--hidden", "8", "-q")
+    assert result.exit_code == 0, result.output
+    assert "30 games" in result.output
+    meta = load_model(both).meta
+    assert meta["games"] == 30 and meta["data"]["games"] == 30
+    assert [part["data_seed"] for part in meta["data_parts"]] == [5, 6]
+    assert meta["data_parts"][1]["rules"] == [["exact_pile_pick_bonus", "0"], ["max_hands", "1"]]
+    assert meta["catalogue"] == load_model(general).meta["catalogue"]
+    _, frame, x = read_data(around)
+    # the second folder's games are encoded under their own base: exact_pile_pick_bonus=0 unless a draw changed it
+    cat = Catalogue.from_dict(meta["catalogue"])
+    drawn = cat.draw(6, 0, {"max_hands": "1", "exact_pile_pick_bonus": "0"})
+    rules = load_rules("spanish", {"max_hands": "1", "exact_pile_pick_bonus": "0", **drawn})
+    assert rules.exact_pile_pick_bonus == int(drawn.get("exact_pile_pick_bonus", 0))
+    from simcli.training.fit import read_folders
+    _, rows, xs, _ = read_folders([data, around])
+    first_of_around = int(np.flatnonzero(np.asarray(rows["game"]) >= 20)[0])
+    assert np.array_equal(xs[first_of_around, x.shape[1]:], cat.encode(rules).astype(np.float32))
+    assert set(np.asarray(rows["game"]) % 10) == set(range(10)) and int(rows["game"].max()) == 29
+    # another catalogue's folder, and a folder of one rule set, are refused in one line each
+    (tmp_path / "other.toml").write_text(
+        'variant = "spanish"\npreset_share = 0.0\nchanges = [1, 1]\n[knobs.going_out_bonus]\nvalues = [100, 300]\n')
+    other = tmp_path / "other"
+    assert invoke("train", "data", str(other), *common, "--catalogue", str(tmp_path / "other.toml"),
+                  "--seed", "7").exit_code == 0
+    plain = tmp_path / "plain"
+    assert invoke("train", "data", str(plain), *common, "--seed", "8").exit_code == 0
+    for folder, why in ((other, "catalogue's knobs or values differ"), (plain, "of one rule set")):
+        refused = invoke("train", "fit", str(data), str(folder), str(tmp_path / "x.npz"), "--epochs", "1", "-q")
+        line = refused.output.strip().splitlines()[-1]
+        assert refused.exit_code != 0 and str(folder) in line and why in line, refused.output
+        assert not (tmp_path / "x.npz").exists()
+
+
 def test_a_bare_name_is_the_shipped_catalogue_even_beside_a_folder_of_that_name(tmp_path: Path,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "classic").mkdir()  # a data folder called after its variant

@@ -113,7 +113,8 @@ def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:
 
 
 @train.command()
-@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("folders", metavar="FOLDER...", nargs=-1, required=True,
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--hidden", type=click.IntRange(min=0), default=64, show_default=True,
               help="hidden units of the network (0: ridge regression, a linear model)")
@@ -131,9 +132,11 @@ def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:
               help="relative: each candidate's value over its decision's mean (net's model); absolute: its own "
                    "value, the expected deal margin (a leaf evaluator for mc:leaf=MODEL)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
-def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed: int, min_scale: float,
+def fit(folders: tuple[Path, ...], model: Path, hidden: int, epochs: int, alpha: float, seed: int, min_scale: float,
         margin: float | None, target: str, quiet: bool) -> None:
-    """Fit a model to the data in FOLDER and write it to MODEL (.npz); print its held-out figures."""
+    """Fit a model to the data in FOLDER (or several folders together: of one variant and, if drawn from
+    catalogues, of catalogues with the same knobs and values; e.g. a general folder and one drawn around a house rule
+    with --rule) and write it to MODEL (.npz); print its held-out figures."""
     from simcli.commands.hints import progress_bar
     from simcli.training.data import DataError
     from simcli.training.fit import FitError, FitSettings
@@ -141,7 +144,7 @@ def fit(folder: Path, model: Path, hidden: int, epochs: int, alpha: float, seed:
 
     bar = progress_bar(epochs, f"fit {model.name}", quiet=quiet, unit="epoch")
     try:
-        meta = fit_model(folder, model, FitSettings(hidden=hidden, epochs=epochs, seed=seed, alpha=alpha,
+        meta = fit_model(folders, model, FitSettings(hidden=hidden, epochs=epochs, seed=seed, alpha=alpha,
                                                     target=target, min_scale=min_scale,
                                                     margin=-1.0 if margin is None else margin),
                          command=["simcli", "train", "fit", *sys.argv[3:]], progress=bar.update)

@@ -6,6 +6,14 @@ own comparison), in points. A small multi-layer perceptron (scikit-learn's ``MLP
 ``hidden=0``: ridge regression, a linear baseline) learns it from the rows' features
 (strategies/learnt/net_features.py), standardized by the training rows' means and deviations.
 
+Several data folders can be fitted together (``simcli train fit FOLDER... MODEL``): for example a general
+folder and one whose draws are built around a house rule the model plays badly (``simcli train data ... --catalogue
+V --rule KNOB=VALUE``). They must be of one variant and feature version and, if drawn from catalogues, of catalogues
+with the same rule features (the same knobs and values; the draw weights, base and shares may differ); each
+folder's games keep their own split (the later folders' game numbers are shifted by a multiple of 10), each row's
+rules are encoded by the first folder's catalogue (which the model records), and the model records every folder's
+command and size.
+
 Games are split by their index, never a decision across two sets: games ``i % 10 == 9`` are held out (the figures
 reported), ``i % 10 == 8`` validate (the ``margin`` the player uses is chosen there), the rest train. Same data,
 same seed: the same weights (``random_state`` is the seed; the epochs are run one by one with ``partial_fit`` so a
@@ -29,7 +37,7 @@ from __future__ import annotations
 import io
 import json
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +46,7 @@ import numpy as np
 
 from simcli import __version__
 from simcli.runs.storage import atomic_write_bytes
-from simcli.training.data import read_data, summary
+from simcli.training.data import DataError, read_data, summary
 
 #: The one-line hint for ``simcli train fit`` without scikit-learn.
 TRAIN_HINT = "simcli train fit needs the train extra: pip install -e '.[train]'"
@@ -192,22 +200,70 @@ def pd_factorize(column: Any) -> tuple[np.ndarray, list[str]]:
     return np.asarray(codes), [str(u) for u in uniques]
 
 
-def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: list[str] | None = None,
-        progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Fit a model to the data folder ``data`` and write it to ``out`` (``.npz``); return its metadata. A folder
-    drawn from a catalogue gives a general model: the rule features are appended to the rows and the catalogue is
-    recorded in the model's metadata."""
-    meta, frame, x = read_data(data)
-    rules_x = rule_features(meta, frame)
-    if rules_x.shape[1]:
-        x = np.hstack([x, rules_x])
+def read_folders(folders: Sequence[str | Path]) -> tuple[dict[str, Any], Any, np.ndarray, list[dict[str, Any]]]:
+    """The rows of one or several data folders fitted together: the first folder's settings, the rows (a pandas
+    frame with a ``rule_set`` column: each row's whole rule changes from the preset, as JSON), the feature matrix
+    with the rule features appended (encoded by the first folder's catalogue), and each folder's part (its command,
+    seed, ``--rule`` settings and size). A folder that cannot be fitted with the first is a one-line
+    :class:`DataError` naming it and the difference."""
+    import pandas as pd
+
+    from simcli.strategies.learnt.catalogue import Catalogue
+
+    if not folders:
+        raise DataError("no data folder given")
+    first: dict[str, Any] = {}
+    catalogue: Any = None
+    frames, xs, parts = [], [], []
+    shift = width = 0
+    for i, folder in enumerate(folders):
+        meta, frame, x = read_data(folder)
+        has_catalogue = isinstance(meta.get("catalogue"), dict)
+        if i == 0:
+            first, width = meta, x.shape[1]
+            catalogue = Catalogue.from_dict(meta["catalogue"]) if has_catalogue else None
+        else:
+            differs = [f"{what} {meta[key]!r}, the first folder's {first[key]!r}"
+                       for what, key in (("variant", "variant"), ("feature version", "feature_version"))
+                       if meta[key] != first[key]]
+            if x.shape[1] != width:
+                differs.append(f"{x.shape[1]} feature columns, the first folder's {width}")
+            if has_catalogue != (catalogue is not None):
+                differs.append("drawn from a catalogue while the first folder is not" if has_catalogue
+                               else "of one rule set while the first folder is drawn from a catalogue")
+            elif catalogue is not None and not catalogue.same_features(Catalogue.from_dict(meta["catalogue"])):
+                differs.append("its catalogue's knobs or values differ from the first folder's (other rule "
+                               "features): draw it from the same catalogue")
+            if differs:
+                raise DataError(f"{folder}: cannot be fitted with {folders[0]}: " + "; ".join(differs))
+        rules_x = rule_features(meta, frame, catalogue) if catalogue is not None else np.zeros((len(frame), 0))
+        xs.append(np.hstack([x, rules_x.astype(np.float32)]) if rules_x.shape[1] else x)
+        base = dict(meta["spec"]["rules"])
+        whole = {u: json.dumps({**base, **json.loads(u)}, sort_keys=True) for u in frame["rules"].unique()}
+        frame["rule_set"] = frame["rules"].map(whole)
+        frame["game"] = np.asarray(frame["game"]) + shift  # a multiple of 10: each folder keeps its own split
+        frame["decision"] = np.asarray(frame["decision"], dtype=np.int64) + np.int64(i) * 10**12
+        shift += 10 * (-(-(int(frame["game"].max()) + 1 - shift) // 10))
+        frames.append(frame)
+        parts.append({"data_command": " ".join(meta["command"]), "data_seed": meta["spec"]["seed"],
+                      "rules": meta["spec"]["rules"], "data": summary(folder)})
+    return first, pd.concat(frames, ignore_index=True), np.concatenate(xs), parts
+
+
+def fit(data: str | Path | Sequence[str | Path], out: str | Path, settings: FitSettings, *,
+        command: list[str] | None = None, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Fit a model to the data folder ``data`` (or several, fitted together: :func:`read_folders`) and write it to
+    ``out`` (``.npz``); return its metadata. A folder drawn from a catalogue gives a general model: the rule
+    features are appended to the rows and the catalogue is recorded in the model's metadata."""
+    folders = [data] if isinstance(data, (str, Path)) else list(data)
+    meta, frame, x, parts = read_folders(folders)
     target = targets(frame, settings.target)
     games = np.asarray(frame["game"])
     held, valid = games % 10 == 9, games % 10 == 8
     fit_rows = ~(held | valid)
     if not held.any() or not valid.any() or not fit_rows.any():
-        raise FitError(f"{data}: too few games to hold any out (games i % 10 == 9 are held out, 8 validate): "
-                       f"{len(np.unique(games))} games")
+        raise FitError(f"{', '.join(map(str, folders))}: too few games to hold any out (games i % 10 == 9 are held "
+                       f"out, 8 validate): {len(np.unique(games))} games")
     x_mean = x[fit_rows].mean(axis=0)
     x_scale = x[fit_rows].std(axis=0)
     x_scale[x_scale < settings.min_scale] = 1.0
@@ -227,13 +283,17 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
 
     margin = settings.margin if settings.margin >= 0 else max(
         MARGINS, key=lambda m: (figures_of(valid, m)["gain_over_heuristic"], -m))
+    sizes = [part["data"] for part in parts]
+    data_summary = sizes[0] if len(sizes) == 1 else {
+        key: (round(sum(s[key] for s in sizes), 1) if key == "cpu_seconds" else sum(s[key] for s in sizes))
+        for key in sizes[0]}
     model_meta = {
         "variant": meta["variant"], "rules": meta["rules"], "rules_digest": meta["rules_digest"],
         "feature_version": meta["feature_version"], "data_command": " ".join(meta["command"]),
         "fit_command": " ".join(command or []), "seed": settings.seed, "hidden": settings.hidden,
-        "epochs": settings.epochs, "alpha": settings.alpha, "target": settings.target, "data": summary(data),
+        "epochs": settings.epochs, "alpha": settings.alpha, "target": settings.target, "data": data_summary,
         "data_seed": meta["spec"]["seed"],
-        "games": int(len(np.unique(games))), "rule_sets": int(frame["rules"].nunique()), "margin": margin,
+        "games": int(len(np.unique(games))), "rule_sets": int(frame["rule_set"].nunique()), "margin": margin,
         "held_out": figures_of(held, margin),
         "held_out_margin_0": figures_of(held, 0.0), "validation": figures_of(valid, margin),
         "simcli_version": __version__,
@@ -242,6 +302,8 @@ def fit(data: str | Path, out: str | Path, settings: FitSettings, *, command: li
         model_meta["min_scale"] = settings.min_scale
     if isinstance(meta.get("catalogue"), dict):
         model_meta["catalogue"] = meta["catalogue"]
+    if len(parts) > 1:  # every folder's command and size (the first's are also the top-level ones)
+        model_meta["data_parts"] = parts
     if settings.target == "absolute":  # the value error beside predicting the training rows' mean
         model_meta["held_out"]["rmse_mean_baseline"] = round(float(np.sqrt(np.mean((target[held] - y_mean) ** 2))), 2)
     save_model(out, layers, x_mean, x_scale, y_scale, model_meta)

@@ -273,6 +273,13 @@ class Catalogue:
         return out
 
     # --------------------------------------------------------------------------------------------- features
+    def same_features(self, other: Catalogue) -> bool:
+        """Whether ``other`` encodes every rule set as this one does (the same knobs, values, probes and scales, in
+        order): data drawn from either can be fitted together; the draw weights, base and shares may differ."""
+        def layout(cat: Catalogue) -> list[tuple[Any, ...]]:
+            return [(k.name, k.values, k.probes, k.scale) for k in cat.knobs]
+        return self.variant == other.variant and layout(self) == layout(other)
+
     def columns(self) -> list[str]:
         """The names of the rule-feature columns, in order."""
         return [c for k in self.knobs for c in k.columns()]
