@@ -140,6 +140,12 @@ def data_text(meta: dict[str, Any]) -> str:
     return (" and ".join(texts) if len(texts) < 3 else ", ".join(texts[:-1]) + " and " + texts[-1])
 
 
+def ensemble_text(meta: dict[str, Any]) -> str:
+    """`` each, an ensemble of K fits (seeds ...)`` for a model fitted with ``--ensemble K`` (else nothing)."""
+    k = int(meta.get("ensemble", 1))
+    return f" a fit, the mean of {k} fits (seeds {meta['seed']} to {meta['seed'] + k - 1})" if k > 1 else ""
+
+
 def section(path: Path) -> str:
     """One model's section: its commands, data and held-out figures (a retired one's: why it was retired)."""
     meta = load_model(path).meta
@@ -160,7 +166,8 @@ def section(path: Path) -> str:
         f"{' (upgraded from feature version 1)' if meta.get('upgraded_from') == 1 else ''}, simcli "
         f"{meta['simcli_version']}. Data: {data_text(meta)} ({data['rows']:,} candidate rows, {data['cpu_seconds']:,} "
         "CPU s to play). Model: "
-        f"{'ridge regression' if meta['hidden'] == 0 else str(meta['hidden']) + ' hidden units'}, "
+        f"{'ridge regression' if meta['hidden'] == 0 else str(meta['hidden']) + ' hidden units'}"
+        f"{ensemble_text(meta)}, "
         f"{meta['epochs']} epochs, alpha {meta.get('alpha', 1e-4):g}, seed {meta['seed']}; margin "
         f"{meta['margin']:g} points (chosen on the validation games).", "",
         f"Held out (games `i % 10 == 9`, {held['decisions']:,} decisions): picks the search's choice "

@@ -306,6 +306,32 @@ def test_several_folders_fit_together_and_a_mismatched_one_is_one_line(pipeline:
         assert not (tmp_path / "x.npz").exists()
 
 
+def test_an_ensemble_is_one_network_whose_output_is_its_fits_mean(pipeline: tuple[Path, Path],
+                                                                 tmp_path: Path) -> None:
+    """``--ensemble K``: K fits of seeds SEED.. folded into one network of K x HIDDEN units that `net` plays as it
+    is; its values are the mean of the K single fits' values."""
+    from simcli.training.fit import FitSettings, forward, train
+
+    rng = np.random.default_rng(3)
+    x, y = rng.normal(size=(400, 6)), rng.normal(size=400)
+    settings = FitSettings(hidden=4, epochs=3, seed=7)
+    singles = [forward(train(x, y, FitSettings(hidden=4, epochs=3, seed=s)), x) for s in (7, 8, 9)]
+    folded = train(x, y, FitSettings(hidden=4, epochs=3, seed=7, ensemble=3))
+    assert folded[0][0].shape == (6, 12) and folded[1][0].shape == (12, 1)
+    assert np.allclose(forward(folded, x), np.mean(singles, axis=0), atol=1e-5)
+    assert not np.allclose(forward(folded, x), singles[0], atol=1e-3)  # not one of them
+    assert np.allclose(forward(train(x, y, settings), x), singles[0])
+    data, _ = pipeline
+    model = tmp_path / "ensemble.npz"
+    result = invoke("train", "fit", str(data), str(model), "--epochs", "2", "--hidden", "8", "--ensemble", "3", "-q")
+    assert result.exit_code == 0, result.output
+    loaded = load_model(model)
+    assert loaded.meta["ensemble"] == 3 and loaded.meta["hidden"] == 8
+    played = invoke("match", f"net:model={model}", "spanish", "--variant", "spanish", "--rule", "max_hands=1",
+                    "-n", "2", "--seed", "9", "-j", "1", "--json")
+    assert played.exit_code == 0, played.output
+
+
 def test_a_bare_name_is_the_shipped_catalogue_even_beside_a_folder_of_that_name(tmp_path: Path,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "classic").mkdir()  # a data folder called after its variant

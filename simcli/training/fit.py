@@ -38,7 +38,7 @@ import io
 import json
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +78,10 @@ class FitSettings:
     #: What the model learns: ``"relative"`` (a candidate's value over its decision's mean, the default) or
     #: ``"absolute"`` (its own value, the expected deal margin).
     target: str = "relative"
+    #: Fits of the same rows to average (seeds ``seed``, ``seed + 1``, ...), folded into one network whose hidden
+    #: layer is theirs side by side and whose output is their mean: the single fits' errors under a rare house
+    #: rule are their own, and average out (issue 47: Ponytail's P2 combination).
+    ensemble: int = 1
 
 
 #: The targets ``simcli train fit --target`` offers.
@@ -146,7 +150,11 @@ def _regressor(settings: FitSettings) -> Any:
 
 def train(x: np.ndarray, y: np.ndarray, settings: FitSettings,
           progress: Callable[[int], None] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Fit the model to standardized ``x`` and scaled ``y``; its layers as (weights, biases), float32."""
+    """Fit the model to standardized ``x`` and scaled ``y``; its layers as (weights, biases), float32. With
+    ``settings.ensemble`` K > 1: K fits of seeds ``seed`` .. ``seed + K - 1`` folded by :func:`fold`."""
+    if settings.ensemble > 1:
+        return fold([train(x, y, replace(settings, seed=settings.seed + i, ensemble=1), progress)
+                     for i in range(settings.ensemble)])
     model = _regressor(settings)
     if settings.hidden <= 0:
         model.fit(x, y)
@@ -160,6 +168,25 @@ def train(x: np.ndarray, y: np.ndarray, settings: FitSettings,
             if progress is not None:
                 progress(1)
     return [(w.astype(np.float32), b.astype(np.float32)) for w, b in zip(model.coefs_, model.intercepts_, strict=True)]
+
+
+def fold(fits: list[list[tuple[np.ndarray, np.ndarray]]]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """One network whose output is the mean of ``fits``' outputs (each of one hidden layer, or linear): the hidden
+    layers side by side, the output weights divided by their number, the output bias their mean. The player needs
+    nothing new: it is a network of K times the hidden units."""
+    k = len(fits)
+    if k == 1:
+        return fits[0]
+    if any(len(layers) != len(fits[0]) or len(layers) > 2 for layers in fits):
+        raise FitError("an ensemble folds fits of one hidden layer (or linear ones) only")
+    if len(fits[0]) == 1:  # linear: the mean of the weights
+        return [(np.mean([f[0][0] for f in fits], axis=0).astype(np.float32),
+                 np.mean([f[0][1] for f in fits], axis=0).astype(np.float32))]
+    hidden = (np.hstack([f[0][0] for f in fits]).astype(np.float32),
+              np.concatenate([f[0][1] for f in fits]).astype(np.float32))
+    out = ((np.vstack([f[1][0] for f in fits]) / k).astype(np.float32),
+           np.mean([f[1][1] for f in fits], axis=0).astype(np.float32))
+    return [hidden, out]
 
 
 def forward(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarray:
@@ -300,6 +327,8 @@ def fit(data: str | Path | Sequence[str | Path], out: str | Path, settings: FitS
     }
     if settings.min_scale != FitSettings.min_scale:
         model_meta["min_scale"] = settings.min_scale
+    if settings.ensemble > 1:  # K fits of `hidden` units each, seeds seed .. seed + K - 1, folded into one network
+        model_meta["ensemble"] = settings.ensemble
     if isinstance(meta.get("catalogue"), dict):
         model_meta["catalogue"] = meta["catalogue"]
     if len(parts) > 1:  # every folder's command and size (the first's are also the top-level ones)
