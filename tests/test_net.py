@@ -265,6 +265,17 @@ def test_a_folder_of_models_plays_the_one_trained_under_the_games_rules(tmp_path
     assert model_for_rules(house_rules, folder).path == house.resolve()
     assert model_for_rules(preset_rules, folder).path == preset.resolve()
     assert model_for_rules(house_rules, folder).refusal(house_rules) is None
+    # a general model (a catalogue's) of the same base is nobody's exact-rules model: the preset keeps its own even
+    # where the general file sorts first (a retired general model beside a retired specialist)
+    tiny = {"variant": "classic", "preset_share": 0.0, "changes": [1, 1],
+            "knobs": {"going_out_bonus": {"values": [100, 300]}}}
+    general = random_model(folder / "a-general.npz", seed=2, catalogue=tiny, max_hands=1)
+    other_folder = tmp_path / "fresh"
+    other_folder.mkdir()
+    (other_folder / general.name).write_bytes(general.read_bytes())
+    (other_folder / "classic-preset.npz").write_bytes(preset.read_bytes())
+    assert model_for_rules(preset_rules, other_folder).path == (other_folder / "classic-preset.npz").resolve()
+    general.unlink()
     # the house model changes the games: its own weights, not the preset's (any_rules makes the preset's play)
     own = record_game(house_rules, [f"net:model={folder}", "greedy"] * 2, 5, 0)[1][1:]  # after game_start (names)
     borrowed = record_game(house_rules, [f"net:model={preset},any_rules=true", "greedy"] * 2, 5, 0)[1][1:]

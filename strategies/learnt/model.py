@@ -222,7 +222,10 @@ _CHOSEN: dict[tuple[str, int], tuple[RuleSet, Model]] = {}
 
 def models_by_rules(folder: Path) -> dict[str, Path]:
     """The ``.npz`` models in ``folder`` by the digest of the rule set each was trained under (its metadata's
-    ``rules_digest``; a file whose metadata does not read is left out here and fails where it is named)."""
+    ``rules_digest``; a file whose metadata does not read is left out here and fails where it is named). A general
+    model (trained over a catalogue: its digest is only its data's base) is no rule set's own model and is left
+    out: the folder's ``<variant>.npz`` is chosen for a rule set without one (a retired general model beside a
+    retired specialist of the preset does not take the preset from it)."""
     key = str(folder.resolve())
     found = _BY_DIGEST.get(key)
     if found is None:
@@ -230,7 +233,8 @@ def models_by_rules(folder: Path) -> dict[str, Path]:
         for path in sorted(folder.glob("*.npz")):
             try:
                 with np.load(path, allow_pickle=False) as npz:
-                    digest = json.loads(str(npz["meta"])).get("rules_digest")
+                    meta = json.loads(str(npz["meta"]))
+                    digest = None if isinstance(meta.get("catalogue"), dict) else meta.get("rules_digest")
             except (OSError, KeyError, ValueError, zipfile.BadZipFile, json.JSONDecodeError, AttributeError):
                 continue
             if isinstance(digest, str):
