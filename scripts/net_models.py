@@ -148,6 +148,8 @@ def data_text(meta: dict[str, Any]) -> str:
 def ensemble_text(meta: dict[str, Any]) -> str:
     """`` each, an ensemble of K fits (seeds ...)`` for a model fitted with ``--ensemble K`` (else nothing)."""
     k = int(meta.get("ensemble", 1))
+    if k > 1 and meta.get("distilled"):
+        return f", fitted to the mean of {k} fits of as many units (seeds {meta['seed']} to {meta['seed'] + k - 1})"
     return f" a fit, the mean of {k} fits (seeds {meta['seed']} to {meta['seed'] + k - 1})" if k > 1 else ""
 
 

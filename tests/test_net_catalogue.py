@@ -330,6 +330,18 @@ def test_an_ensemble_is_one_network_whose_output_is_its_fits_mean(pipeline: tupl
     played = invoke("match", f"net:model={model}", "spanish", "--variant", "spanish", "--rule", "max_hands=1",
                     "-n", "2", "--seed", "9", "-j", "1", "--json")
     assert played.exit_code == 0, played.output
+    # --distill: one network of --hidden units fitted to the ensemble's values (the ensemble's, not the search's)
+    student = tmp_path / "student.npz"
+    result = invoke("train", "fit", str(data), str(student), "--epochs", "2", "--hidden", "8", "--ensemble", "3",
+                    "--distill", "-q")
+    assert result.exit_code == 0, result.output
+    taught = load_model(student)
+    assert taught.meta["distilled"] is True and taught.meta["ensemble"] == 3
+    with np.load(student) as npz, np.load(model) as ens, np.load(data.parent / "general.npz") as single:
+        assert npz["W0"].shape[1] == 8 and ens["W0"].shape[1] == 24
+        assert not np.array_equal(npz["W0"], single["W0"])
+    refused = invoke("train", "fit", str(data), str(tmp_path / "no.npz"), "--distill", "-q")
+    assert refused.exit_code != 0 and "--ensemble 2 or more" in refused.output
 
 
 def test_a_bare_name_is_the_shipped_catalogue_even_beside_a_folder_of_that_name(tmp_path: Path,

@@ -134,9 +134,13 @@ def _overrides(ruleset: object) -> dict[str, tuple[str, str]]:
 @click.option("--ensemble", type=click.IntRange(min=1), default=1, show_default=True,
               help="fits to average (seeds SEED, SEED+1, ...), folded into one network of ENSEMBLE x HIDDEN units: "
                    "steadier under rare house rules, at ENSEMBLE times the fit's time")
+@click.option("--distill", is_flag=True,
+              help="with --ensemble: write one network of HIDDEN units fitted to the ensemble's values on the "
+                   "training rows (most of its strength at one fit's play cost)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 def fit(folders: tuple[Path, ...], model: Path, hidden: int, epochs: int, alpha: float, seed: int, min_scale: float,
-        margin: float | None, target: str, ensemble: int, quiet: bool) -> None:
+        margin: float | None, target: str, ensemble: int, distill: bool,
+        quiet: bool) -> None:
     """Fit a model to the data in FOLDER (or several folders together: of one variant and, if drawn from
     catalogues, of catalogues with the same knobs and values; e.g. a general folder and one drawn around a house rule
     with --rule) and write it to MODEL (.npz); print its held-out figures."""
@@ -145,11 +149,14 @@ def fit(folders: tuple[Path, ...], model: Path, hidden: int, epochs: int, alpha:
     from simcli.training.fit import FitError, FitSettings
     from simcli.training.fit import fit as fit_model
 
-    bar = progress_bar(epochs * ensemble, f"fit {model.name}", quiet=quiet, unit="epoch")
+    if distill and ensemble < 2:
+        raise click.BadParameter("--distill fits one network to an ensemble's values: give --ensemble 2 or more",
+                                 param_hint="--distill")
+    bar = progress_bar(epochs * (ensemble + distill), f"fit {model.name}", quiet=quiet, unit="epoch")
     try:
         meta = fit_model(folders, model, FitSettings(hidden=hidden, epochs=epochs, seed=seed, alpha=alpha,
                                                     target=target, min_scale=min_scale, ensemble=ensemble,
-                                                    margin=-1.0 if margin is None else margin),
+                                                    distill=distill, margin=-1.0 if margin is None else margin),
                          command=["simcli", "train", "fit", *sys.argv[3:]], progress=bar.update)
     except (DataError, FitError) as exc:
         raise click.ClickException(str(exc)) from None

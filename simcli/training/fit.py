@@ -82,6 +82,9 @@ class FitSettings:
     #: layer is theirs side by side and whose output is their mean: the single fits' errors under a rare house
     #: rule are their own, and average out (issue 47: Ponytail's P2 combination).
     ensemble: int = 1
+    #: With ``ensemble`` > 1: fit one network of ``hidden`` units to the ensemble's values on the training rows
+    #: (distillation: the ensemble's steadier values, at one fit's play cost) and write it instead.
+    distill: bool = False
 
 
 #: The targets ``simcli train fit --target`` offers.
@@ -298,6 +301,11 @@ def fit(data: str | Path | Sequence[str | Path], out: str | Path, settings: FitS
     y_mean = float(np.mean(target[fit_rows])) if settings.target == "absolute" else 0.0
     xs = (x - x_mean) / x_scale
     layers = train(xs[fit_rows], (target[fit_rows] - y_mean) / y_scale, settings, progress)
+    if settings.distill:  # one network taught by the ensemble's values instead of the search's
+        if settings.ensemble < 2:
+            raise FitError("distill fits one network to an ensemble's values: give --ensemble 2 or more")
+        layers = train(xs[fit_rows], forward(layers, xs[fit_rows]), replace(settings, ensemble=1),
+                       progress)
     if y_mean:  # the centring folded back into the output bias: the model's values are absolute
         w_out, b_out = layers[-1]
         layers[-1] = (w_out, (b_out.astype(np.float64) + y_mean / y_scale).astype(np.float32))
@@ -329,6 +337,8 @@ def fit(data: str | Path | Sequence[str | Path], out: str | Path, settings: FitS
         model_meta["min_scale"] = settings.min_scale
     if settings.ensemble > 1:  # K fits of `hidden` units each, seeds seed .. seed + K - 1, folded into one network
         model_meta["ensemble"] = settings.ensemble
+    if settings.distill:  # ... and one network of `hidden` units fitted to their values (seed `seed`)
+        model_meta["distilled"] = True
     if isinstance(meta.get("catalogue"), dict):
         model_meta["catalogue"] = meta["catalogue"]
     if len(parts) > 1:  # every folder's command and size (the first's are also the top-level ones)
