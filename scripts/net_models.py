@@ -83,10 +83,11 @@ RETIRED_WHY = {
         "`simcli match net ponytail --variant ponytail --rule pony_unlock=OWN_FIRST_CANASTA -n 800 --seed 4702 -j 1` "
         "gave +272 Elo [+242, +306] over the heuristic, this one +269 [+240, +302]"),
     "ponytail-general-600.npz": (
-        "the general Ponytail model (one fit of the 600 games) until 2026-12-06, replaced by ponytail.npz, the mean of "
-        "ten fits of the same games (`--ensemble 10`), which is stronger under the preset and every measured "
-        "combination: `simcli match net ponytail --variant ponytail -n 800 --seed 4801 -j 1` gave the ensemble +323 "
-        "Elo [+290, +361] over the heuristic, this one +285 [+255, +318] (docs/strategies.md, issue 47's round 5)"),
+        "the general Ponytail model (one fit of the 600 games) until 2026-12-06, replaced by ponytail.npz, one network "
+        "of as many units fitted to the values of ten fits of the same games (`--ensemble 10 --distill`), stronger "
+        "under the preset and every measured combination: `simcli match net ponytail --variant ponytail -n 800 --seed "
+        "4841 -j 1` gave it +303 Elo [+273, +338] over the heuristic, this one +262 [+232, +295] (docs/strategies.md, issue "
+        "47's round 5)"),
     "classic-preset.npz": (
         "the Classic preset's specialist until 2026-12-06, replaced by the general classic.npz (2,500 games), which is "
         "level with it under the preset: `simcli match net:model=classic greedy --variant classic -n 800 --seed 4801 "
