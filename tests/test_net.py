@@ -350,3 +350,43 @@ def test_a_recorded_seat_keeps_reading_the_history() -> None:
     plain = load_strategy("mc")(np.random.default_rng(0))
     assert Recorder(inferring, keep).reads_history is True
     assert Recorder(plain, keep).reads_history is False
+
+
+def test_a_followed_seat_records_the_search_and_plays_the_followers_game(tmp_path: Path) -> None:
+    """`train data --play P`: the recorded seats weigh every decision with the search but play P's decisions, so the
+    game is P's own game (here greedy's, decision for decision) while mc's own play is another game."""
+    from simcli.engine.game import play_seated_game
+    from simcli.players.seating import make_strategies
+    from simcli.players.seats import recording_seats
+
+    rules = load_rules("classic", {"max_hands": "2"})
+    names = ["mc:samples=2", "greedy", "mc:samples=2", "greedy"]
+    kept: list[tuple[int, str]] = []
+
+    def record(seat: int) -> Any:
+        return lambda view, kind, weighed: kept.append((seat, kind))
+
+    def seated(follow: bool) -> Any:
+        followers = make_strategies(["greedy"] * 4, 5, 0) if follow else None
+        return recording_seats(make_strategies(names, 5, 0), record, followers)
+
+    alone = play_game(rules, ["greedy"] * 4, 5, 0)
+    followed = play_seated_game(rules, seated(True), names, 5, 0)
+    assert [d.scores for d in followed.deals] == [d.scores for d in alone.deals]
+    assert followed.turns == alone.turns and followed.totals == alone.totals
+    assert kept and {seat for seat, _ in kept} == {0, 2}  # the search weighed the followed seats' decisions
+    own = play_seated_game(rules, seated(False), names, 5, 0)
+    assert [d.scores for d in own.deals] != [d.scores for d in alone.deals]  # without a follower: mc's game
+
+    data = tmp_path / "data"
+    args = ["train", "data", str(data), *TINY[:2], "--play", "greedy", "-n", "2", "--chunk", "1", "--seed", "3", "-q"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    meta, frame, _ = read_data(data)
+    assert meta["spec"]["play"] == "greedy" and set(frame["seat"]) == {0, 2}
+    result = CliRunner().invoke(main, [*args[:5], "-n", "2", "--chunk", "1", "--seed", "3", "-q"])
+    assert result.exit_code == 1 and "other settings" in result.output  # the same folder without --play: refused
+    for bad in (["--play", "nosuch"], ["--strategies", "greedy,nosuch,greedy,greedy"]):  # one line, before a worker
+        result = CliRunner().invoke(main, ["train", "data", str(tmp_path / "bad"), *bad, "-n", "2", "-j", "2", "-q"])
+        assert result.exit_code == 1 and "nosuch: unknown strategy 'nosuch'" in result.output, result.output
+        assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "bad").exists()

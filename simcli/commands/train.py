@@ -32,6 +32,9 @@ def train() -> None:
 @click.option("--search", default="mc", show_default=True, help="the search player whose decisions are recorded")
 @click.option("--strategies", default=None, help="comma-separated seat strategies (default: the search player in "
               "the even seats, the variant's heuristic in the odd ones)")
+@click.option("--play", default=None, metavar="STRATEGY",
+              help="the recorded seats play this strategy's decisions while the search weighs each (data from the "
+                   "states its play reaches, e.g. --play net: the search's values where the learnt player goes)")
 @click.option("--seed", type=SEED, default=31, show_default=True, help="master seed of the games")
 @click.option("-n", "--games", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
 @click.option("--chunk", type=click.IntRange(min=1), default=10, show_default=True, help="games a chunk (file)")
@@ -42,8 +45,8 @@ def train() -> None:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes [default: cores]")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 @backend_options
-def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strategies: str | None, seed: int,
-         games: int, chunk: int, catalogue: str | None, jobs: int | None, quiet: bool,
+def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strategies: str | None,
+         play: str | None, seed: int, games: int, chunk: int, catalogue: str | None, jobs: int | None, quiet: bool,
          backend: BackendChoice) -> None:
     """Play seeded games of the search player and record, at each searched decision, what it saw and each
     candidate's search value (Parquet chunks in FOLDER; run again on FOLDER to resume)."""
@@ -60,13 +63,21 @@ def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strate
     except DataError as exc:
         raise click.ClickException(str(exc)) from None
     seats = tuple(split_strategy_list(strategies)) if strategies else default_strategies(ruleset, search)
+    from simcli.players.loading import strategy_factory
+
+    for where, spec_text in [*((f"--strategies seat {k}", name) for k, name in enumerate(seats)),
+                             *((("--play", play),) if play else ())]:
+        try:  # here, in one line, rather than in a worker process
+            strategy_factory(spec_text)
+        except Exception as exc:  # noqa: BLE001 - any reason it cannot be built
+            raise click.ClickException(f"{where}: {spec_text}: {str(exc).splitlines()[0]}") from None
     if len(seats) != ruleset.num_players:
         raise click.ClickException(f"{len(seats)} strategies for {ruleset.num_players} seats")
     try:
-        check_strategies([ruleset], seats)  # what the rules tell of each, before any game
+        check_strategies([ruleset], seats + ((play,) if play else ()))  # what the rules tell of each, before any game
     except CannotPlay as exc:
         raise click.ClickException(str(exc)) from None
-    spec = DataSpec(variant, tuple(sorted(overrides.items())), seats, seed, games, chunk, drawn)
+    spec = DataSpec(variant, tuple(sorted(overrides.items())), seats, seed, games, chunk, drawn, play or "")
     bar = _DataBar(games, f"data {spec.variant}", quiet)
     try:
         summary = generate(folder, spec, jobs=jobs, backend=backend.open(jobs), command=["simcli", "train", "data",

@@ -100,6 +100,9 @@ class DataSpec:
     #: A catalogue of house rules to draw each game's rules from (issue 47: its table as JSON text, so that the
     #: spec is whole in a worker), or ``""``: every game under :meth:`ruleset`.
     catalogue: str = ""
+    #: A strategy whose decisions the recorded seats play while the search weighs each (``simcli train data
+    #: --play``: data from the states that player's play reaches), or ``""``: the search's own.
+    play: str = ""
 
     def ruleset(self) -> RuleSet:
         """The rule set the games are played under (with a catalogue: the base its draws change)."""
@@ -172,7 +175,9 @@ def play_chunk(spec: DataSpec, index: int) -> ChunkRows:
             decision += 1
 
         players = make_strategies(spec.strategies, spec.seed, g)
-        seated = recording_seats(players, lambda seat: keep)
+        # the followers get the seats' own streams: a player that draws no random numbers (net) plays as ever
+        followers = make_strategies((spec.play,) * len(players), spec.seed, g) if spec.play else None
+        seated = recording_seats(players, lambda seat: keep, followers)
         # a game stopped at the catalogue's deal limit keeps the rows of its deals so far
         with contextlib.suppress(_DealLimit):
             play_seated_game(rules, seated, spec.strategies, spec.seed, g)
@@ -220,6 +225,8 @@ def _open_folder(folder: Path, spec: DataSpec, command: Sequence[str]) -> None:
         old = json.loads(path.read_text())
         new = json.loads(json.dumps(asdict(spec)))
         was = old.get("spec", {})
+        if isinstance(was, dict):
+            was = {"play": "", **was}  # folders written before --play
         # More games on the same folder extend it (issue 47: data grows while it is fitted): chunk k is the same
         # games whatever the total, as long as the old total filled its last chunk.
         grows = (isinstance(was, dict) and {**was, "games": new["games"]} == new and new["games"] > was["games"]
