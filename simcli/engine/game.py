@@ -139,8 +139,10 @@ def play_seated_game(rules: RuleSet, players: Sequence[Strategy], strategy_names
     else:
         raise EngineError(
             f"game did not finish in {MAX_DEALS_PER_GAME} deals: no team reached game_target={rules.game_target} "
-            f"(totals {totals}); strategies that lose points every deal (random play in Americana, or in the "
-            f"Spanish game with 4 players each alone) never end a game: cap it with --rule max_hands=N "
+            f"(totals {totals}); where deals score too little to reach it (strategies that lose points every deal: "
+            f"random play in Americana, or the Spanish game with 4 players each alone; house rules that make "
+            f"canastas rare, such as Americana's min_naturals_before_adding_wild=5) a game never ends: cap it with "
+            f"--rule max_hands=N "
             f"({ctx.describe()})", ctx)
     result.decisions = decisions
     if emit:
