@@ -63,6 +63,8 @@ def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strate
     except DataError as exc:
         raise click.ClickException(str(exc)) from None
     seats = tuple(split_strategy_list(strategies)) if strategies else default_strategies(ruleset, search)
+    if len(seats) != ruleset.num_players:
+        raise click.ClickException(f"{len(seats)} strategies for {ruleset.num_players} seats")
     from simcli.players.loading import strategy_factory
 
     for where, spec_text in [*((f"--strategies seat {k}", name) for k, name in enumerate(seats)),
@@ -71,8 +73,6 @@ def data(folder: Path, variant: str, rules: tuple[str, ...], search: str, strate
             strategy_factory(spec_text)
         except Exception as exc:  # noqa: BLE001 - any reason it cannot be built
             raise click.ClickException(f"{where}: {spec_text}: {str(exc).splitlines()[0]}") from None
-    if len(seats) != ruleset.num_players:
-        raise click.ClickException(f"{len(seats)} strategies for {ruleset.num_players} seats")
     try:
         check_strategies([ruleset], seats + ((play,) if play else ()))  # what the rules tell of each, before any game
     except CannotPlay as exc:
