@@ -86,7 +86,8 @@ RETIRED_WHY = {
         "the general Ponytail model (one fit of the 600 games) until 2026-12-06, replaced by ponytail.npz, one network "
         "of as many units fitted to the values of ten fits of the same games (`--ensemble 10 --distill`), stronger "
         "under the preset and every measured combination: `simcli match net ponytail --variant ponytail -n 800 --seed "
-        "4841 -j 1` gave it +303 Elo [+273, +338] over the heuristic, this one +262 [+232, +295] "
+        "4841 -j 1` gave it +303 Elo [+273, +338] over the heuristic, this one (`simcli match "
+        "net:model=ponytail-general-600 ponytail --variant ponytail -n 800 --seed 4841 -j 1`) +262 [+232, +295] "
         "(docs/strategies.md, issue 47's round 5)"),
     "classic-preset.npz": (
         "the Classic preset's specialist until 2026-12-06, replaced by the general classic.npz (2,500 games), which is "
