@@ -25,7 +25,7 @@ from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.primitives.cards import JOKER, NUM_RANKS, TWO
 
 #: The layout of a row; a model file records it and is refused under another.
-FEATURE_VERSION = 2
+FEATURE_VERSION = 3
 
 #: The decisions the search weighs, in the order of the one-hot kind columns.
 KINDS = ("draw", "melds", "discard")
@@ -76,7 +76,7 @@ def _lay(hand: list[int], table: list[int], meld: Meld) -> tuple[int, int]:
 
 
 #: Columns of a row's state part and of its candidate part.
-STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14 + 8
+STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14 + 8 + 60
 CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16
 
 
@@ -101,7 +101,7 @@ def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
     the counts it is made of, ``(count column, coefficient)``: the column is their sum over its divisor."""
     divisors = ([4] * 15 + [20] + [8] * 30 + [3] * 4 + [2] * 2 + [1, 1, 120] + [1] * 16 + [30, 1, 100] + [15] * 3
                 + [5000, 5000, 2000] + [4] * 4 + [60, 10] + [1] * 10 + [4, 3]
-                + [10, 1, 1, 50, 50, 100, 100, 1])
+                + [10, 1, 1, 50, 50, 100, 100, 1] + [8] * 15 + [4] * 30 + [8] * 15)
     out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     team = ((77, 1), (78, 256), (79, -1), (80, -256))
     best = ((81, 1), (82, 256), (83, -1), (84, -256))
@@ -191,7 +191,15 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
              1 if view.may_ask else 0, 1 if permission is True else 0, 1 if permission is False else 0,
              1 if view.pile_premiado else 0, 1 if view.pile_crossed else 0, 1 if view.first_take_done else 0,
              1 if view.no_discard_this_turn else 0, 1 if view.pony_picked[seat] else 0, view.wings_left,
-             len(view.closed_canastas(team))], match_counts(view, scores[team], scores[best_other])]
+             len(view.closed_canastas(team))], match_counts(view, scores[team], scores[best_other]),
+            *memory_counts(view)]
+
+
+def memory_counts(view: PlayerView) -> list[list[int]]:
+    """What the seat remembers of the cards (feature version 3), by rank: the pile's face-up cards (/8), the cards
+    known in the other teams' hands (/4) and in the partners' hands (/4), the cards it has not seen (/8)."""
+    return [list(view.pile_cards), list(view.known_in_hands(False)), list(view.known_in_hands(True)),
+            list(view.unseen)]
 
 
 def match_counts(view: PlayerView, own: int, other: int) -> list[int]:
@@ -222,7 +230,7 @@ def _with(piece: Sequence[int], at: int, value: int) -> Sequence[int]:
 
 def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pile_size: int, kind: int,
                      candidate: Any, first: int, own: list[int], own_piece: Sequence[int],
-                     opp: list[int]) -> list[Sequence[int]]:
+                     opp: list[int], pile_rest: Sequence[int] = ()) -> list[Sequence[int]]:
     """A candidate's part of a row as counts: its kind (``kind``: an index in KINDS) one-hot, whether it is the
     heuristic's choice (``first``: 1 or 0), the hand (/4) and the team's meld cards by rank (/8) after it, the
     cards it lays (/15), its wild cards (/4), new melds (/4), canastas it closes (/2), the cards left (/20), none
@@ -231,7 +239,8 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
     then 1 (:data:`CANDIDATE_COUNTS`).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and ``own``
-    as bytes or as lists; ``total``: the cards in hand)."""
+    as bytes or as lists; ``total``: the cards in hand). After a take the hand holds the pile's face-up cards below
+    its top (``pile_rest``, by rank: feature version 3); the cards left count its face-down ones too."""
     if kind == 2:  # a discard: one card fewer of its rank, the melds as they are
         if candidate is None:
             return [_KIND[2][first], hand_piece, own_piece,
@@ -271,6 +280,9 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
                 a, w = _lay(hand, table, m)
                 laid, wild = laid + a, wild + w
     left = _sum(hand) + (gained - 1 if take else 0)
+    if take:
+        for r, k in enumerate(pile_rest):
+            hand[r] += k
     closed = 0
     for r in range(NUM_RANKS):
         if table[r] >= CANASTA and own[r] < CANASTA:
@@ -280,6 +292,15 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
             _ONE_HOT_END[NUM_RANKS + 1]]
 
 
+def pile_below_top(view: PlayerView) -> list[int]:
+    """The pile's face-up cards below its top, by rank (what a take of the pile puts into the hand)."""
+    rest = list(view.pile_cards)
+    top = view.pile_top
+    if top is not None:
+        rest[top] -= 1
+    return rest
+
+
 def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> tuple[list[int], list[list[int]]]:
     """A decision's rows as counts (:data:`COUNT_LAYOUT`): its state part, then each candidate's part."""
     tables = _tables(view)
@@ -287,9 +308,10 @@ def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> t
     hand, pile_size, k = list(view.hand), view.pile_size, KINDS.index(kind)
     total = _sum(hand)
     parts: list[list[int]] = []
+    rest = pile_below_top(view) if k == 0 else []
     for i, c in enumerate(candidates):
         part: list[int] = []
-        for piece in candidate_pieces(hand, total, hand, pile_size, k, c, 1 if i == 0 else 0, own, own, opp):
+        for piece in candidate_pieces(hand, total, hand, pile_size, k, c, 1 if i == 0 else 0, own, own, opp, rest):
             part.extend(piece)
         parts.append(part)
     state: list[int] = []
@@ -328,8 +350,9 @@ def decision_bytes(view: PlayerView, kind: str, candidates: Sequence[Any]) -> by
         for piece in state_pieces(view, tables, hand_bytes, own_bytes):
             out.append(piece if isinstance(piece, bytes) else bytes(piece))
         first = 1
+        rest = pile_below_top(view) if k == 0 else []
         for c in candidates:
-            for piece in candidate_pieces(hand, total, hand_bytes, pile_size, k, c, first, own, own_bytes, opp):
+            for piece in candidate_pieces(hand, total, hand_bytes, pile_size, k, c, first, own, own_bytes, opp, rest):
                 if isinstance(piece, bytes):
                     out.append(piece)
                 elif isinstance(piece, tuple):  # a discard's last counts: few distinct ones, each made once
