@@ -77,7 +77,7 @@ def _lay(hand: list[int], table: list[int], meld: Meld) -> tuple[int, int]:
 
 #: Columns of a row's state part and of its candidate part.
 STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14 + 8 + 60
-CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16
+CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16 + 15
 
 
 # ------------------------------------------------------------------------------------------------------ rows
@@ -108,7 +108,7 @@ def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
     scores = {77: team, 78: best, 79: team + tuple((c, -k) for c, k in best)}
     for j, d in enumerate(divisors):
         out.append((d, ((j, 1),) if j < 77 else scores[j] if j < 80 else ((j + 5, 1),)))
-    candidate = [1] * 4 + [4] * 15 + [8] * 15 + [15, 4, 4, 2, 20, 1, 1, 1, 30] + [1] * 20
+    candidate = [1] * 4 + [4] * 15 + [8] * 15 + [15, 4, 4, 2, 20, 1, 1, 1, 30] + [1] * 20 + [4] * 15
     for j, d in enumerate(candidate):
         out.append((d, ((STATE_COUNTS + j, 1),)))
     return out
@@ -122,11 +122,13 @@ COUNT_LAYOUT = _layout()
 _B: Final = [bytes((i,)) for i in range(256)]
 #: One-hot count vectors over the ranks and "none" (index ``NUM_RANKS``), and all zeros (index ``NUM_RANKS + 1``).
 _ONE_HOT: Final = [bytes(int(r == i) for r in range(NUM_RANKS + 1)) for i in range(NUM_RANKS + 2)]
-#: The same, each followed by the candidate part's last count, 1.
-_ONE_HOT_END: Final = [piece + b"\x01" for piece in _ONE_HOT]
+#: The same, each followed by no pile cards gained (feature version 3) and the candidate part's last count, 1.
+_ONE_HOT_END: Final = [piece + bytes(NUM_RANKS) + b"\x01" for piece in _ONE_HOT]
 #: A discard's last counts (a tuple) as bytes, made once each (a count is at most 255 and the flags 0 or 1: a few
 #: thousand at most).
 _MADE: Final[dict[tuple[int, ...], bytes]] = {}
+#: No pile cards gained and the last count (feature version 3).
+_NO_PILE_END: Final = bytes(NUM_RANKS) + b"\x01"
 #: The kind and "heuristic's choice" columns, by kind (its index in KINDS) and whether the candidate is the first.
 _KIND: Final = [[bytes((int(k == 0), int(k == 1), int(k == 2), first)) for first in (0, 1)] for k in range(3)]
 
@@ -235,12 +237,12 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
     heuristic's choice (``first``: 1 or 0), the hand (/4) and the team's meld cards by rank (/8) after it, the
     cards it lays (/15), its wild cards (/4), new melds (/4), canastas it closes (/2), the cards left (/20), none
     left, stock, take, the pile cards a take gains beyond the top (/30), a special hand, and for a discard whether
-    another team and the own team have a meld of its rank, whether it is wild, and its rank one-hot (or none);
-    then 1 (:data:`CANDIDATE_COUNTS`).
+    another team and the own team have a meld of its rank, whether it is wild, and its rank one-hot (or none); the
+    pile's face-up cards below its top that a take puts into the hand, by rank (``pile_rest``, /4: feature version
+    3); then 1 (:data:`CANDIDATE_COUNTS`).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and ``own``
-    as bytes or as lists; ``total``: the cards in hand). After a take the hand holds the pile's face-up cards below
-    its top (``pile_rest``, by rank: feature version 3); the cards left count its face-down ones too."""
+    as bytes or as lists; ``total``: the cards in hand)."""
     if kind == 2:  # a discard: one card fewer of its rank, the melds as they are
         if candidate is None:
             return [_KIND[2][first], hand_piece, own_piece,
@@ -280,16 +282,13 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
                 a, w = _lay(hand, table, m)
                 laid, wild = laid + a, wild + w
     left = _sum(hand) + (gained - 1 if take else 0)
-    if take:
-        for r, k in enumerate(pile_rest):
-            hand[r] += k
     closed = 0
     for r in range(NUM_RANKS):
         if table[r] >= CANASTA and own[r] < CANASTA:
             closed += 1
     return [_KIND[kind][first], hand, table, [laid, wild, new, closed, left, 1 if left <= 0 else 0, stock, take,
                                               gained - 1 if gained > 1 else 0, special, 0, 0, 0],
-            _ONE_HOT_END[NUM_RANKS + 1]]
+            _ONE_HOT[NUM_RANKS + 1], [*pile_rest, 1] if take else _NO_PILE_END]
 
 
 def pile_below_top(view: PlayerView) -> list[int]:
