@@ -75,9 +75,14 @@ def _lay(hand: list[int], table: list[int], meld: Meld) -> tuple[int, int]:
     return laid, meld.twos + meld.jokers
 
 
-#: Columns of a row's state part and of its candidate part.
+#: Columns of a row's state part and of its candidate part. Each version appends its columns to both parts, so
+#: that an older model reads the same columns at the same places (:func:`upgrade_layer`): version 2 the match's
+#: state (8 state columns), version 3 the card memory (:func:`memory_counts`: 60 state columns; the pile cards a
+#: take gains: 15 candidate columns).
 STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14 + 8 + 60
 CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16 + 15
+#: The columns each version added to the state part and to the candidate part, at their ends.
+ADDED_COLUMNS: Final = {2: (8, 0), 3: (60, 15)}
 
 
 # ------------------------------------------------------------------------------------------------------ rows
@@ -91,9 +96,12 @@ CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16 + 15
 #: The columns of a row's state part as counts: the float row's, with each of its two scores (columns 77 and 78)
 #: as four counts, and its score difference (column 79) made of them.
 STATE_COUNTS = STATE_COLUMNS - 3 + 8
-#: The counts of a row's candidate part: the float row's, and a last count that is always 1 (a model's pass adds the
-#: state part's share of the first layer through it, once a decision).
+#: The counts of a row's candidate part: the float row's, and a count that is always 1 (a model's pass adds the
+#: state part's share of the first layer through it, once a decision) after version 2's columns and before version
+#: 3's (:data:`SHARE_COUNT`; a version-2 model's pass sums as it did).
 CANDIDATE_COUNTS = CANDIDATE_COLUMNS + 1
+#: Where the candidate part's count that is always 1 is.
+SHARE_COUNT: Final = CANDIDATE_COLUMNS - ADDED_COLUMNS[3][1]
 
 
 def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
@@ -110,7 +118,7 @@ def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
         out.append((d, ((j, 1),) if j < 77 else scores[j] if j < 80 else ((j + 5, 1),)))
     candidate = [1] * 4 + [4] * 15 + [8] * 15 + [15, 4, 4, 2, 20, 1, 1, 1, 30] + [1] * 20 + [4] * 15
     for j, d in enumerate(candidate):
-        out.append((d, ((STATE_COUNTS + j, 1),)))
+        out.append((d, ((STATE_COUNTS + j + (j >= SHARE_COUNT), 1),)))
     return out
 
 
@@ -118,17 +126,40 @@ def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
 COUNT_LAYOUT = _layout()
 
 
+def widths(version: int) -> tuple[int, int]:
+    """The state part's and the candidate part's columns under feature ``version`` (1 to :data:`FEATURE_VERSION`)."""
+    state, candidate = STATE_COLUMNS, CANDIDATE_COLUMNS
+    for later, (s, c) in ADDED_COLUMNS.items():
+        if later > version:
+            state, candidate = state - s, candidate - c
+    return state, candidate
+
+
+def upgrade_rows(rows: np.ndarray, version: int, fill: float) -> np.ndarray:
+    """A model's rows over the float row of feature ``version`` (its first layer's weights, its scaling's means or
+    deviations; any rule columns after them), widened to this version's: ``fill`` for every column added since, at
+    its place. With zero weights there (and mean 0, deviation 1) the model gives the values it gave, to the bit (the
+    columns each version added come after the ones before: the sums keep their order)."""
+    state, candidate = widths(version)
+    pad_state = np.full((STATE_COLUMNS - state, *rows.shape[1:]), fill, dtype=rows.dtype)
+    pad_candidate = np.full((CANDIDATE_COLUMNS - candidate, *rows.shape[1:]), fill, dtype=rows.dtype)
+    return np.concatenate([rows[:state], pad_state, rows[state:state + candidate], pad_candidate,
+                           rows[state + candidate:]])
+
+
+#: No pile cards gained (version 3's candidate columns).
+_NO_PILE: Final = bytes(NUM_RANKS)
 #: Each count of a byte's range as a byte.
 _B: Final = [bytes((i,)) for i in range(256)]
 #: One-hot count vectors over the ranks and "none" (index ``NUM_RANKS``), and all zeros (index ``NUM_RANKS + 1``).
 _ONE_HOT: Final = [bytes(int(r == i) for r in range(NUM_RANKS + 1)) for i in range(NUM_RANKS + 2)]
-#: The same, each followed by no pile cards gained (feature version 3) and the candidate part's last count, 1.
-_ONE_HOT_END: Final = [piece + bytes(NUM_RANKS) + b"\x01" for piece in _ONE_HOT]
+#: The same, each followed by the candidate part's count that is always 1 (:data:`SHARE_COUNT`).
+_ONE_HOT_SHARE: Final = [piece + b"\x01" for piece in _ONE_HOT]
+#: The same, followed by no pile cards gained (a discard's).
+_ONE_HOT_END: Final = [piece + bytes(NUM_RANKS) for piece in _ONE_HOT_SHARE]
 #: A discard's last counts (a tuple) as bytes, made once each (a count is at most 255 and the flags 0 or 1: a few
 #: thousand at most).
 _MADE: Final[dict[tuple[int, ...], bytes]] = {}
-#: No pile cards gained and the last count (feature version 3).
-_NO_PILE_END: Final = bytes(NUM_RANKS) + b"\x01"
 #: The kind and "heuristic's choice" columns, by kind (its index in KINDS) and whether the candidate is the first.
 _KIND: Final = [[bytes((int(k == 0), int(k == 1), int(k == 2), first)) for first in (0, 1)] for k in range(3)]
 
@@ -239,7 +270,7 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
     left, stock, take, the pile cards a take gains beyond the top (/30), a special hand, and for a discard whether
     another team and the own team have a meld of its rank, whether it is wild, and its rank one-hot (or none); the
     pile's face-up cards below its top that a take puts into the hand, by rank (``pile_rest``, /4: feature version
-    3); then 1 (:data:`CANDIDATE_COUNTS`).
+    3); with the count that is always 1 before those (:data:`SHARE_COUNT`).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and ``own``
     as bytes or as lists; ``total``: the cards in hand)."""
@@ -288,7 +319,7 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
             closed += 1
     return [_KIND[kind][first], hand, table, [laid, wild, new, closed, left, 1 if left <= 0 else 0, stock, take,
                                               gained - 1 if gained > 1 else 0, special, 0, 0, 0],
-            _ONE_HOT[NUM_RANKS + 1], [*pile_rest, 1] if take else _NO_PILE_END]
+            _ONE_HOT_SHARE[NUM_RANKS + 1], pile_rest if take and pile_rest else _NO_PILE]
 
 
 def pile_below_top(view: PlayerView) -> list[int]:
