@@ -20,7 +20,7 @@ from simcli.primitives.cards import KING, QUEEN
 from simcli.rules.presets import load_rules
 from simcli.strategies.learnt.catalogue import Catalogue, CatalogueError, load_catalogue
 from simcli.strategies.learnt.model import load_model
-from simcli.strategies.learnt.net_features import CANDIDATE_COLUMNS, STATE_COLUMNS, decision_counts
+from simcli.strategies.learnt.net_features import CANDIDATE_COLUMNS, FEATURE_VERSION, STATE_COLUMNS, decision_counts
 from simcli.strategies.learnt.net_play import Seat
 from simcli.strategies.search.candidates import meld_candidates
 from simcli.training.data import read_data
@@ -198,7 +198,7 @@ def going_out_model(path: Path) -> Path:
     b0 = np.array([-1.0, 0.0])
     w1 = np.array([[200.0], [-50.0]])
     rules = load_rules("classic")
-    meta = {"variant": "classic", "rules": rules.formatted(), "rules_digest": "-", "feature_version": 2,
+    meta = {"variant": "classic", "rules": rules.formatted(), "rules_digest": "-", "feature_version": FEATURE_VERSION,
             "margin": 0.0, "catalogue": catalogue}
     save_model(path, [(w0, b0), (w1, np.zeros(1))], np.zeros(width), np.ones(width), 1.0, meta)
     return path

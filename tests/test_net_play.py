@@ -123,27 +123,36 @@ def test_net_plays_as_the_heuristic_mc_would_start_from(tmp_path: Path) -> None:
 #: 2 (issue 47) is version 1's rows with the match columns (net_features.match_counts) after the state part.
 ROWS_DIGESTS = {"classic": (1203, "2fa04e3afb158252"), "ponytail": (2173, "ef377793f8fee408"),
                 "americana": (2204, "21cd37624d226ead"), "spanish": (697, "1c04a485fdb95a72")}
-#: The same of version 2's whole rows (issue 47's commit).
+#: The same of version 2's whole rows (issue 47's commit); version 3 is version 2's rows with the card memory after
+#: the state part and the pile cards a take gains after the candidate part.
 ROWS_DIGESTS_2 = {"classic": "9038e3bea961ed29", "ponytail": "4c302ec19db0c090", "americana": "24e84d537c04aa09",
                   "spanish": "b9f1f4b47aa3af71"}
+#: The same of version 3's whole rows.
+ROWS_DIGESTS_3 = {"classic": "b4a59fe6837faed3", "ponytail": "450b990fd94b8e43", "americana": "9ff4b501d640abd8",
+                  "spanish": "ab8ee6e1387058c0"}
 #: Where version 2's match columns are in a float row.
 MATCH = list(range(98, 106))
+#: Where version 3's columns are in a float row.
+MEMORY = list(range(106, 166)) + list(range(166 + 63, 166 + 78))
 
 
 @pytest.mark.parametrize("variant", sorted(ROWS_DIGESTS))  # handfoot came after feature version 1: no rows to keep
-def test_the_training_rows_are_those_of_feature_version_2(variant: str) -> None:
+def test_the_training_rows_are_those_of_feature_versions_1_2_and_3(variant: str) -> None:
     rules = load_rules(variant)
     mc = MonteCarlo(np.random.default_rng(0))
     sha = hashlib.sha256()
     sha2 = hashlib.sha256()
+    sha3 = hashlib.sha256()
     rows = 0
     base = load_strategy(HEURISTIC[variant])
 
     def seen(view: PlayerView, kind: str, own: Any, candidates: list[Any]) -> Any:
         nonlocal rows
         x = decision_features(view, kind, candidates)
+        sha3.update(x.tobytes())
+        x = np.delete(x, MEMORY, axis=1)
         sha.update(np.ascontiguousarray(np.delete(x, MATCH, axis=1)).tobytes())
-        sha2.update(x.tobytes())
+        sha2.update(np.ascontiguousarray(x).tobytes())
         rows += len(x)
         return own
 
@@ -164,6 +173,7 @@ def test_the_training_rows_are_those_of_feature_version_2(variant: str) -> None:
     play_game(rules, [HEURISTIC[variant]] * rules.num_players, 11, 0, strategies=players)
     assert (rows, sha.hexdigest()[:16]) == ROWS_DIGESTS[variant]
     assert sha2.hexdigest()[:16] == ROWS_DIGESTS_2[variant]
+    assert sha3.hexdigest()[:16] == ROWS_DIGESTS_3[variant]
 
 
 def test_a_linear_model_plays_from_counts_too(tmp_path: Path) -> None:

@@ -21,8 +21,9 @@ from simcli.engine.judge import (
     take_error,
 )
 from simcli.engine.state import HISTORY_DRAW, DealState
-from simcli.engine.worlds import sample_world
+from simcli.engine.worlds import sample_world, unseen_counts
 from simcli.primitives.actions import Meld, TakePile
+from simcli.primitives.cards import NUM_RANKS
 from simcli.rules.ruleset import RuleSet
 
 
@@ -167,6 +168,35 @@ class PlayerView:
     def pile_size(self) -> int:
         """Number of cards in the discard pile."""
         return len(self._st.pile)
+
+    @property
+    def pile_cards(self) -> tuple[int, ...]:
+        """The discard pile's face-up cards by rank (every player saw each one discarded; the face-down cards of an
+        initial pile laid face down are not among them): the top card included."""
+        st = self._st
+        counts = [0] * NUM_RANKS
+        for card in st.pile:
+            counts[card] += 1
+        for i in st.facedown_positions():
+            counts[st.pile[i]] -= 1
+        return tuple(counts)
+
+    def known_in_hands(self, partners: bool) -> tuple[int, ...]:
+        """The cards every player saw go into the partners' hands (``partners``) or the other teams' hands with a
+        pile take and that have not left them since, by rank, summed over those seats."""
+        st = self._st
+        out = [0] * NUM_RANKS
+        for s in range(st.n_players):
+            if s != self._seat and (st.team_of[s] == self._team) == partners:
+                for r, k in enumerate(st.known[s]):
+                    out[r] += k
+        return tuple(out)
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """The cards this player has not seen, by rank: the pack minus its own hand, the table, the face-up pile and
+        the cards known in other hands (:func:`simcli.engine.worlds.unseen_counts`)."""
+        return tuple(unseen_counts(self._st, self._seat))
 
     @property
     def pile_frozen(self) -> bool:

@@ -21,7 +21,16 @@ from simcli.rules.knobs import LATER_KNOBS
 from simcli.rules.ruleset import RuleSet
 
 from .catalogue import Catalogue, CatalogueError
-from .net_features import CANDIDATE_COLUMNS, COUNT_LAYOUT, FEATURE_VERSION, KINDS, STATE_COLUMNS, STATE_COUNTS
+from .net_features import (
+    CANDIDATE_COLUMNS,
+    CANDIDATE_COUNTS,
+    COUNT_LAYOUT,
+    FEATURE_VERSION,
+    KINDS,
+    STATE_COLUMNS,
+    STATE_COUNTS,
+    upgrade_rows,
+)
 from .net_play import forward
 
 __all__ = ["MODELS", "RETIRED", "Model", "ModelError", "load_model", "model_for_rules", "models_by_rules",
@@ -97,9 +106,18 @@ class Model:
         #: The margin the fit chose on its validation games (points).
         self.margin = float(meta.get("margin", 0.0))
         self._refusals: dict[int, tuple[RuleSet, str | None]] = {}
-        if meta.get("feature_version") != FEATURE_VERSION:
-            raise ModelError(f"model file {path} has feature version {meta.get('feature_version')}, this simcli "
-                             f"{FEATURE_VERSION}: train it again (simcli train data, simcli train fit)")
+        version = meta.get("feature_version")
+        if not isinstance(version, int) or not 1 <= version <= FEATURE_VERSION:
+            raise ModelError(f"model file {path} has feature version {version}, this simcli {FEATURE_VERSION} (and "
+                             f"the versions before it): train it again (simcli train data, simcli train fit)")
+        #: The feature version the model was trained on: an older model reads this version's rows with zero
+        #: weights for the columns added since (net_features.upgrade_rows), and so plays as it did.
+        self.feature_version = version
+        if version < FEATURE_VERSION:
+            w0, b0 = self.layers[0]
+            self.layers[0] = (upgrade_rows(w0, version, 0.0), b0)
+            self.x_mean = upgrade_rows(self.x_mean, version, 0.0)
+            self.x_scale = upgrade_rows(self.x_scale, version, 1.0)
         #: The catalogue of house rules the model was trained over (its rule features), or ``None``: a model of one
         #: rule set (its ``rules_digest``).
         self.catalogue: Catalogue | None = None
@@ -119,7 +137,7 @@ class Model:
         # for every candidate: a decision compares them; a linear model's only layer is its output layer).
         w0, b0 = self.layers[0]
         folded = w0 / self.x_scale[:, None]
-        w_count = np.zeros((STATE_COUNTS + CANDIDATE_COLUMNS, w0.shape[1]))
+        w_count = np.zeros((STATE_COUNTS + CANDIDATE_COUNTS, w0.shape[1]))
         for j, (divisor, terms) in enumerate(COUNT_LAYOUT):
             for column, coefficient in terms:
                 w_count[column] += folded[j] * coefficient / divisor
@@ -138,8 +156,9 @@ class Model:
         self._w_rules = folded[base:] * (self.y_scale if not rest else 1.0)
         self._rule_shares: dict[int, tuple[RuleSet, np.ndarray]] = {}
         self._w_state = np.ascontiguousarray(w_count[:STATE_COUNTS])
-        # the candidate part's rows, and a last row for the state's share (its last count is 1): see play_buffer
-        self._w_candidate = np.ascontiguousarray(np.vstack([w_count[STATE_COUNTS:], np.zeros(w_count.shape[1])]))
+        # the candidate part's rows, with a row of zeros for the state's share (net_features.SHARE_COUNT: the count
+        # that is always 1) that each decision writes: see play_buffer
+        self._w_candidate = np.ascontiguousarray(w_count[STATE_COUNTS:])
 
     def values(self, x: np.ndarray) -> np.ndarray:
         """The model's value (points, relative to the decision's mean) of each row of ``x``, in one batch."""
@@ -166,9 +185,9 @@ class Model:
         return self.catalogue.encode(rules) if self.catalogue is not None else np.zeros(0)
 
     def play_buffer(self, rules: RuleSet | None = None) -> np.ndarray:
-        """The candidate part's weights of the first layer, to hand to :meth:`values_of_counts` (one a player: its
-        last row is written at each decision), with the share of ``rules``' features folded into the kind rows (one
-        of them is 1 in every row): no cost a decision."""
+        """The candidate part's weights of the first layer, to hand to :meth:`values_of_counts` (one a player:
+        its row ``SHARE_COUNT`` is written at each decision), with the share of ``rules``' features folded into the
+        kind rows (one of them is 1 in every row): no cost a decision."""
         out = self._w_candidate.copy()
         if rules is not None and self.catalogue is not None:
             out[:len(KINDS)] += self.rule_share(rules)
@@ -180,8 +199,9 @@ class Model:
         candidate's part: bytes (:func:`~simcli.strategies.learnt.net_features.decision_bytes`), or a list where a count
         is over 255 (:func:`~simcli.strategies.learnt.net_features.decision_counts`). The same as :meth:`values` of the
         float rows less the output layer's bias (a constant of the model), up to rounding. The play-time pass: no float
-        made in Python, the state through the first layer once (into ``buffer``'s last row, :meth:`play_buffer`, which
-        every candidate's last count, 1, adds), every candidate in one product, a few numpy calls a decision."""
+        made in Python, the state through the first layer once (into ``buffer``'s row ``SHARE_COUNT``,
+        :meth:`play_buffer`, which every candidate's count there, 1, adds), every candidate in one product, a few
+        numpy calls a decision."""
         if buffer is None:
             buffer = self.play_buffer(rules)
         return forward(counts, k, self._w_state, buffer, self._hidden, self._w_out)

@@ -25,7 +25,7 @@ from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.primitives.cards import JOKER, NUM_RANKS, TWO
 
 #: The layout of a row; a model file records it and is refused under another.
-FEATURE_VERSION = 2
+FEATURE_VERSION = 3
 
 #: The decisions the search weighs, in the order of the one-hot kind columns.
 KINDS = ("draw", "melds", "discard")
@@ -75,9 +75,14 @@ def _lay(hand: list[int], table: list[int], meld: Meld) -> tuple[int, int]:
     return laid, meld.twos + meld.jokers
 
 
-#: Columns of a row's state part and of its candidate part.
-STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14 + 8
-CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16
+#: Columns of a row's state part and of its candidate part. Each version appends its columns to both parts, so
+#: that an older model reads the same columns at the same places (:func:`upgrade_layer`): version 2 the match's
+#: state (8 state columns), version 3 the card memory (:func:`memory_counts`: 60 state columns; the pile cards a
+#: take gains: 15 candidate columns).
+STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14 + 8 + 60
+CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16 + 15
+#: The columns each version added to the state part and to the candidate part, at their ends.
+ADDED_COLUMNS: Final = {2: (8, 0), 3: (60, 15)}
 
 
 # ------------------------------------------------------------------------------------------------------ rows
@@ -91,9 +96,12 @@ CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16
 #: The columns of a row's state part as counts: the float row's, with each of its two scores (columns 77 and 78)
 #: as four counts, and its score difference (column 79) made of them.
 STATE_COUNTS = STATE_COLUMNS - 3 + 8
-#: The counts of a row's candidate part: the float row's, and a last count that is always 1 (a model's pass adds the
-#: state part's share of the first layer through it, once a decision).
+#: The counts of a row's candidate part: the float row's, and a count that is always 1 (a model's pass adds the
+#: state part's share of the first layer through it, once a decision) after version 2's columns and before version
+#: 3's (:data:`SHARE_COUNT`; a version-2 model's pass sums as it did).
 CANDIDATE_COUNTS = CANDIDATE_COLUMNS + 1
+#: Where the candidate part's count that is always 1 is.
+SHARE_COUNT: Final = CANDIDATE_COLUMNS - ADDED_COLUMNS[3][1]
 
 
 def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
@@ -101,16 +109,16 @@ def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
     the counts it is made of, ``(count column, coefficient)``: the column is their sum over its divisor."""
     divisors = ([4] * 15 + [20] + [8] * 30 + [3] * 4 + [2] * 2 + [1, 1, 120] + [1] * 16 + [30, 1, 100] + [15] * 3
                 + [5000, 5000, 2000] + [4] * 4 + [60, 10] + [1] * 10 + [4, 3]
-                + [10, 1, 1, 50, 50, 100, 100, 1])
+                + [10, 1, 1, 50, 50, 100, 100, 1] + [8] * 15 + [4] * 30 + [8] * 15)
     out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     team = ((77, 1), (78, 256), (79, -1), (80, -256))
     best = ((81, 1), (82, 256), (83, -1), (84, -256))
     scores = {77: team, 78: best, 79: team + tuple((c, -k) for c, k in best)}
     for j, d in enumerate(divisors):
         out.append((d, ((j, 1),) if j < 77 else scores[j] if j < 80 else ((j + 5, 1),)))
-    candidate = [1] * 4 + [4] * 15 + [8] * 15 + [15, 4, 4, 2, 20, 1, 1, 1, 30] + [1] * 20
+    candidate = [1] * 4 + [4] * 15 + [8] * 15 + [15, 4, 4, 2, 20, 1, 1, 1, 30] + [1] * 20 + [4] * 15
     for j, d in enumerate(candidate):
-        out.append((d, ((STATE_COUNTS + j, 1),)))
+        out.append((d, ((STATE_COUNTS + j + (j >= SHARE_COUNT), 1),)))
     return out
 
 
@@ -118,12 +126,37 @@ def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
 COUNT_LAYOUT = _layout()
 
 
+def widths(version: int) -> tuple[int, int]:
+    """The state part's and the candidate part's columns under feature ``version`` (1 to :data:`FEATURE_VERSION`)."""
+    state, candidate = STATE_COLUMNS, CANDIDATE_COLUMNS
+    for later, (s, c) in ADDED_COLUMNS.items():
+        if later > version:
+            state, candidate = state - s, candidate - c
+    return state, candidate
+
+
+def upgrade_rows(rows: np.ndarray, version: int, fill: float) -> np.ndarray:
+    """A model's rows over the float row of feature ``version`` (its first layer's weights, its scaling's means or
+    deviations; any rule columns after them), widened to this version's: ``fill`` for every column added since, at
+    its place. With zero weights there (and mean 0, deviation 1) the model gives the values it gave, to the bit (the
+    columns each version added come after the ones before: the sums keep their order)."""
+    state, candidate = widths(version)
+    pad_state = np.full((STATE_COLUMNS - state, *rows.shape[1:]), fill, dtype=rows.dtype)
+    pad_candidate = np.full((CANDIDATE_COLUMNS - candidate, *rows.shape[1:]), fill, dtype=rows.dtype)
+    return np.concatenate([rows[:state], pad_state, rows[state:state + candidate], pad_candidate,
+                           rows[state + candidate:]])
+
+
+#: No pile cards gained (version 3's candidate columns).
+_NO_PILE: Final = bytes(NUM_RANKS)
 #: Each count of a byte's range as a byte.
 _B: Final = [bytes((i,)) for i in range(256)]
 #: One-hot count vectors over the ranks and "none" (index ``NUM_RANKS``), and all zeros (index ``NUM_RANKS + 1``).
 _ONE_HOT: Final = [bytes(int(r == i) for r in range(NUM_RANKS + 1)) for i in range(NUM_RANKS + 2)]
-#: The same, each followed by the candidate part's last count, 1.
-_ONE_HOT_END: Final = [piece + b"\x01" for piece in _ONE_HOT]
+#: The same, each followed by the candidate part's count that is always 1 (:data:`SHARE_COUNT`).
+_ONE_HOT_SHARE: Final = [piece + b"\x01" for piece in _ONE_HOT]
+#: The same, followed by no pile cards gained (a discard's).
+_ONE_HOT_END: Final = [piece + bytes(NUM_RANKS) for piece in _ONE_HOT_SHARE]
 #: A discard's last counts (a tuple) as bytes, made once each (a count is at most 255 and the flags 0 or 1: a few
 #: thousand at most).
 _MADE: Final[dict[tuple[int, ...], bytes]] = {}
@@ -191,7 +224,15 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
              1 if view.may_ask else 0, 1 if permission is True else 0, 1 if permission is False else 0,
              1 if view.pile_premiado else 0, 1 if view.pile_crossed else 0, 1 if view.first_take_done else 0,
              1 if view.no_discard_this_turn else 0, 1 if view.pony_picked[seat] else 0, view.wings_left,
-             len(view.closed_canastas(team))], match_counts(view, scores[team], scores[best_other])]
+             len(view.closed_canastas(team))], match_counts(view, scores[team], scores[best_other]),
+            *memory_counts(view)]
+
+
+def memory_counts(view: PlayerView) -> list[list[int]]:
+    """What the seat remembers of the cards (feature version 3), by rank: the pile's face-up cards (/8), the cards
+    known in the other teams' hands (/4) and in the partners' hands (/4), the cards it has not seen (/8)."""
+    return [list(view.pile_cards), list(view.known_in_hands(False)), list(view.known_in_hands(True)),
+            list(view.unseen)]
 
 
 def match_counts(view: PlayerView, own: int, other: int) -> list[int]:
@@ -222,13 +263,14 @@ def _with(piece: Sequence[int], at: int, value: int) -> Sequence[int]:
 
 def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pile_size: int, kind: int,
                      candidate: Any, first: int, own: list[int], own_piece: Sequence[int],
-                     opp: list[int]) -> list[Sequence[int]]:
+                     opp: list[int], pile_rest: Sequence[int] = ()) -> list[Sequence[int]]:
     """A candidate's part of a row as counts: its kind (``kind``: an index in KINDS) one-hot, whether it is the
     heuristic's choice (``first``: 1 or 0), the hand (/4) and the team's meld cards by rank (/8) after it, the
     cards it lays (/15), its wild cards (/4), new melds (/4), canastas it closes (/2), the cards left (/20), none
     left, stock, take, the pile cards a take gains beyond the top (/30), a special hand, and for a discard whether
-    another team and the own team have a meld of its rank, whether it is wild, and its rank one-hot (or none);
-    then 1 (:data:`CANDIDATE_COUNTS`).
+    another team and the own team have a meld of its rank, whether it is wild, and its rank one-hot (or none); the
+    pile's face-up cards below its top that a take puts into the hand, by rank (``pile_rest``, /4: feature version
+    3); with the count that is always 1 before those (:data:`SHARE_COUNT`).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and ``own``
     as bytes or as lists; ``total``: the cards in hand)."""
@@ -277,7 +319,16 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
             closed += 1
     return [_KIND[kind][first], hand, table, [laid, wild, new, closed, left, 1 if left <= 0 else 0, stock, take,
                                               gained - 1 if gained > 1 else 0, special, 0, 0, 0],
-            _ONE_HOT_END[NUM_RANKS + 1]]
+            _ONE_HOT_SHARE[NUM_RANKS + 1], pile_rest if take and pile_rest else _NO_PILE]
+
+
+def pile_below_top(view: PlayerView) -> list[int]:
+    """The pile's face-up cards below its top, by rank (what a take of the pile puts into the hand)."""
+    rest = list(view.pile_cards)
+    top = view.pile_top
+    if top is not None:
+        rest[top] -= 1
+    return rest
 
 
 def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> tuple[list[int], list[list[int]]]:
@@ -287,9 +338,10 @@ def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> t
     hand, pile_size, k = list(view.hand), view.pile_size, KINDS.index(kind)
     total = _sum(hand)
     parts: list[list[int]] = []
+    rest = pile_below_top(view) if k == 0 else []
     for i, c in enumerate(candidates):
         part: list[int] = []
-        for piece in candidate_pieces(hand, total, hand, pile_size, k, c, 1 if i == 0 else 0, own, own, opp):
+        for piece in candidate_pieces(hand, total, hand, pile_size, k, c, 1 if i == 0 else 0, own, own, opp, rest):
             part.extend(piece)
         parts.append(part)
     state: list[int] = []
@@ -328,8 +380,9 @@ def decision_bytes(view: PlayerView, kind: str, candidates: Sequence[Any]) -> by
         for piece in state_pieces(view, tables, hand_bytes, own_bytes):
             out.append(piece if isinstance(piece, bytes) else bytes(piece))
         first = 1
+        rest = pile_below_top(view) if k == 0 else []
         for c in candidates:
-            for piece in candidate_pieces(hand, total, hand_bytes, pile_size, k, c, first, own, own_bytes, opp):
+            for piece in candidate_pieces(hand, total, hand_bytes, pile_size, k, c, first, own, own_bytes, opp, rest):
                 if isinstance(piece, bytes):
                     out.append(piece)
                 elif isinstance(piece, tuple):  # a discard's last counts: few distinct ones, each made once

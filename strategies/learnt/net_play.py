@@ -13,9 +13,9 @@ from simcli.engine.view import PlayerView
 
 from ..search.candidates import discard_candidates, draw_candidates, meld_candidates
 from .net_features import (
-    CANDIDATE_COLUMNS,
     CANDIDATE_COUNTS,
     KINDS,
+    SHARE_COUNT,
     STATE_COUNTS,
     decision_bytes,
     decision_counts,
@@ -32,13 +32,13 @@ def forward(counts: bytes | list[int], k: int, w_state: Any, buffer: Any, hidden
             w_out: Any) -> list[float]:
     """The values of a decision's ``k`` candidates from its rows as counts (``Model.values_of_counts`` in
     strategies/learnt/model.py, which has the arrays): the state part through the first layer once, written into
-    ``buffer``'s last row, which each candidate's last count (1) adds, every candidate in one product (array
-    methods rather than numpy's functions: no dispatch a call)."""
+    ``buffer``'s row :data:`SHARE_COUNT`, which each candidate's count there (1) adds, every candidate in one
+    product (array methods rather than numpy's functions: no dispatch a call)."""
     if isinstance(counts, bytes):
         x = np.frombuffer(counts, _U8).astype(_F8)
     else:  # a count over 255: the same counts as floats (a byte's value as a float is exact: the same products)
         x = np.array(counts, dtype=_F8)
-    x[:STATE_COUNTS].dot(w_state, out=buffer[CANDIDATE_COLUMNS])
+    x[:STATE_COUNTS].dot(w_state, out=buffer[SHARE_COUNT])
     h = x[STATE_COUNTS:].reshape(k, CANDIDATE_COUNTS).dot(buffer)
     for w, b in hidden:
         np.maximum(h, _ZERO, out=h)
@@ -54,7 +54,7 @@ def forward(counts: bytes | list[int], k: int, w_state: Any, buffer: Any, hidden
 
 class Seat:
     """One seat's play: its heuristic, its model's arrays (with the seat's own copy of the candidate weights, whose
-    last row each decision writes) and the margin."""
+    row :data:`SHARE_COUNT` each decision writes) and the margin."""
 
     def __init__(self, heuristic: Any, w_state: Any, buffer: Any, hidden: list[tuple[Any, Any]], w_out: Any,
                  margin: float) -> None:
