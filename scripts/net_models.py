@@ -101,13 +101,22 @@ RETIRED_WHY = {
         "4802 -j 1` gave +160 Elo [+135, +186] over greedy, this one +134 [+111, +159]"),
     "americana-preset.npz": (
         "the Americana preset's specialist until 2026-12-06, replaced by the general americana.npz (1,640 games), "
-        "which is level with it under the preset: `simcli match net:model=americana americana --variant americana -n "
-        "800 --seed 4801 -j 1` gave the general model +212 Elo [+185, +242] over the heuristic, "
+        "which is level with it under the preset: `simcli match net:model=americana-general-v2 americana --variant "
+        "americana -n 800 --seed 4801 -j 1` gave that general model (retired since) +212 Elo [+185, +242] over the "
+        "heuristic, "
         "`net:model=americana-preset` +210 [+182, +240]"),
     "americana-draw_count-2.npz": (
         "the by-level study's arm model until 2026-12-06; the general americana.npz (1,640 games) is level with it "
-        "under its rule: `simcli match net:model=americana americana --variant americana --rule draw_count=2 -n 800 "
-        "--seed 4802 -j 1` gave +246 Elo [+218, +278] over the heuristic, this one +214 [+187, +242]"),
+        "under its rule: `simcli match net:model=americana-general-v2 americana --variant americana --rule "
+        "draw_count=2 -n 800 --seed 4802 -j 1` gave that general model (retired since) +246 Elo [+218, +278] over the "
+        "heuristic, this one +214 [+187, +242]"),
+    "americana-general-v2.npz": (
+        "the general Americana model of feature version 2 until 2026-12-06, replaced by americana.npz, fitted to the "
+        "same 1,640 games played again under feature version 3 (the card memory: the pile's cards, the cards known in "
+        "other hands, the unseen cards); on seeds 4891-4895 and 4901-4905, used for no choice, the new model against "
+        "this one: preset +215 / +214 and +178 / +201, the study arm +293 / +246 and +285 / +268, combination 1 "
+        "+177 / +113 and +139 / +128, combination 2 +77 / +34 and +83 / +47, combination 3 +262 / +301 and +255 / "
+        "+286 Elo over the heuristic (docs/strategies.md, issue 47's round 7)"),
 }
 
 
