@@ -85,12 +85,20 @@ RETIRED_WHY = {
         "`simcli match net ponytail --variant ponytail --rule pony_unlock=OWN_FIRST_CANASTA -n 800 --seed 4702 -j 1` "
         "gave +272 Elo [+242, +306] over the heuristic, this one +269 [+240, +302]"),
     "ponytail-general-600.npz": (
-        "the general Ponytail model (one fit of the 600 games) until 2026-12-06, replaced by ponytail.npz, one network "
-        "of as many units fitted to the values of ten fits of the same games (`--ensemble 10 --distill`), stronger "
-        "under the preset and every measured combination: `simcli match net ponytail --variant ponytail -n 800 --seed "
-        "4841 -j 1` gave it +303 Elo [+273, +338] over the heuristic, this one (`simcli match "
+        "the general Ponytail model (one fit of the 600 games) until 2026-12-06, replaced by ponytail-distilled-v2.npz "
+        "(retired since), one network of as many units fitted to the values of ten fits of the same games "
+        "(`--ensemble 10 --distill`), stronger under the preset and every measured combination: `simcli match "
+        "net:model=ponytail-distilled-v2 ponytail --variant ponytail -n 800 --seed 4841 -j 1` gave it +303 Elo [+273, "
+        "+338] over the heuristic, this one (`simcli match "
         "net:model=ponytail-general-600 ponytail --variant ponytail -n 800 --seed 4841 -j 1`) +262 [+232, +295] "
         "(docs/strategies.md, issue 47's round 5)"),
+    "ponytail-distilled-v2.npz": (
+        "the general Ponytail model of feature version 2 (distilled from ten fits of the 600 games) until 2026-12-06, "
+        "replaced by ponytail.npz, distilled the same way from the same 600 games played again under feature version "
+        "3 (the card memory); on seeds 4891-4895 and 4901-4905, used for no choice, the new model against this one: "
+        "preset +352 / +314 and +363 / +308, the study arm +397 / +305 and +430 / +311, combination 1 +413 / +357 and "
+        "+453 / +384, combination 2 +65 / +87 and +61 / +113, combination 3 +336 / +290 and +348 / +315 Elo over the "
+        "heuristic: stronger everywhere but combination 2 (docs/strategies.md, issue 47's round 7)"),
     "classic-preset.npz": (
         "the Classic preset's specialist until 2026-12-06, replaced by the general classic.npz (2,500 games), which is "
         "level with it under the preset: `simcli match net:model=classic greedy --variant classic -n 800 --seed 4801 "
