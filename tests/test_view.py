@@ -61,9 +61,10 @@ def public_snapshot(view: PlayerView) -> dict[str, Any]:
     for name in dir(cls):
         if name.startswith("_") or name.startswith("check_"):
             continue
-        if name == "sample_world":
-            # The forward model remembers the discards the player watched, which the states here re-deal as
-            # hidden; tests/test_forward.py checks it leaks nothing against its own information set.
+        if name in ("sample_world", "pile_cards", "unseen"):
+            # The forward model and the card memory remember the discards the player watched, which the states
+            # here re-deal as hidden; tests/test_forward.py checks the sampler against its own information set, the
+            # no-leak twins (tests/test_no_leak.py, which keep the face-up pile) compare the memory.
             continue
         if name == "melds_if_yes":
             # What the view's checks say supposing partner's yes (issue 51), as a strategy deciding to ask reads them.

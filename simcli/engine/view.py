@@ -181,9 +181,18 @@ class PlayerView:
             counts[st.pile[i]] -= 1
         return tuple(counts)
 
-    def known_in_hands(self, partners: bool) -> tuple[int, ...]:
-        """The cards every player saw go into the partners' hands (``partners``) or the other teams' hands with a
-        pile take and that have not left them since, by rank, summed over those seats."""
+    @property
+    def known_in_partner_hands(self) -> tuple[int, ...]:
+        """The cards every player saw go into a partner's hand with a pile take and that have not left it since, by
+        rank, summed over the partners (all zero without one)."""
+        return self._known_in_hands(True)
+
+    @property
+    def known_in_opponent_hands(self) -> tuple[int, ...]:
+        """The same of the other teams' hands, summed over their seats."""
+        return self._known_in_hands(False)
+
+    def _known_in_hands(self, partners: bool) -> tuple[int, ...]:
         st = self._st
         out = [0] * NUM_RANKS
         for s in range(st.n_players):

@@ -231,7 +231,7 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
 def memory_counts(view: PlayerView) -> list[list[int]]:
     """What the seat remembers of the cards (feature version 3), by rank: the pile's face-up cards (/8), the cards
     known in the other teams' hands (/4) and in the partners' hands (/4), the cards it has not seen (/8)."""
-    return [list(view.pile_cards), list(view.known_in_hands(False)), list(view.known_in_hands(True)),
+    return [list(view.pile_cards), list(view.known_in_opponent_hands), list(view.known_in_partner_hands),
             list(view.unseen)]
 
 
