@@ -179,7 +179,7 @@ def _sum(values: list[int]) -> int:
 
 
 def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]], hand_piece: Sequence[int],
-                 own_piece: Sequence[int]) -> list[Sequence[int]]:
+                 own_piece: Sequence[int], memory: list[list[int]]) -> list[Sequence[int]]:
     """A decision's state part as counts (over :data:`COUNT_LAYOUT`'s divisors: the features): the hand by rank
     (/4), its size (/20), the own team's and the other teams' meld cards by rank (/8 each), canastas, clean
     canastas (/3) and hidden canastas (/2), each own and the other teams' best; opened, another team opened, the
@@ -188,7 +188,7 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
     black threes, own and best other (/4); the turn (/60), the deal (/10); the flags (must take the pile, drew from
     the stock, may ask, permission yes, no, pile premiado, crossed, first take done, no discard this turn, pony
     picked); wings left (/4) and closed canastas set aside (/3); the match's state under the rules
-    (:func:`match_counts`).
+    (:func:`match_counts`); the card memory (``memory``: :func:`memory_counts`, worked out once a decision).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and the own
     team's meld cards, ``tables[0]``, as bytes or as lists)."""
@@ -225,7 +225,7 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
              1 if view.pile_premiado else 0, 1 if view.pile_crossed else 0, 1 if view.first_take_done else 0,
              1 if view.no_discard_this_turn else 0, 1 if view.pony_picked[seat] else 0, view.wings_left,
              len(view.closed_canastas(team))], match_counts(view, scores[team], scores[best_other]),
-            *memory_counts(view)]
+            *memory]
 
 
 def memory_counts(view: PlayerView) -> list[list[int]]:
@@ -322,9 +322,10 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
             _ONE_HOT_SHARE[NUM_RANKS + 1], pile_rest if take and pile_rest else _NO_PILE]
 
 
-def pile_below_top(view: PlayerView) -> list[int]:
-    """The pile's face-up cards below its top, by rank (what a take of the pile puts into the hand)."""
-    rest = list(view.pile_cards)
+def pile_below_top(view: PlayerView, pile: list[int]) -> list[int]:
+    """The pile's face-up cards below its top, by rank (what a take of the pile puts into the hand), from ``pile``,
+    its face-up cards (:func:`memory_counts`' first)."""
+    rest = pile[:]
     top = view.pile_top
     if top is not None:
         rest[top] -= 1
@@ -338,14 +339,15 @@ def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> t
     hand, pile_size, k = list(view.hand), view.pile_size, KINDS.index(kind)
     total = _sum(hand)
     parts: list[list[int]] = []
-    rest = pile_below_top(view) if k == 0 else []
+    memory = memory_counts(view)
+    rest = pile_below_top(view, memory[0]) if k == 0 else []
     for i, c in enumerate(candidates):
         part: list[int] = []
         for piece in candidate_pieces(hand, total, hand, pile_size, k, c, 1 if i == 0 else 0, own, own, opp, rest):
             part.extend(piece)
         parts.append(part)
     state: list[int] = []
-    for piece in state_pieces(view, tables, hand, own):
+    for piece in state_pieces(view, tables, hand, own, memory):
         state.extend(piece)
     return state, parts
 
@@ -377,10 +379,11 @@ def decision_bytes(view: PlayerView, kind: str, candidates: Sequence[Any]) -> by
     try:
         hand_bytes, own_bytes = bytes(hand), bytes(own)
         out: list[bytes] = []
-        for piece in state_pieces(view, tables, hand_bytes, own_bytes):
+        memory = memory_counts(view)
+        for piece in state_pieces(view, tables, hand_bytes, own_bytes, memory):
             out.append(piece if isinstance(piece, bytes) else bytes(piece))
         first = 1
-        rest = pile_below_top(view) if k == 0 else []
+        rest = pile_below_top(view, memory[0]) if k == 0 else []
         for c in candidates:
             for piece in candidate_pieces(hand, total, hand_bytes, pile_size, k, c, first, own, own_bytes, opp, rest):
                 if isinstance(piece, bytes):
