@@ -147,8 +147,7 @@ def upgrade_rows(rows: np.ndarray, version: int, fill: float) -> np.ndarray:
                            rows[state + candidate:]])
 
 
-#: No pile cards gained (version 3's candidate columns).
-_NO_PILE: Final = bytes(NUM_RANKS)
+_NO_PILE: Final = bytes(NUM_RANKS)  # no pile cards gained (version 3's candidate columns)
 #: Each count of a byte's range as a byte.
 _B: Final = [bytes((i,)) for i in range(256)]
 #: One-hot count vectors over the ranks and "none" (index ``NUM_RANKS``), and all zeros (index ``NUM_RANKS + 1``).
@@ -323,8 +322,7 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
 
 
 def pile_below_top(view: PlayerView, pile: list[int]) -> list[int]:
-    """The pile's face-up cards below its top, by rank (what a take of the pile puts into the hand), from ``pile``,
-    its face-up cards (:func:`memory_counts`' first)."""
+    """The pile's face-up cards below its top (``pile``: all of them, by rank): what a take puts into the hand."""
     rest = pile[:]
     top = view.pile_top
     if top is not None:
