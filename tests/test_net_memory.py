@@ -37,16 +37,16 @@ from simcli.strategies.search.candidates import draw_candidates
 from simcli.strategy import load_strategy
 from simcli.training.fit import save_model
 
-#: Where the memory's four rank vectors are in a float row, and their divisors.
-PILE, THEIRS, PARTNERS, UNSEEN = (range(STATE_COLUMNS - 60 + 15 * i, STATE_COLUMNS - 45 + 15 * i) for i in range(4))
-#: Where a take's pile cards are (the candidate part's last 15 columns).
-GAINED = range(STATE_COLUMNS + CANDIDATE_COLUMNS - 15, STATE_COLUMNS + CANDIDATE_COLUMNS)
+#: Where the memory's four rank vectors are in a float row (version 3's state columns, after version 2's).
+PILE, THEIRS, PARTNERS, UNSEEN = (range(widths(2)[0] + 15 * i, widths(2)[0] + 15 * (i + 1)) for i in range(4))
+#: Where a take's pile cards are (version 3's candidate columns).
+GAINED = range(STATE_COLUMNS + widths(2)[1], STATE_COLUMNS + widths(3)[1])
 
 
 def test_version_3_appends_the_memory_to_both_parts() -> None:
-    assert FEATURE_VERSION == 3
-    assert widths(1) == (98, 63) and widths(2) == (106, 63) and widths(3) == (STATE_COLUMNS, CANDIDATE_COLUMNS)
-    assert (STATE_COLUMNS, CANDIDATE_COLUMNS) == (166, 78)
+    assert FEATURE_VERSION == 4
+    assert widths(1) == (98, 63) and widths(2) == (106, 63) and widths(3) == (166, 78)
+    assert widths(4) == (STATE_COLUMNS, CANDIDATE_COLUMNS) == (167, 81)
 
 
 @pytest.mark.parametrize("variant", ["classic", "spanish", "americana", "ponytail"])

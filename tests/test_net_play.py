@@ -127,28 +127,37 @@ ROWS_DIGESTS = {"classic": (1203, "2fa04e3afb158252"), "ponytail": (2173, "ef377
 #: the state part and the pile cards a take gains after the candidate part.
 ROWS_DIGESTS_2 = {"classic": "9038e3bea961ed29", "ponytail": "4c302ec19db0c090", "americana": "24e84d537c04aa09",
                   "spanish": "b9f1f4b47aa3af71"}
-#: The same of version 3's whole rows.
+#: The same of version 3's whole rows; version 4 is version 3's rows with the closed ranks' cards after the state
+#: part and after the candidate part.
 ROWS_DIGESTS_3 = {"classic": "b4a59fe6837faed3", "ponytail": "450b990fd94b8e43", "americana": "9ff4b501d640abd8",
                   "spanish": "ab8ee6e1387058c0"}
-#: Where version 2's match columns are in a float row.
+#: The same of version 4's whole rows.
+ROWS_DIGESTS_4 = {"classic": "af71c48a53ad53de", "ponytail": "ef89f6615aec90b0", "americana": "aedd51ad39936c3a",
+                  "spanish": "c0d4a58a73d45710"}
+#: Where version 2's match columns are in a version-2 float row.
 MATCH = list(range(98, 106))
-#: Where version 3's columns are in a float row.
+#: Where version 3's columns are in a version-3 float row.
 MEMORY = list(range(106, 166)) + list(range(166 + 63, 166 + 78))
+#: Where version 4's columns are in a version-4 float row.
+CLOSED = [166] + list(range(167 + 78, 167 + 81))
 
 
 @pytest.mark.parametrize("variant", sorted(ROWS_DIGESTS))  # handfoot came after feature version 1: no rows to keep
-def test_the_training_rows_are_those_of_feature_versions_1_2_and_3(variant: str) -> None:
+def test_the_training_rows_are_those_of_feature_versions_1_to_4(variant: str) -> None:
     rules = load_rules(variant)
     mc = MonteCarlo(np.random.default_rng(0))
     sha = hashlib.sha256()
     sha2 = hashlib.sha256()
     sha3 = hashlib.sha256()
+    sha4 = hashlib.sha256()
     rows = 0
     base = load_strategy(HEURISTIC[variant])
 
     def seen(view: PlayerView, kind: str, own: Any, candidates: list[Any]) -> Any:
         nonlocal rows
         x = decision_features(view, kind, candidates)
+        sha4.update(x.tobytes())
+        x = np.ascontiguousarray(np.delete(x, CLOSED, axis=1))
         sha3.update(x.tobytes())
         x = np.delete(x, MEMORY, axis=1)
         sha.update(np.ascontiguousarray(np.delete(x, MATCH, axis=1)).tobytes())
@@ -174,6 +183,7 @@ def test_the_training_rows_are_those_of_feature_versions_1_2_and_3(variant: str)
     assert (rows, sha.hexdigest()[:16]) == ROWS_DIGESTS[variant]
     assert sha2.hexdigest()[:16] == ROWS_DIGESTS_2[variant]
     assert sha3.hexdigest()[:16] == ROWS_DIGESTS_3[variant]
+    assert sha4.hexdigest()[:16] == ROWS_DIGESTS_4[variant], sha4.hexdigest()[:16]
 
 
 def test_a_linear_model_plays_from_counts_too(tmp_path: Path) -> None:

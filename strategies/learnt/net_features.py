@@ -8,6 +8,8 @@ pile's top, size and freeze, the stock, the hand sizes, scores and the variant's
 after the cards it lays, the cards a take of the pile gains, the rank a discard gives away and whether another team
 could use it), and whether the candidate is the heuristic's own choice (the search's first candidate).
 
+Version 4 adds what a team's melds close for the rest of the deal under the rules (:mod:`.net_match`).
+
 Values are scaled to about 0..1 by fixed divisors (no fitted scaling here: the model file keeps its own). Changing
 what a row holds changes :data:`FEATURE_VERSION`, which every model file records: a model of another version is
 refused at load time.
@@ -24,8 +26,10 @@ from simcli.engine.view import PlayerView
 from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.primitives.cards import JOKER, NUM_RANKS, TWO
 
+from .net_match import NONE_CLOSED, Closed, closed_ranks, dead_after, match_counts, table_totals
+
 #: The layout of a row; a model file records it and is refused under another.
-FEATURE_VERSION = 3
+FEATURE_VERSION = 4
 
 #: The decisions the search weighs, in the order of the one-hot kind columns.
 KINDS = ("draw", "melds", "discard")
@@ -34,23 +38,14 @@ KINDS = ("draw", "melds", "discard")
 CANASTA: Final = 7
 
 
-def _table_totals(table: tuple[tuple[int, int, int] | None, ...]) -> list[int]:
-    """Cards in each rank's meld of a team's meld table (0 without one)."""
-    out = [0] * NUM_RANKS
-    for r, m in enumerate(table):
-        if m is not None:
-            out[r] = m[0] + m[1] + m[2]
-    return out
-
-
 def _tables(view: PlayerView) -> tuple[list[int], list[int], list[int]]:
     """The own team's meld totals by rank, the other teams' summed, and the other teams."""
     team = view.team
-    own = _table_totals(view.meld_table(team))
+    own = table_totals(view.meld_table(team))
     opp = [0] * NUM_RANKS
     others = [t for t in range(view.n_teams) if t != team]
     for t in others:
-        for r, c in enumerate(_table_totals(view.meld_table(t))):
+        for r, c in enumerate(table_totals(view.meld_table(t))):
             opp[r] += c
     return own, opp, others
 
@@ -78,11 +73,11 @@ def _lay(hand: list[int], table: list[int], meld: Meld) -> tuple[int, int]:
 #: Columns of a row's state part and of its candidate part. Each version appends its columns to both parts, so
 #: that an older model reads the same columns at the same places (:func:`upgrade_layer`): version 2 the match's
 #: state (8 state columns), version 3 the card memory (:func:`memory_counts`: 60 state columns; the pile cards a
-#: take gains: 15 candidate columns).
-STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14 + 8 + 60
-CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16 + 15
+#: take gains: 15 candidate columns), version 4 the ranks closed for the deal (1 state column, 3 candidate columns).
+STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14 + 8 + 60 + 1
+CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16 + 15 + 3
 #: The columns each version added to the state part and to the candidate part, at their ends.
-ADDED_COLUMNS: Final = {2: (8, 0), 3: (60, 15)}
+ADDED_COLUMNS: Final = {2: (8, 0), 3: (60, 15), 4: (1, 3)}
 
 
 # ------------------------------------------------------------------------------------------------------ rows
@@ -101,7 +96,7 @@ STATE_COUNTS = STATE_COLUMNS - 3 + 8
 #: 3's (:data:`SHARE_COUNT`; a version-2 model's pass sums as it did).
 CANDIDATE_COUNTS = CANDIDATE_COLUMNS + 1
 #: Where the candidate part's count that is always 1 is.
-SHARE_COUNT: Final = CANDIDATE_COLUMNS - ADDED_COLUMNS[3][1]
+SHARE_COUNT: Final = CANDIDATE_COLUMNS - ADDED_COLUMNS[3][1] - ADDED_COLUMNS[4][1]
 
 
 def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
@@ -109,14 +104,14 @@ def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
     the counts it is made of, ``(count column, coefficient)``: the column is their sum over its divisor."""
     divisors = ([4] * 15 + [20] + [8] * 30 + [3] * 4 + [2] * 2 + [1, 1, 120] + [1] * 16 + [30, 1, 100] + [15] * 3
                 + [5000, 5000, 2000] + [4] * 4 + [60, 10] + [1] * 10 + [4, 3]
-                + [10, 1, 1, 50, 50, 100, 100, 1] + [8] * 15 + [4] * 30 + [8] * 15)
+                + [10, 1, 1, 50, 50, 100, 100, 1] + [8] * 15 + [4] * 30 + [8] * 15 + [8])
     out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     team = ((77, 1), (78, 256), (79, -1), (80, -256))
     best = ((81, 1), (82, 256), (83, -1), (84, -256))
     scores = {77: team, 78: best, 79: team + tuple((c, -k) for c, k in best)}
     for j, d in enumerate(divisors):
         out.append((d, ((j, 1),) if j < 77 else scores[j] if j < 80 else ((j + 5, 1),)))
-    candidate = [1] * 4 + [4] * 15 + [8] * 15 + [15, 4, 4, 2, 20, 1, 1, 1, 30] + [1] * 20 + [4] * 15
+    candidate = [1] * 4 + [4] * 15 + [8] * 15 + [15, 4, 4, 2, 20, 1, 1, 1, 30] + [1] * 20 + [4] * 15 + [8, 1, 1]
     for j, d in enumerate(candidate):
         out.append((d, ((STATE_COUNTS + j + (j >= SHARE_COUNT), 1),)))
     return out
@@ -148,6 +143,7 @@ def upgrade_rows(rows: np.ndarray, version: int, fill: float) -> np.ndarray:
 
 
 _NO_PILE: Final = bytes(NUM_RANKS)  # no pile cards gained (version 3's candidate columns)
+_NO_DEAD: Final = bytes(3)  # no rank closed for the deal (version 4's candidate columns)
 #: Each count of a byte's range as a byte.
 _B: Final = [bytes((i,)) for i in range(256)]
 #: One-hot count vectors over the ranks and "none" (index ``NUM_RANKS``), and all zeros (index ``NUM_RANKS + 1``).
@@ -178,7 +174,7 @@ def _sum(values: list[int]) -> int:
 
 
 def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]], hand_piece: Sequence[int],
-                 own_piece: Sequence[int], memory: list[list[int]]) -> list[Sequence[int]]:
+                 own_piece: Sequence[int], memory: list[list[int]], dead_now: int) -> list[Sequence[int]]:
     """A decision's state part as counts (over :data:`COUNT_LAYOUT`'s divisors: the features): the hand by rank
     (/4), its size (/20), the own team's and the other teams' meld cards by rank (/8 each), canastas, clean
     canastas (/3) and hidden canastas (/2), each own and the other teams' best; opened, another team opened, the
@@ -187,7 +183,8 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
     black threes, own and best other (/4); the turn (/60), the deal (/10); the flags (must take the pile, drew from
     the stock, may ask, permission yes, no, pile premiado, crossed, first take done, no discard this turn, pony
     picked); wings left (/4) and closed canastas set aside (/3); the match's state under the rules
-    (:func:`match_counts`); the card memory (``memory``: :func:`memory_counts`, worked out once a decision).
+    (:func:`~.net_match.match_counts`); the card memory (``memory``: :func:`memory_counts`, worked out once a
+    decision); the hand's cards of ranks closed to the team for the deal (``dead_now``, /8: feature version 4).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and the own
     team's meld cards, ``tables[0]``, as bytes or as lists)."""
@@ -224,7 +221,7 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
              1 if view.pile_premiado else 0, 1 if view.pile_crossed else 0, 1 if view.first_take_done else 0,
              1 if view.no_discard_this_turn else 0, 1 if view.pony_picked[seat] else 0, view.wings_left,
              len(view.closed_canastas(team))], match_counts(view, scores[team], scores[best_other]),
-            *memory]
+            *memory, [dead_now]]
 
 
 def memory_counts(view: PlayerView) -> list[list[int]]:
@@ -232,23 +229,6 @@ def memory_counts(view: PlayerView) -> list[list[int]]:
     known in the other teams' hands (/4) and in the partners' hands (/4), the cards it has not seen (/8)."""
     return [list(view.pile_cards), list(view.known_in_opponent_hands), list(view.known_in_partner_hands),
             list(view.unseen)]
-
-
-def match_counts(view: PlayerView, own: int, other: int) -> list[int]:
-    """The match's state that depends on the rules (issue 47), as counts: the deals left under ``max_hands``
-    counting this one (/10, at most 20; 20 without a cap), whether this is the last, whether there is no cap; the
-    own and the best other team's distance to ``game_target`` in hundreds of points (/50, at most 255) and in
-    hundredths of the target (/100, at most 255), and whether there is no target. From the view alone (its rules and
-    the scores before the deal)."""
-    rules = view.rules
-    cap = rules.max_hands
-    left = 20 if cap is None else min(max(cap - view.deal_index, 0), 20)
-    target = rules.game_target
-    if target is None:
-        return [left, 1 if left == 1 else 0, 1 if cap is None else 0, 0, 0, 0, 0, 1]
-    mine, theirs = max(target - own, 0), max(target - other, 0)
-    return [left, 1 if left == 1 else 0, 1 if cap is None else 0, min(mine // 100, 255), min(theirs // 100, 255),
-            min(100 * mine // target, 255), min(100 * theirs // target, 255), 0]
 
 
 def _with(piece: Sequence[int], at: int, value: int) -> Sequence[int]:
@@ -262,27 +242,34 @@ def _with(piece: Sequence[int], at: int, value: int) -> Sequence[int]:
 
 def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pile_size: int, kind: int,
                      candidate: Any, first: int, own: list[int], own_piece: Sequence[int],
-                     opp: list[int], pile_rest: Sequence[int] = ()) -> list[Sequence[int]]:
+                     opp: list[int], pile_rest: Sequence[int] = (), closed: Closed = NONE_CLOSED
+                     ) -> list[Sequence[int]]:
     """A candidate's part of a row as counts: its kind (``kind``: an index in KINDS) one-hot, whether it is the
     heuristic's choice (``first``: 1 or 0), the hand (/4) and the team's meld cards by rank (/8) after it, the
     cards it lays (/15), its wild cards (/4), new melds (/4), canastas it closes (/2), the cards left (/20), none
     left, stock, take, the pile cards a take gains beyond the top (/30), a special hand, and for a discard whether
     another team and the own team have a meld of its rank, whether it is wild, and its rank one-hot (or none); the
     pile's face-up cards below its top that a take puts into the hand, by rank (``pile_rest``, /4: feature version
-    3); with the count that is always 1 before those (:data:`SHARE_COUNT`).
+    3); with the count that is always 1 before those (:data:`SHARE_COUNT`); the hand's cards of ranks closed to the
+    team for the deal after it, a take's pile cards counted (/8), and for a discard whether its rank is closed to
+    the own team and to every other team (``closed``: :class:`~.net_match.Closed`; feature version 4).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and ``own``
     as bytes or as lists; ``total``: the cards in hand)."""
     if kind == 2:  # a discard: one card fewer of its rank, the melds as they are
         if candidate is None:
             return [_KIND[2][first], hand_piece, own_piece,
-                    (0, 0, 0, 0, total, 1 if total <= 0 else 0, 0, 0, 0, 0, 0, 0, 0), _ONE_HOT_END[NUM_RANKS]]
+                    (0, 0, 0, 0, total, 1 if total <= 0 else 0, 0, 0, 0, 0, 0, 0, 0), _ONE_HOT_END[NUM_RANKS],
+                    _NO_DEAD if closed.cap == 0 else (closed.in_hand, 0, 0)]
         rank: int = candidate
         n = hand0[rank]
         left = total - 1 if n > 0 else total
         return [_KIND[2][first], _with(hand_piece, rank, n - 1) if n > 0 else hand_piece, own_piece,
                 (0, 0, 0, 0, left, 1 if left <= 0 else 0, 0, 0, 0, 0, 1 if opp[rank] > 0 else 0,
-                 1 if own[rank] > 0 else 0, 1 if rank == JOKER or rank == TWO else 0), _ONE_HOT_END[rank]]
+                 1 if own[rank] > 0 else 0, 1 if rank == JOKER or rank == TWO else 0), _ONE_HOT_END[rank],
+                _NO_DEAD if closed.cap == 0 else
+                (closed.in_hand - closed.own[rank] if n > 0 else closed.in_hand, closed.own[rank],
+                 closed.others[rank])]
     hand = hand0[:]
     table = own[:]
     laid = wild = new = gained = stock = take = special = 0
@@ -312,13 +299,14 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
                 a, w = _lay(hand, table, m)
                 laid, wild = laid + a, wild + w
     left = _sum(hand) + (gained - 1 if take else 0)
-    closed = 0
+    closes = 0
     for r in range(NUM_RANKS):
         if table[r] >= CANASTA and own[r] < CANASTA:
-            closed += 1
-    return [_KIND[kind][first], hand, table, [laid, wild, new, closed, left, 1 if left <= 0 else 0, stock, take,
+            closes += 1
+    return [_KIND[kind][first], hand, table, [laid, wild, new, closes, left, 1 if left <= 0 else 0, stock, take,
                                               gained - 1 if gained > 1 else 0, special, 0, 0, 0],
-            _ONE_HOT_SHARE[NUM_RANKS + 1], pile_rest if take and pile_rest else _NO_PILE]
+            _ONE_HOT_SHARE[NUM_RANKS + 1], pile_rest if take and pile_rest else _NO_PILE,
+            _NO_DEAD if closed.cap == 0 else dead_after(hand, table, closed.cap, pile_rest if take else ())]
 
 
 def pile_below_top(view: PlayerView, pile: list[int]) -> list[int]:
@@ -333,19 +321,21 @@ def pile_below_top(view: PlayerView, pile: list[int]) -> list[int]:
 def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> tuple[list[int], list[list[int]]]:
     """A decision's rows as counts (:data:`COUNT_LAYOUT`): its state part, then each candidate's part."""
     tables = _tables(view)
-    own, opp, _ = tables
+    own, opp, others = tables
     hand, pile_size, k = list(view.hand), view.pile_size, KINDS.index(kind)
+    closed = closed_ranks(view, hand, own, others)
     total = _sum(hand)
     parts: list[list[int]] = []
     memory = memory_counts(view)
     rest = pile_below_top(view, memory[0]) if k == 0 else []
     for i, c in enumerate(candidates):
         part: list[int] = []
-        for piece in candidate_pieces(hand, total, hand, pile_size, k, c, 1 if i == 0 else 0, own, own, opp, rest):
+        for piece in candidate_pieces(hand, total, hand, pile_size, k, c, 1 if i == 0 else 0, own, own, opp, rest,
+                                      closed):
             part.extend(piece)
         parts.append(part)
     state: list[int] = []
-    for piece in state_pieces(view, tables, hand, own, memory):
+    for piece in state_pieces(view, tables, hand, own, memory, closed.in_hand):
         state.extend(piece)
     return state, parts
 
@@ -371,19 +361,21 @@ def decision_bytes(view: PlayerView, kind: str, candidates: Sequence[Any]) -> by
     """:func:`decision_counts` as bytes, one a count: the state part, then the candidates' parts one after another
     (``None`` where a count is outside 0..255). What ``net`` hands to its model, with no float made in Python."""
     tables = _tables(view)
-    own, opp, _ = tables
+    own, opp, others = tables
     hand, pile_size, k = list(view.hand), view.pile_size, KINDS.index(kind)
+    closed = closed_ranks(view, hand, own, others)
     total = _sum(hand)
     try:
         hand_bytes, own_bytes = bytes(hand), bytes(own)
         out: list[bytes] = []
         memory = memory_counts(view)
-        for piece in state_pieces(view, tables, hand_bytes, own_bytes, memory):
+        for piece in state_pieces(view, tables, hand_bytes, own_bytes, memory, closed.in_hand):
             out.append(piece if isinstance(piece, bytes) else bytes(piece))
         first = 1
         rest = pile_below_top(view, memory[0]) if k == 0 else []
         for c in candidates:
-            for piece in candidate_pieces(hand, total, hand_bytes, pile_size, k, c, first, own, own_bytes, opp, rest):
+            for piece in candidate_pieces(hand, total, hand_bytes, pile_size, k, c, first, own, own_bytes, opp, rest,
+                                          closed):
                 if isinstance(piece, bytes):
                     out.append(piece)
                 elif isinstance(piece, tuple):  # a discard's last counts: few distinct ones, each made once
