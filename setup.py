@@ -41,7 +41,7 @@ RECORD = Path("simcli", "engine", "build.json")
 #: Strategy base class is subclassed by user strategies), the CLI, runs, analysis, rules loading and the search
 #: players (their time is spent in the compiled rollouts, which start in the compiled forward model,
 #: simcli/players/forward.py: 2% fewer instructions in a Classic mc game once it was compiled). The learnt
-#: player's features and its decisions at the table (net_features, net_play) are compiled: they are most of its
+#: player's features and its decisions at the table (net_features, net_match, net_play) are compiled: they are most of its
 #: time a decision (issue 31); so are the candidate lists it shares with the search players (candidates).
 #: Code-generation flags for GCC and Clang. mypyc's functions are global symbols of a shared library, so by default
 #: every call between them goes through the PLT, an indirect jump (and may not be inlined), in case another library
@@ -64,7 +64,8 @@ COMPILED = [
     "simcli/strategies/heuristics/ponytail.py", "simcli/strategies/heuristics/americana.py",
     "simcli/strategies/heuristics/spanish.py", "simcli/strategies/heuristics/random_play.py",
     "simcli/strategies/heuristics/handfoot.py",
-    "simcli/strategies/learnt/net_features.py", "simcli/strategies/search/candidates.py",
+    "simcli/strategies/learnt/net_features.py", "simcli/strategies/learnt/net_match.py",
+    "simcli/strategies/search/candidates.py",
     "simcli/strategies/learnt/net_play.py",
 ]
 
