@@ -41,8 +41,8 @@ RECORD = Path("simcli", "engine", "build.json")
 #: Strategy base class is subclassed by user strategies), the CLI, runs, analysis, rules loading and the search
 #: players (their time is spent in the compiled rollouts, which start in the compiled forward model,
 #: simcli/players/forward.py: 2% fewer instructions in a Classic mc game once it was compiled). The learnt
-#: player's features and its decisions at the table (net_features, net_match, net_play) are compiled: they are most of its
-#: time a decision (issue 31); so are the candidate lists it shares with the search players (candidates).
+#: player's features and its decisions at the table (net_features, net_match, net_play) are compiled: they are most
+#: of its time a decision (issue 31); so are the candidate lists it shares with the search players (candidates).
 #: Code-generation flags for GCC and Clang. mypyc's functions are global symbols of a shared library, so by default
 #: every call between them goes through the PLT, an indirect jump (and may not be inlined), in case another library
 #: interposes a symbol of the same name; nothing does here. With these the calls are direct: the same
