@@ -1,11 +1,13 @@
 """Feature version 4 (issue 47): the ranks the rules close to a team for the rest of the deal.
 
 Under a ``meld_max_size`` with ``new_meld_after_closed_canasta`` off (Americana's and Spanish's presets, Ponytail's
-house rule), a meld at the cap takes no card and no new meld of its rank may start: the rank's cards in hand can
-only be discarded and count against the team at the deal's end, and a discard of a rank closed to every other team
-cannot give them the pile. The rows hold the hand's cards of the own team's closed ranks (state), the same after
-each candidate, and for a discard whether its rank is closed to the own team and to every other team; all from the
-``PlayerView`` (the no-leak twins, tests/test_net_no_leak.py, cover these columns too).
+house rule) a meld at the cap takes no card and no new meld of its rank may start, and under
+``closed_rank_dead_for_all`` (Americana) a canasta of a rank closes it to every team: the rank's cards in hand can
+only be discarded and count against the team at the deal's end. A discard of a rank closed to every other team, or
+(``closed_rank_blocks_pile``) of a rank with a canasta on the table, gives no other team the pile. The rows hold the
+hand's cards of the own team's closed ranks (state), the same after each candidate, and for a discard whether its
+rank is closed to the own team and whether it gives no other team the pile; all from the ``PlayerView`` (the
+no-leak twins, tests/test_net_no_leak.py, cover these columns too).
 """
 
 from __future__ import annotations
@@ -30,9 +32,12 @@ IN_HAND = widths(3)[0]
 AFTER, OWN_FLAG, OTHERS_FLAG = (STATE_COLUMNS + widths(3)[1] + i for i in range(3))
 
 
-def _closed(table: list[int], cap: int | None) -> list[bool]:
-    """The natural ranks whose meld in ``table`` is at ``cap`` (none without one)."""
-    return [cap is not None and r >= FOUR and table[r] >= cap for r in range(NUM_RANKS)]
+def _closed(table: list[int], rules: Any, anyone: list[bool]) -> list[bool]:
+    """The natural ranks closed to the team of ``table`` (its meld cards by rank); ``anyone``: the ranks with a
+    canasta on the table. Written from RULES.md apart from strategies/learnt/net_match.py."""
+    cap = None if rules.new_meld_after_closed_canasta else rules.meld_max_size
+    return [r >= FOUR and ((cap is not None and table[r] >= cap) or (rules.closed_rank_dead_for_all and anyone[r]))
+            for r in range(NUM_RANKS)]
 
 
 def _play(variant: str, rules_over: dict[str, Any], games: int) -> dict[str, int]:
@@ -40,15 +45,14 @@ def _play(variant: str, rules_over: dict[str, Any], games: int) -> dict[str, int
     melds on the table; how often each column was not zero."""
     rules = load_rules(variant, rules_over)
     base = load_strategy(HEURISTIC[variant])
-    # a cap closes a rank for the deal only where a closed canasta's rank may not start a new meld (RULES.md A-PT-18)
-    cap = None if rules.new_meld_after_closed_canasta else rules.meld_max_size
     seen = {"in_hand": 0, "after": 0, "own": 0, "others": 0, "decisions": 0}
 
     def check(view: PlayerView, kind: str, candidates: list[Any]) -> None:
         x = decision_features(view, kind, candidates)
         own = table_totals(view.meld_table(view.team))
         others = [table_totals(view.meld_table(t)) for t in range(view.n_teams) if t != view.team]
-        mine = _closed(own, cap)
+        anyone = [any(t[r] >= rules.canasta_size for t in [own, *others]) for r in range(NUM_RANKS)]
+        mine = _closed(own, rules, anyone)
         hand = list(view.hand)
         in_hand = sum(hand[r] for r in range(NUM_RANKS) if mine[r])
         assert np.allclose(x[:, IN_HAND] * 8, in_hand)
@@ -56,7 +60,8 @@ def _play(variant: str, rules_over: dict[str, Any], games: int) -> dict[str, int
         seen["decisions"] += 1
         for row, c in zip(x, candidates, strict=True):
             if kind == "discard" and c is not None:
-                theirs = all(_closed(t, cap)[c] for t in others)
+                theirs = all(_closed(t, rules, anyone)[c] for t in others) or (
+                    rules.closed_rank_blocks_pile and c >= FOUR and anyone[c])
                 assert row[OWN_FLAG] == mine[c] and row[OTHERS_FLAG] == theirs
                 assert round(row[AFTER] * 8) == in_hand - (1 if mine[c] and hand[c] > 0 else 0)
                 seen["own"] += mine[c]
@@ -89,7 +94,8 @@ def _play(variant: str, rules_over: dict[str, Any], games: int) -> dict[str, int
 
 @pytest.mark.parametrize(("variant", "rules_over"), [
     ("ponytail", {"new_meld_after_closed_canasta": False, "max_hands": 2}),
-    ("americana", {"max_hands": 1}),
+    ("americana", {"max_hands": 1}),  # closed_rank_dead_for_all, closed_rank_blocks_pile
+    ("spanish", {"max_hands": 1}),  # closed_rank_blocks_pile
 ])
 def test_the_closed_ranks_are_those_the_table_shows(variant: str, rules_over: dict[str, Any]) -> None:
     seen = _play(variant, rules_over, 2)

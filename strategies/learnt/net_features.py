@@ -252,7 +252,7 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
     pile's face-up cards below its top that a take puts into the hand, by rank (``pile_rest``, /4: feature version
     3); with the count that is always 1 before those (:data:`SHARE_COUNT`); the hand's cards of ranks closed to the
     team for the deal after it, a take's pile cards counted (/8), and for a discard whether its rank is closed to
-    the own team and to every other team (``closed``: :class:`~.net_match.Closed`; feature version 4).
+    the own team and whether it gives no other team the pile (``closed``: :class:`~.net_match.Closed`; version 4).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and ``own``
     as bytes or as lists; ``total``: the cards in hand)."""
@@ -260,16 +260,15 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
         if candidate is None:
             return [_KIND[2][first], hand_piece, own_piece,
                     (0, 0, 0, 0, total, 1 if total <= 0 else 0, 0, 0, 0, 0, 0, 0, 0), _ONE_HOT_END[NUM_RANKS],
-                    _NO_DEAD if closed.cap == 0 else (closed.in_hand, 0, 0)]
+                    _NO_DEAD if closed is NONE_CLOSED else (closed.in_hand, 0, 0)]
         rank: int = candidate
         n = hand0[rank]
         left = total - 1 if n > 0 else total
         return [_KIND[2][first], _with(hand_piece, rank, n - 1) if n > 0 else hand_piece, own_piece,
                 (0, 0, 0, 0, left, 1 if left <= 0 else 0, 0, 0, 0, 0, 1 if opp[rank] > 0 else 0,
                  1 if own[rank] > 0 else 0, 1 if rank == JOKER or rank == TWO else 0), _ONE_HOT_END[rank],
-                _NO_DEAD if closed.cap == 0 else
-                (closed.in_hand - closed.own[rank] if n > 0 else closed.in_hand, closed.own[rank],
-                 closed.others[rank])]
+                _NO_DEAD if closed is NONE_CLOSED else
+                (closed.in_hand - closed.own[rank] if n > 0 else closed.in_hand, closed.own[rank], closed.safe[rank])]
     hand = hand0[:]
     table = own[:]
     laid = wild = new = gained = stock = take = special = 0
@@ -306,7 +305,7 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
     return [_KIND[kind][first], hand, table, [laid, wild, new, closes, left, 1 if left <= 0 else 0, stock, take,
                                               gained - 1 if gained > 1 else 0, special, 0, 0, 0],
             _ONE_HOT_SHARE[NUM_RANKS + 1], pile_rest if take and pile_rest else _NO_PILE,
-            _NO_DEAD if closed.cap == 0 else dead_after(hand, table, closed.cap, pile_rest if take else ())]
+            _NO_DEAD if closed is NONE_CLOSED else dead_after(hand, table, closed, pile_rest if take else ())]
 
 
 def pile_below_top(view: PlayerView, pile: list[int]) -> list[int]:

@@ -18,18 +18,27 @@ NO_DEAD: Final[list[int]] = [0] * NUM_RANKS
 
 
 class Closed(NamedTuple):
-    """What the rules have closed for the deal at a decision (feature version 4): the size at which a meld closes
-    its rank for good (0: none does), the ranks closed to the own team and to every other team, and the cards of
-    the own team's closed ranks in the seat's hand."""
+    """What the rules have closed for the deal at a decision (feature version 4; :func:`closed_ranks`)."""
 
+    #: A meld this long closes its rank to its own team (``meld_max_size`` without
+    #: ``new_meld_after_closed_canasta``; 0: none does).
     cap: int
+    #: A canasta (this many cards) of a rank closes it to every team (``closed_rank_dead_for_all``; 0: off).
+    canasta: int
+    #: The ranks of the other teams' canastas (0 where neither rule above nor ``closed_rank_blocks_pile`` is on).
+    others_canasta: list[int]
+    #: The ranks closed to the own team.
     own: list[int]
-    others: list[int]
+    #: The ranks whose discard gives no other team the pile: closed to each of them, or (``closed_rank_blocks_pile``)
+    #: a canasta of it on the table.
+    safe: list[int]
+    #: The seat's cards of the ranks closed to its team.
     in_hand: int
 
 
-#: Nothing closed: the rules close no rank (no ``meld_max_size``, or ``new_meld_after_closed_canasta`` on).
-NONE_CLOSED: Final = Closed(0, NO_DEAD, NO_DEAD, 0)
+#: Nothing closed: the rules close no rank (no ``meld_max_size`` or ``new_meld_after_closed_canasta`` on, neither
+#: ``closed_rank_dead_for_all`` nor ``closed_rank_blocks_pile``).
+NONE_CLOSED: Final = Closed(0, 0, NO_DEAD, NO_DEAD, NO_DEAD, 0)
 
 
 def table_totals(table: tuple[tuple[int, int, int] | None, ...]) -> list[int]:
@@ -42,14 +51,69 @@ def table_totals(table: tuple[tuple[int, int, int] | None, ...]) -> list[int]:
 
 
 def closed_ranks(view: PlayerView, hand: list[int], own: list[int], others: list[int]) -> Closed:
-    """What the rules have closed at ``view``'s decision (:class:`Closed`): ``hand`` and ``own`` are the seat's
-    hand and its team's meld cards by rank, ``others`` the other teams."""
-    cap = closed_for_good(view)
-    if not cap:
+    """What the rules have closed at ``view``'s decision (:class:`Closed`; ``hand`` and ``own``: the seat's hand and
+    its team's meld cards by rank, ``others``: the other teams). A rank is closed to a team for the rest of the deal
+    where its meld has reached ``meld_max_size`` and the rank may start no new meld (``new_meld_after_closed_canasta``
+    off: RULES.md §1.4.5, A-PT-18), or under ``closed_rank_dead_for_all`` once any team has a canasta of it; the
+    rank's cards in the team's hands can then only be discarded, and count against it at the deal's end. Wild cards
+    and threes are never closed (a wild card may join another meld; a three is not melded)."""
+    rules = view.rules
+    cap = int(rules.meld_max_size or 0) if not rules.new_meld_after_closed_canasta else 0
+    canasta = int(rules.canasta_size) if rules.closed_rank_dead_for_all else 0
+    blocks = rules.closed_rank_blocks_pile
+    if not cap and not canasta and not blocks:
         return NONE_CLOSED
-    dead = dead_ranks(own, cap)
-    return Closed(cap, dead, dead_for_all([table_totals(view.meld_table(t)) for t in others], cap),
-                  count_dead(hand, dead))
+    size = int(rules.canasta_size)
+    tables = [table_totals(view.meld_table(t)) for t in others]
+    others_canasta = [0] * NUM_RANKS
+    for table in tables:
+        for r in range(NUM_RANKS):
+            if table[r] >= size:
+                others_canasta[r] = 1
+    anyone = [1 if others_canasta[r] or own[r] >= size else 0 for r in range(NUM_RANKS)]
+    dead = dead_ranks(own, cap, canasta, others_canasta)
+    safe = [1] * NUM_RANKS if tables else [0] * NUM_RANKS
+    for table in tables:
+        for r, d in enumerate(dead_ranks(table, cap, canasta, anyone)):
+            if not d:
+                safe[r] = 0
+    if blocks:
+        for r in range(FOUR, NUM_RANKS):
+            if anyone[r]:
+                safe[r] = 1
+    return Closed(cap, canasta, others_canasta, dead, safe, count_dead(hand, dead))
+
+
+def dead_ranks(table: list[int], cap: int, canasta: int, elsewhere: list[int]) -> list[int]:
+    """1 for each natural rank closed to the team of ``table`` (its meld cards by rank): its meld has reached
+    ``cap``, or (``canasta`` not 0) it has a canasta of it or ``elsewhere`` marks it (another team's canasta)."""
+    if not cap and not canasta:
+        return NO_DEAD
+    out = [0] * NUM_RANKS
+    for r in range(FOUR, NUM_RANKS):
+        n = table[r]
+        if (cap and n >= cap) or (canasta and (n >= canasta or elsewhere[r])):
+            out[r] = 1
+    return out
+
+
+def count_dead(hand: Sequence[int], dead: list[int]) -> int:
+    """The cards of ``hand`` (by rank) of the ranks ``dead`` marks."""
+    if dead is NO_DEAD:
+        return 0
+    total = 0
+    for r in range(NUM_RANKS):
+        if dead[r]:
+            total += hand[r]
+    return total
+
+
+def dead_after(hand: list[int], table: list[int], closed: Closed, gained: Sequence[int]) -> list[int]:
+    """A draw's or meld plan's closed-rank counts (feature version 4): the cards of the ranks closed to the team
+    once its melds are ``table`` that stay in ``hand`` or come with a take (``gained``: the pile cards below the
+    top), and no discard flags."""
+    dead = dead_ranks(table, closed.cap, closed.canasta, closed.others_canasta)
+    return [count_dead(hand, dead) + (count_dead(gained, dead) if gained else 0), 0, 0]
 
 
 def match_counts(view: PlayerView, own: int, other: int) -> list[int]:
@@ -67,61 +131,3 @@ def match_counts(view: PlayerView, own: int, other: int) -> list[int]:
     mine, theirs = max(target - own, 0), max(target - other, 0)
     return [left, 1 if left == 1 else 0, 1 if cap is None else 0, min(mine // 100, 255), min(theirs // 100, 255),
             min(100 * mine // target, 255), min(100 * theirs // target, 255), 0]
-
-
-def closed_for_good(view: PlayerView) -> int:
-    """The meld size at which a rank is closed to its team for the rest of the deal, or 0 where none is: under a
-    ``meld_max_size`` with ``new_meld_after_closed_canasta`` off, a meld at the cap takes no more cards and no new
-    meld of its rank may start (RULES.md §1.4.5, A-PT-18), so the rank's cards in the team's hands can only be
-    discarded and count against it at the deal's end. (With the knob on, a closed canasta is set aside and its
-    rank's slot is free again; without a cap, a meld grows.)"""
-    rules = view.rules
-    cap = rules.meld_max_size
-    if not cap or rules.new_meld_after_closed_canasta:
-        return 0
-    return int(cap)
-
-
-def dead_ranks(table: list[int], cap: int) -> list[int]:
-    """1 for each natural rank whose meld in ``table`` (a team's meld cards by rank) has reached ``cap``
-    (:func:`closed_for_good`; 0: none), else 0. Wild cards and threes are never dead: a wild card may join another
-    meld, a three is not melded."""
-    if not cap:
-        return NO_DEAD
-    return [1 if r >= FOUR and table[r] >= cap else 0 for r in range(NUM_RANKS)]
-
-
-def dead_for_all(tables: list[list[int]], cap: int) -> list[int]:
-    """1 for each rank closed to every one of ``tables``' teams (:func:`dead_ranks`): a discard of it cannot be
-    melded by any of them, and so takes no pile for them."""
-    if not cap or not tables:
-        return NO_DEAD
-    out = [1] * NUM_RANKS
-    for table in tables:
-        for r, d in enumerate(dead_ranks(table, cap)):
-            if not d:
-                out[r] = 0
-    return out
-
-
-def count_dead(hand: list[int], dead: list[int]) -> int:
-    """The cards of ``hand`` (by rank) of the ranks ``dead`` marks."""
-    total = 0
-    if dead is NO_DEAD:
-        return 0
-    for r in range(NUM_RANKS):
-        if dead[r]:
-            total += hand[r]
-    return total
-
-
-def dead_after(hand: list[int], table: list[int], cap: int, gained: Sequence[int]) -> list[int]:
-    """A draw's or meld plan's closed-rank counts (feature version 4): the cards of the ranks its after-table
-    ``table`` closes that stay in ``hand`` or come with a take (``gained``: the pile cards below the top), and no
-    discard flags."""
-    dead = dead_ranks(table, cap)
-    total = count_dead(hand, dead)
-    if gained:
-        total += count_dead(list(gained), dead)
-    return [total, 0, 0]
-
