@@ -94,11 +94,20 @@ RETIRED_WHY = {
         "(docs/strategies.md, issue 47's round 5)"),
     "ponytail-distilled-v2.npz": (
         "the general Ponytail model of feature version 2 (distilled from ten fits of the 600 games) until 2026-12-06, "
-        "replaced by ponytail.npz, distilled the same way from the same 600 games played again under feature version "
-        "3 (the card memory); on seeds 4891-4895 and 4901-4905, used for no choice, the new model against this one: "
+        "replaced by ponytail-distilled-v3.npz (retired since), distilled the same way from the same 600 games played "
+        "again under feature version 3 (the card memory); on seeds 4891-4895 and 4901-4905, used for no choice, that "
+        "model against this one: "
         "preset +352 / +314 and +363 / +308, the study arm +397 / +305 and +430 / +311, combination 1 +413 / +357 and "
         "+453 / +384, combination 2 +65 / +87 and +61 / +113, combination 3 +336 / +290 and +348 / +315 Elo over the "
         "heuristic: stronger everywhere but combination 2 (docs/strategies.md, issue 47's round 7)"),
+    "ponytail-distilled-v3.npz": (
+        "the general Ponytail model of feature version 3 (distilled from ten fits of the 600 games) until 2026-12-06, "
+        "replaced by ponytail.npz, distilled the same way from the same 600 games played again under feature version "
+        "4 (the ranks the rules close for the deal); on seeds 4931-4935, used for no choice, the new model against "
+        "this one: preset +338 / +334, the study arm +399 / +370, combination 1 +448 / +427, combination 2 +124 / +61, "
+        "combination 3 +253 / +382 Elo over the heuristic: twice as strong under combination 2 (closed canastas "
+        "close their rank there), weaker under combination 3, level or stronger elsewhere (docs/strategies.md, issue "
+        "47's round 8)"),
     "classic-preset.npz": (
         "the Classic preset's specialist until 2026-12-06, replaced by the general classic.npz (2,500 games), which is "
         "level with it under the preset: `simcli match net:model=classic greedy --variant classic -n 800 --seed 4801 "
