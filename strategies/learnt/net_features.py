@@ -38,16 +38,17 @@ KINDS = ("draw", "melds", "discard")
 CANASTA: Final = 7
 
 
-def _tables(view: PlayerView) -> tuple[list[int], list[int], list[int]]:
-    """The own team's meld totals by rank, the other teams' summed, and the other teams."""
+def _tables(view: PlayerView) -> tuple[list[int], list[int], list[int], list[list[int]]]:
+    """The own team's meld totals by rank, the other teams' summed, the other teams, and their meld totals."""
     team = view.team
     own = table_totals(view.meld_table(team))
     opp = [0] * NUM_RANKS
     others = [t for t in range(view.n_teams) if t != team]
-    for t in others:
-        for r, c in enumerate(table_totals(view.meld_table(t))):
+    theirs = [table_totals(view.meld_table(t)) for t in others]
+    for table in theirs:
+        for r, c in enumerate(table):
             opp[r] += c
-    return own, opp, others
+    return own, opp, others, theirs
 
 
 def _best(values: Sequence[int], others: list[int]) -> int:
@@ -173,8 +174,9 @@ def _sum(values: list[int]) -> int:
     return total
 
 
-def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]], hand_piece: Sequence[int],
-                 own_piece: Sequence[int], memory: list[list[int]], dead_now: int) -> list[Sequence[int]]:
+def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int], list[list[int]]],
+                 hand_piece: Sequence[int], own_piece: Sequence[int], memory: list[list[int]],
+                 dead_now: int) -> list[Sequence[int]]:
     """A decision's state part as counts (over :data:`COUNT_LAYOUT`'s divisors: the features): the hand by rank
     (/4), its size (/20), the own team's and the other teams' meld cards by rank (/8 each), canastas, clean
     canastas (/3) and hidden canastas (/2), each own and the other teams' best; opened, another team opened, the
@@ -189,7 +191,7 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and the own
     team's meld cards, ``tables[0]``, as bytes or as lists)."""
     team, seat, n = view.team, view.seat, view.n_players
-    own, opp, others = tables
+    own, opp, others, _ = tables
     n_teams = view.n_teams
     canastas = [_sum(list(view.canastas(t).values())) for t in range(n_teams)]
     clean = [view.clean_canastas(t) for t in range(n_teams)]
@@ -320,9 +322,9 @@ def pile_below_top(view: PlayerView, pile: list[int]) -> list[int]:
 def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> tuple[list[int], list[list[int]]]:
     """A decision's rows as counts (:data:`COUNT_LAYOUT`): its state part, then each candidate's part."""
     tables = _tables(view)
-    own, opp, others = tables
+    own, opp, _, theirs = tables
     hand, pile_size, k = list(view.hand), view.pile_size, KINDS.index(kind)
-    closed = closed_ranks(view, hand, own, others)
+    closed = closed_ranks(view, hand, own, theirs)
     total = _sum(hand)
     parts: list[list[int]] = []
     memory = memory_counts(view)
@@ -360,9 +362,9 @@ def decision_bytes(view: PlayerView, kind: str, candidates: Sequence[Any]) -> by
     """:func:`decision_counts` as bytes, one a count: the state part, then the candidates' parts one after another
     (``None`` where a count is outside 0..255). What ``net`` hands to its model, with no float made in Python."""
     tables = _tables(view)
-    own, opp, others = tables
+    own, opp, _, theirs = tables
     hand, pile_size, k = list(view.hand), view.pile_size, KINDS.index(kind)
-    closed = closed_ranks(view, hand, own, others)
+    closed = closed_ranks(view, hand, own, theirs)
     total = _sum(hand)
     try:
         hand_bytes, own_bytes = bytes(hand), bytes(own)

@@ -50,9 +50,9 @@ def table_totals(table: tuple[tuple[int, int, int] | None, ...]) -> list[int]:
     return out
 
 
-def closed_ranks(view: PlayerView, hand: list[int], own: list[int], others: list[int]) -> Closed:
+def closed_ranks(view: PlayerView, hand: list[int], own: list[int], tables: list[list[int]]) -> Closed:
     """What the rules have closed at ``view``'s decision (:class:`Closed`; ``hand`` and ``own``: the seat's hand and
-    its team's meld cards by rank, ``others``: the other teams). A rank is closed to a team for the rest of the deal
+    its team's meld cards by rank, ``tables``: each other team's). A rank is closed to a team for the rest of the deal
     where its meld has reached ``meld_max_size`` and the rank may start no new meld (``new_meld_after_closed_canasta``
     off: RULES.md §1.4.5, A-PT-18), or under ``closed_rank_dead_for_all`` once any team has a canasta of it; the
     rank's cards in the team's hands can then only be discarded, and count against it at the deal's end. Wild cards
@@ -64,7 +64,6 @@ def closed_ranks(view: PlayerView, hand: list[int], own: list[int], others: list
     if not cap and not canasta and not blocks:
         return NONE_CLOSED
     size = int(rules.canasta_size)
-    tables = [table_totals(view.meld_table(t)) for t in others]
     others_canasta = [0] * NUM_RANKS
     for table in tables:
         for r in range(NUM_RANKS):
