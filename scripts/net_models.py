@@ -134,6 +134,13 @@ RETIRED_WHY = {
         "this one: preset +215 / +214 and +178 / +201, the study arm +293 / +246 and +285 / +268, combination 1 "
         "+177 / +113 and +139 / +128, combination 2 +77 / +34 and +83 / +47, combination 3 +262 / +301 and +255 / "
         "+286 Elo over the heuristic (docs/strategies.md, issue 47's round 7)"),
+    "spanish-general-v2.npz": (
+        "the general Spanish model of feature version 2 until 2026-12-06, replaced by spanish.npz, fitted the same way "
+        "to the same 1,500 games played again under feature version 4 (the card memory and the ranks the rules close "
+        "for the deal); on seeds 4951-4955 and 4961-4965, used for no choice, the new model against this one: preset "
+        "+570 / +547 and +636 / +516, combination 1 +440 / +365 and +399 / +346, combination 2 +265 / +239 and +248 / "
+        "+234, combination 3 +512 / +424 and +494 / +443 Elo over the heuristic: stronger everywhere "
+        "(docs/strategies.md, issue 47's round 9)"),
 }
 
 
