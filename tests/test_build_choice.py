@@ -146,6 +146,10 @@ def test_stale_compiled_modules_of_a_checkout_are_named(monkeypatch: pytest.Monk
         (engine / f"{name}.cpython-311-x86_64-linux-gnu.so").touch()
         (engine / f"{name}.py").touch()
     os.utime(engine / "deal.cpython-311-x86_64-linux-gnu.so", (1, 1))  # built long before deal.py's edit
+    # judge's build is newer than its source; set, not left to two touches in a row (a clock tick between them on a
+    # busy machine made the source newer).
+    os.utime(engine / "judge.py", (2, 2))
+    os.utime(engine / "judge.cpython-311-x86_64-linux-gnu.so", (3, 3))
     monkeypatch.setattr(builds, "PACKAGE", tmp_path / "simcli")
     monkeypatch.setattr(builds, "CHECKOUT", tmp_path)
     monkeypatch.setattr(builds, "engine_build", lambda: "compiled")
