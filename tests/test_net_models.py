@@ -83,3 +83,17 @@ def test_retired_models_are_played_by_name_or_as_a_folder_never_by_auto() -> Non
         else:
             assert model_for_rules(rules, RETIRED).path == path.resolve()
         assert model_for_rules(rules).path != path.resolve()
+
+
+def test_a_folder_without_the_variants_model_names_the_ones_it_has(tmp_path: Path) -> None:
+    """``net:model=retired`` under Spanish (no retired Spanish specialist): the one line names the folder's other
+    Spanish models, played by name, beside the way to train one; a folder with none of the variant names none."""
+    from simcli.strategies.learnt.model import RETIRED
+
+    rules = load_rules("spanish")
+    with pytest.raises(ModelError, match=r"its other spanish models: spanish-general-v2, played by name "
+                                         r"\(net:model=spanish-general-v2\)\): train one"):
+        model_for_rules(rules, RETIRED)
+    with pytest.raises(ModelError) as empty:
+        model_for_rules(rules, tmp_path)
+    assert "other spanish models" not in str(empty.value) and "train one with" in str(empty.value)

@@ -273,7 +273,10 @@ def model_for_rules(rules: RuleSet, folder: Path = MODELS) -> Model:
         return kept[1]
     path = models_by_rules(folder).get(rules_digest(rules), folder / f"{rules.variant}.npz")
     if not path.is_file():  # a variant without a model yet (handfoot): say how to make one
-        raise ModelError(f"no net model for {rules.variant} ({path.name} is not in {folder}): train one with "
+        others = sorted(p.stem for p in folder.glob(f"{rules.variant}-*.npz"))
+        named = f"; its other {rules.variant} models: {', '.join(others)}, played by name (net:model={others[0]})" \
+            if others else ""
+        raise ModelError(f"no net model for {rules.variant} ({path.name} is not in {folder}{named}): train one with "
                          f"`{train_command(rules)}`, then play net:model=MODEL.npz")
     model = load_model(path)
     _CHOSEN[key] = (rules, model)
