@@ -77,12 +77,14 @@ def model_files() -> list[Path]:
 #: level with it or above it (800-game duplicate matches against the variant's heuristic, compiled build).
 RETIRED_WHY = {
     "ponytail-preset.npz": (
-        "the Ponytail preset's specialist until 2026-12-05, replaced by the general ponytail.npz (600 games), which is "
-        "stronger under the preset: `simcli match net ponytail --variant ponytail -n 800 --seed 4701 -j 1` gave the "
+        "the Ponytail preset's specialist until 2026-12-05, replaced by the general ponytail.npz of then (one fit of "
+        "the 600 games, retired since as ponytail-general-600), which is stronger under the preset: `simcli match "
+        "net:model=ponytail-general-600 ponytail --variant ponytail -n 800 --seed 4701 -j 1` gave the "
         "general model +255 Elo [+227, +287] over the heuristic, this one +142 [+117, +169]"),
     "ponytail-pony_unlock-OWN_FIRST_CANASTA.npz": (
-        "the by-level study's arm model until 2026-12-05; the general ponytail.npz is level with it under its rule: "
-        "`simcli match net ponytail --variant ponytail --rule pony_unlock=OWN_FIRST_CANASTA -n 800 --seed 4702 -j 1` "
+        "the by-level study's arm model until 2026-12-05; the general ponytail.npz of then (retired since as "
+        "ponytail-general-600) is level with it under its rule: `simcli match net:model=ponytail-general-600 ponytail "
+        "--variant ponytail --rule pony_unlock=OWN_FIRST_CANASTA -n 800 --seed 4702 -j 1` "
         "gave +272 Elo [+242, +306] over the heuristic, this one +269 [+240, +302]"),
     "ponytail-general-600.npz": (
         "the general Ponytail model (one fit of the 600 games) until 2026-12-06, replaced by ponytail-distilled-v2.npz "
@@ -102,12 +104,22 @@ RETIRED_WHY = {
         "heuristic: stronger everywhere but combination 2 (docs/strategies.md, issue 47's round 7)"),
     "ponytail-distilled-v3.npz": (
         "the general Ponytail model of feature version 3 (distilled from ten fits of the 600 games) until 2026-12-06, "
-        "replaced by ponytail.npz, distilled the same way from the same 600 games played again under feature version "
+        "replaced by ponytail-distilled-v4.npz (retired since), distilled the same way from the same 600 games played "
+        "again under feature version "
         "4 (the ranks the rules close for the deal); on seeds 4931-4935, used for no choice, the new model against "
         "this one: preset +338 / +334, the study arm +399 / +370, combination 1 +448 / +427, combination 2 +124 / +61, "
         "combination 3 +253 / +382 Elo over the heuristic: twice as strong under combination 2 (closed canastas "
         "close their rank there), weaker under combination 3, level or stronger elsewhere (docs/strategies.md, issue "
         "47's round 8)"),
+    "ponytail-distilled-v4.npz": (
+        "the general Ponytail model of feature version 4 (distilled from ten fits of the 600 games, margin 20) until "
+        "2026-12-06, replaced by ponytail.npz, distilled from ten fits of the same 600 games and the learnt player's "
+        "own 300 games around new_meld_after_closed_canasta=false, played with a 10-point margin; on seeds 5081-5085 "
+        "and 5091-5095, used for no choice, the new model against this one: preset +348 / +295 and +352 / +334, the "
+        "study arm +382 / +392 and +389 / +338, combination 1 +392 / +435 and +424 / +446, combination 2 +183 / +110 "
+        "and +182 / +133, combination 3 +336 / +259 and +314 / +249 Elo over the heuristic; under combination 2 on "
+        "ten more seeds (4984 to 5074) +187 against +125: stronger everywhere but combination 1 (docs/strategies.md, "
+        "issue 47's round 10)"),
     "classic-preset.npz": (
         "the Classic preset's specialist until 2026-12-06, replaced by the general classic.npz (2,500 games), which is "
         "level with it under the preset: `simcli match net:model=classic greedy --variant classic -n 800 --seed 4801 "
@@ -143,6 +155,14 @@ RETIRED_WHY = {
         "(docs/strategies.md, issue 47's round 9)"),
 }
 
+
+
+def margin_source(meta: dict[str, Any]) -> str:
+    """Where a model's margin came from: given to the fit (``--margin`` in its command) or chosen on the validation
+    games (the fit's default)."""
+    if "--margin" in (meta.get("fit_command") or "").split():
+        return "given with `--margin`, not chosen on the validation games"
+    return "chosen on the validation games"
 
 def rule_set(meta: dict[str, Any]) -> str:
     """The rule set a model was trained under, as its preset and the knobs that differ from it."""
@@ -213,7 +233,7 @@ def section(path: Path) -> str:
         f"{'ridge regression' if meta['hidden'] == 0 else str(meta['hidden']) + ' hidden units'}"
         f"{ensemble_text(meta)}, "
         f"{meta['epochs']} epochs, alpha {meta.get('alpha', 1e-4):g}, seed {meta['seed']}; margin "
-        f"{meta['margin']:g} points (chosen on the validation games).", "",
+        f"{meta['margin']:g} points ({margin_source(meta)}).", "",
         f"Held out (games `i % 10 == 9`, {held['decisions']:,} decisions): picks the search's choice "
         f"{held['top1_search']:.1%} (the heuristic's choice is the search's {held['top1_heuristic_baseline']:.1%}); "
         f"value error {held['rmse']:.1f} points (predicting 0: {held['rmse_zero_baseline']:.1f}); the search's value "
