@@ -156,13 +156,13 @@ RETIRED_WHY = {
 }
 
 
-
 def margin_source(meta: dict[str, Any]) -> str:
     """Where a model's margin came from: given to the fit (``--margin`` in its command) or chosen on the validation
     games (the fit's default)."""
     if "--margin" in (meta.get("fit_command") or "").split():
         return "given with `--margin`, not chosen on the validation games"
     return "chosen on the validation games"
+
 
 def rule_set(meta: dict[str, Any]) -> str:
     """The rule set a model was trained under, as its preset and the knobs that differ from it."""
