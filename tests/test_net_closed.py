@@ -22,7 +22,7 @@ from simcli.players.best_heuristic import BEST_HEURISTIC as HEURISTIC
 from simcli.players.seating import play_game
 from simcli.primitives.cards import FOUR, NUM_RANKS
 from simcli.rules.presets import load_rules
-from simcli.strategies.learnt.net_features import CANDIDATE_COLUMNS, STATE_COLUMNS, decision_features, widths
+from simcli.strategies.learnt.net_features import STATE_COLUMNS, decision_features, widths
 from simcli.strategies.learnt.net_match import table_totals
 from simcli.strategies.search.candidates import discard_candidates, draw_candidates, meld_candidates
 from simcli.strategy import load_strategy
@@ -113,4 +113,4 @@ def test_no_rank_is_closed_where_the_rules_close_none(variant: str, rules_over: 
 
 
 def test_version_4_appends_its_columns_to_both_parts() -> None:
-    assert (IN_HAND, AFTER - STATE_COLUMNS) == (166, 78) and OTHERS_FLAG == STATE_COLUMNS + CANDIDATE_COLUMNS - 1
+    assert (IN_HAND, AFTER - STATE_COLUMNS) == (166, 78) and OTHERS_FLAG == STATE_COLUMNS + widths(4)[1] - 1

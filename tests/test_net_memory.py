@@ -24,13 +24,12 @@ from simcli.players.seating import play_game
 from simcli.primitives.actions import TakePile
 from simcli.primitives.cards import NUM_RANKS, deck_counts
 from simcli.rules.presets import load_rules
-from simcli.strategies.learnt.model import ModelError, load_model
+from simcli.strategies.learnt.model import ModelError, load_model, upgrade_rows
 from simcli.strategies.learnt.net_features import (
     CANDIDATE_COLUMNS,
     FEATURE_VERSION,
     STATE_COLUMNS,
     decision_features,
-    upgrade_rows,
     widths,
 )
 from simcli.strategies.search.candidates import draw_candidates
@@ -44,9 +43,9 @@ GAINED = range(STATE_COLUMNS + widths(2)[1], STATE_COLUMNS + widths(3)[1])
 
 
 def test_version_3_appends_the_memory_to_both_parts() -> None:
-    assert FEATURE_VERSION == 4
-    assert widths(1) == (98, 63) and widths(2) == (106, 63) and widths(3) == (166, 78)
-    assert widths(4) == (STATE_COLUMNS, CANDIDATE_COLUMNS) == (167, 81)
+    assert FEATURE_VERSION == 5
+    assert widths(1) == (98, 63) and widths(2) == (106, 63) and widths(3) == (166, 78) and widths(4) == (167, 81)
+    assert widths(5) == (STATE_COLUMNS, CANDIDATE_COLUMNS) == (169, 83)
 
 
 @pytest.mark.parametrize("variant", ["classic", "spanish", "americana", "ponytail"])

@@ -29,7 +29,7 @@ from .net_features import (
     KINDS,
     STATE_COLUMNS,
     STATE_COUNTS,
-    upgrade_rows,
+    widths,
 )
 from .net_play import forward
 
@@ -47,6 +47,18 @@ RETIRED = MODELS / "retired"
 
 #: Models already read in this process, by resolved path (a match builds a strategy for every game).
 _LOADED: dict[str, Model] = {}
+
+
+def upgrade_rows(rows: np.ndarray, version: int, fill: float) -> np.ndarray:
+    """A model's rows over the float row of feature ``version`` (its first layer's weights, its scaling's means or
+    deviations; any rule columns after them), widened to this version's: ``fill`` for every column added since, at
+    its place. With zero weights there (and mean 0, deviation 1) the model gives the values it gave, to the bit (the
+    columns each version added come after the ones before: the sums keep their order)."""
+    state, candidate = widths(version)
+    pad_state = np.full((STATE_COLUMNS - state, *rows.shape[1:]), fill, dtype=rows.dtype)
+    pad_candidate = np.full((CANDIDATE_COLUMNS - candidate, *rows.shape[1:]), fill, dtype=rows.dtype)
+    return np.concatenate([rows[:state], pad_state, rows[state:state + candidate], pad_candidate,
+                           rows[state + candidate:]])
 
 
 class ModelError(ValueError):
@@ -111,7 +123,7 @@ class Model:
             raise ModelError(f"model file {path} has feature version {version}, this simcli {FEATURE_VERSION} (and "
                              f"the versions before it): train it again (simcli train data, simcli train fit)")
         #: The feature version the model was trained on: an older model reads this version's rows with zero
-        #: weights for the columns added since (net_features.upgrade_rows), and so plays as it did.
+        #: weights for the columns added since (:func:`upgrade_rows`), and so plays as it did.
         self.feature_version = version
         if version < FEATURE_VERSION:
             w0, b0 = self.layers[0]

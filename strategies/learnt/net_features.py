@@ -8,7 +8,7 @@ pile's top, size and freeze, the stock, the hand sizes, scores and the variant's
 after the cards it lays, the cards a take of the pile gains, the rank a discard gives away and whether another team
 could use it), and whether the candidate is the heuristic's own choice (the search's first candidate).
 
-Version 4 adds what a team's melds close for the rest of the deal under the rules (:mod:`.net_match`).
+Versions 4 and 5 add what a team's melds close for the deal and where a wild card may go (:mod:`.net_match`).
 
 Values are scaled to about 0..1 by fixed divisors (no fitted scaling here: the model file keeps its own). Changing
 what a row holds changes :data:`FEATURE_VERSION`, which every model file records: a model of another version is
@@ -26,10 +26,11 @@ from simcli.engine.view import PlayerView
 from simcli.primitives.actions import DRAW_STOCK, Meld, SpecialHand, TakePile
 from simcli.primitives.cards import JOKER, NUM_RANKS, TWO
 
+from . import net_match
 from .net_match import NONE_CLOSED, Closed, closed_ranks, dead_after, match_counts, table_totals
 
 #: The layout of a row; a model file records it and is refused under another.
-FEATURE_VERSION = 4
+FEATURE_VERSION = 5
 
 #: The decisions the search weighs, in the order of the one-hot kind columns.
 KINDS = ("draw", "melds", "discard")
@@ -74,11 +75,12 @@ def _lay(hand: list[int], table: list[int], meld: Meld) -> tuple[int, int]:
 #: Columns of a row's state part and of its candidate part. Each version appends its columns to both parts, so
 #: that an older model reads the same columns at the same places (:func:`upgrade_layer`): version 2 the match's
 #: state (8 state columns), version 3 the card memory (:func:`memory_counts`: 60 state columns; the pile cards a
-#: take gains: 15 candidate columns), version 4 the ranks closed for the deal (1 state column, 3 candidate columns).
-STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14 + 8 + 60 + 1
-CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16 + 15 + 3
+#: take gains: 15 candidate columns), version 4 the ranks closed for the deal (1 state column, 3 candidate columns),
+#: version 5 where a wild card may go (2 state columns, 2 candidate columns).
+STATE_COLUMNS = 15 + 1 + 30 + 6 + 3 + 16 + 3 + 3 + 3 + 4 + 14 + 8 + 60 + 1 + 2
+CANDIDATE_COLUMNS = 3 + 1 + 30 + 13 + 16 + 15 + 3 + 2
 #: The columns each version added to the state part and to the candidate part, at their ends.
-ADDED_COLUMNS: Final = {2: (8, 0), 3: (60, 15), 4: (1, 3)}
+ADDED_COLUMNS: Final = {2: (8, 0), 3: (60, 15), 4: (1, 3), 5: (2, 2)}
 
 
 # ------------------------------------------------------------------------------------------------------ rows
@@ -97,7 +99,7 @@ STATE_COUNTS = STATE_COLUMNS - 3 + 8
 #: 3's (:data:`SHARE_COUNT`; a version-2 model's pass sums as it did).
 CANDIDATE_COUNTS = CANDIDATE_COLUMNS + 1
 #: Where the candidate part's count that is always 1 is.
-SHARE_COUNT: Final = CANDIDATE_COLUMNS - ADDED_COLUMNS[3][1] - ADDED_COLUMNS[4][1]
+SHARE_COUNT: Final = CANDIDATE_COLUMNS - sum(c for v, (_, c) in ADDED_COLUMNS.items() if v >= 3)
 
 
 def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
@@ -105,14 +107,14 @@ def _layout() -> list[tuple[int, tuple[tuple[int, int], ...]]]:
     the counts it is made of, ``(count column, coefficient)``: the column is their sum over its divisor."""
     divisors = ([4] * 15 + [20] + [8] * 30 + [3] * 4 + [2] * 2 + [1, 1, 120] + [1] * 16 + [30, 1, 100] + [15] * 3
                 + [5000, 5000, 2000] + [4] * 4 + [60, 10] + [1] * 10 + [4, 3]
-                + [10, 1, 1, 50, 50, 100, 100, 1] + [8] * 15 + [4] * 30 + [8] * 15 + [8])
+                + [10, 1, 1, 50, 50, 100, 100, 1] + [8] * 15 + [4] * 30 + [8] * 15 + [8] + [4, 4])
     out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     team = ((77, 1), (78, 256), (79, -1), (80, -256))
     best = ((81, 1), (82, 256), (83, -1), (84, -256))
     scores = {77: team, 78: best, 79: team + tuple((c, -k) for c, k in best)}
     for j, d in enumerate(divisors):
         out.append((d, ((j, 1),) if j < 77 else scores[j] if j < 80 else ((j + 5, 1),)))
-    candidate = [1] * 4 + [4] * 15 + [8] * 15 + [15, 4, 4, 2, 20, 1, 1, 1, 30] + [1] * 20 + [4] * 15 + [8, 1, 1]
+    candidate = [1] * 4 + [4] * 15 + [8] * 15 + [15, 4, 4, 2, 20, 1, 1, 1, 30] + [1] * 20 + [4] * 15 + [8, 1, 1, 4, 4]
     for j, d in enumerate(candidate):
         out.append((d, ((STATE_COUNTS + j + (j >= SHARE_COUNT), 1),)))
     return out
@@ -131,20 +133,9 @@ def widths(version: int) -> tuple[int, int]:
     return state, candidate
 
 
-def upgrade_rows(rows: np.ndarray, version: int, fill: float) -> np.ndarray:
-    """A model's rows over the float row of feature ``version`` (its first layer's weights, its scaling's means or
-    deviations; any rule columns after them), widened to this version's: ``fill`` for every column added since, at
-    its place. With zero weights there (and mean 0, deviation 1) the model gives the values it gave, to the bit (the
-    columns each version added come after the ones before: the sums keep their order)."""
-    state, candidate = widths(version)
-    pad_state = np.full((STATE_COLUMNS - state, *rows.shape[1:]), fill, dtype=rows.dtype)
-    pad_candidate = np.full((CANDIDATE_COLUMNS - candidate, *rows.shape[1:]), fill, dtype=rows.dtype)
-    return np.concatenate([rows[:state], pad_state, rows[state:state + candidate], pad_candidate,
-                           rows[state + candidate:]])
-
-
 _NO_PILE: Final = bytes(NUM_RANKS)  # no pile cards gained (version 3's candidate columns)
 _NO_DEAD: Final = bytes(3)  # no rank closed for the deal (version 4's candidate columns)
+_NO_HOME: Final = (0, 0)  # no meld takes a wild card and no wild card in hand (version 5's candidate columns)
 #: Each count of a byte's range as a byte.
 _B: Final = [bytes((i,)) for i in range(256)]
 #: One-hot count vectors over the ranks and "none" (index ``NUM_RANKS``), and all zeros (index ``NUM_RANKS + 1``).
@@ -176,7 +167,7 @@ def _sum(values: list[int]) -> int:
 
 def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int], list[list[int]]],
                  hand_piece: Sequence[int], own_piece: Sequence[int], memory: list[list[int]],
-                 dead_now: int) -> list[Sequence[int]]:
+                 dead_now: int, homes: net_match.Homes) -> list[Sequence[int]]:
     """A decision's state part as counts (over :data:`COUNT_LAYOUT`'s divisors: the features): the hand by rank
     (/4), its size (/20), the own team's and the other teams' meld cards by rank (/8 each), canastas, clean
     canastas (/3) and hidden canastas (/2), each own and the other teams' best; opened, another team opened, the
@@ -186,7 +177,8 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
     the stock, may ask, permission yes, no, pile premiado, crossed, first take done, no discard this turn, pony
     picked); wings left (/4) and closed canastas set aside (/3); the match's state under the rules
     (:func:`~.net_match.match_counts`); the card memory (``memory``: :func:`memory_counts`, worked out once a
-    decision); the hand's cards of ranks closed to the team for the deal (``dead_now``, /8: feature version 4).
+    decision); the hand's cards of ranks closed to the team for the deal (``dead_now``, /8: feature version 4); the
+    own melds a wild card may join (/4) and the hand's wild cards if none may (/4: ``homes``, version 5).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and the own
     team's meld cards, ``tables[0]``, as bytes or as lists)."""
@@ -223,7 +215,7 @@ def state_pieces(view: PlayerView, tables: tuple[list[int], list[int], list[int]
              1 if view.pile_premiado else 0, 1 if view.pile_crossed else 0, 1 if view.first_take_done else 0,
              1 if view.no_discard_this_turn else 0, 1 if view.pony_picked[seat] else 0, view.wings_left,
              len(view.closed_canastas(team))], match_counts(view, scores[team], scores[best_other]),
-            *memory, [dead_now]]
+            *memory, [dead_now], net_match.home_counts(homes.total, hand_piece[TWO] + hand_piece[JOKER])]
 
 
 def memory_counts(view: PlayerView) -> list[list[int]]:
@@ -244,8 +236,8 @@ def _with(piece: Sequence[int], at: int, value: int) -> Sequence[int]:
 
 def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pile_size: int, kind: int,
                      candidate: Any, first: int, own: list[int], own_piece: Sequence[int],
-                     opp: list[int], pile_rest: Sequence[int] = (), closed: Closed = NONE_CLOSED
-                     ) -> list[Sequence[int]]:
+                     opp: list[int], pile_rest: Sequence[int] = (), closed: Closed = NONE_CLOSED,
+                     homes: net_match.Homes | None = None) -> list[Sequence[int]]:
     """A candidate's part of a row as counts: its kind (``kind``: an index in KINDS) one-hot, whether it is the
     heuristic's choice (``first``: 1 or 0), the hand (/4) and the team's meld cards by rank (/8) after it, the
     cards it lays (/15), its wild cards (/4), new melds (/4), canastas it closes (/2), the cards left (/20), none
@@ -254,26 +246,33 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
     pile's face-up cards below its top that a take puts into the hand, by rank (``pile_rest``, /4: feature version
     3); with the count that is always 1 before those (:data:`SHARE_COUNT`); the hand's cards of ranks closed to the
     team for the deal after it, a take's pile cards counted (/8), and for a discard whether its rank is closed to
-    the own team and whether it gives no other team the pile (``closed``: :class:`~.net_match.Closed`; version 4).
+    the own team and whether it gives no other team the pile (``closed``: :class:`~.net_match.Closed`; version 4);
+    the own melds a wild card may join after it (/4) and the wild cards in hand then, a take's pile cards counted, if
+    none may (/4: ``homes``, :class:`~.net_match.Homes`; version 5, zeros without ``homes``).
 
     As pieces, one after another: bytes, or lists of counts (``hand_piece`` and ``own_piece``: the hand and ``own``
     as bytes or as lists; ``total``: the cards in hand)."""
     if kind == 2:  # a discard: one card fewer of its rank, the melds as they are
+        wilds = hand0[TWO] + hand0[JOKER]
         if candidate is None:
             return [_KIND[2][first], hand_piece, own_piece,
                     (0, 0, 0, 0, total, 1 if total <= 0 else 0, 0, 0, 0, 0, 0, 0, 0), _ONE_HOT_END[NUM_RANKS],
-                    _NO_DEAD if closed is NONE_CLOSED else (closed.in_hand, 0, 0)]
+                    _NO_DEAD if closed is NONE_CLOSED else (closed.in_hand, 0, 0),
+                    _NO_HOME if homes is None else net_match.home_counts(homes.total, wilds)]
         rank: int = candidate
         n = hand0[rank]
         left = total - 1 if n > 0 else total
+        wild = 1 if rank == JOKER or rank == TWO else 0
         return [_KIND[2][first], _with(hand_piece, rank, n - 1) if n > 0 else hand_piece, own_piece,
                 (0, 0, 0, 0, left, 1 if left <= 0 else 0, 0, 0, 0, 0, 1 if opp[rank] > 0 else 0,
-                 1 if own[rank] > 0 else 0, 1 if rank == JOKER or rank == TWO else 0), _ONE_HOT_END[rank],
+                 1 if own[rank] > 0 else 0, wild), _ONE_HOT_END[rank],
                 _NO_DEAD if closed is NONE_CLOSED else
-                (closed.in_hand - closed.own[rank] if n > 0 else closed.in_hand, closed.own[rank], closed.safe[rank])]
+                (closed.in_hand - closed.own[rank] if n > 0 else closed.in_hand, closed.own[rank], closed.safe[rank]),
+                _NO_HOME if homes is None else net_match.home_counts(homes.total, wilds - wild if n > 0 else wilds)]
     hand = hand0[:]
     table = own[:]
     laid = wild = new = gained = stock = take = special = 0
+    homes_now = 0 if homes is None else homes.total
     if kind == 0:
         if candidate is DRAW_STOCK:
             stock = 1
@@ -288,6 +287,8 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
                 laid, wild = laid + a, wild + w
             hand[top] = hand[top] - 1 if hand[top] > 0 else 0
             table[top] += 1
+            if homes is not None:  # the top card joins its meld as a natural
+                homes_now = net_match.homes_after(homes, (Meld(top, 1), candidate.meld, *candidate.extra))
     else:
         plan = list(candidate or ())
         if plan and isinstance(plan[0], SpecialHand):
@@ -299,6 +300,8 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
                 new += 1 if table[m.rank] == 0 else 0
                 a, w = _lay(hand, table, m)
                 laid, wild = laid + a, wild + w
+            if homes is not None:
+                homes_now = net_match.homes_after(homes, plan)
     left = _sum(hand) + (gained - 1 if take else 0)
     closes = 0
     for r in range(NUM_RANKS):
@@ -307,7 +310,9 @@ def candidate_pieces(hand0: list[int], total: int, hand_piece: Sequence[int], pi
     return [_KIND[kind][first], hand, table, [laid, wild, new, closes, left, 1 if left <= 0 else 0, stock, take,
                                               gained - 1 if gained > 1 else 0, special, 0, 0, 0],
             _ONE_HOT_SHARE[NUM_RANKS + 1], pile_rest if take and pile_rest else _NO_PILE,
-            _NO_DEAD if closed is NONE_CLOSED else dead_after(hand, table, closed, pile_rest if take else ())]
+            _NO_DEAD if closed is NONE_CLOSED else dead_after(hand, table, closed, pile_rest if take else ()),
+            _NO_HOME if homes is None else net_match.home_counts(
+                homes_now, hand[TWO] + hand[JOKER] + (pile_rest[TWO] + pile_rest[JOKER] if take and pile_rest else 0))]
 
 
 def pile_below_top(view: PlayerView, pile: list[int]) -> list[int]:
@@ -325,6 +330,7 @@ def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> t
     own, opp, _, theirs = tables
     hand, pile_size, k = list(view.hand), view.pile_size, KINDS.index(kind)
     closed = closed_ranks(view, hand, own, theirs)
+    homes = net_match.wild_homes(view)
     total = _sum(hand)
     parts: list[list[int]] = []
     memory = memory_counts(view)
@@ -332,11 +338,11 @@ def decision_counts(view: PlayerView, kind: str, candidates: Sequence[Any]) -> t
     for i, c in enumerate(candidates):
         part: list[int] = []
         for piece in candidate_pieces(hand, total, hand, pile_size, k, c, 1 if i == 0 else 0, own, own, opp, rest,
-                                      closed):
+                                      closed, homes):
             part.extend(piece)
         parts.append(part)
     state: list[int] = []
-    for piece in state_pieces(view, tables, hand, own, memory, closed.in_hand):
+    for piece in state_pieces(view, tables, hand, own, memory, closed.in_hand, homes):
         state.extend(piece)
     return state, parts
 
@@ -365,18 +371,19 @@ def decision_bytes(view: PlayerView, kind: str, candidates: Sequence[Any]) -> by
     own, opp, _, theirs = tables
     hand, pile_size, k = list(view.hand), view.pile_size, KINDS.index(kind)
     closed = closed_ranks(view, hand, own, theirs)
+    homes = net_match.wild_homes(view)
     total = _sum(hand)
     try:
         hand_bytes, own_bytes = bytes(hand), bytes(own)
         out: list[bytes] = []
         memory = memory_counts(view)
-        for piece in state_pieces(view, tables, hand_bytes, own_bytes, memory, closed.in_hand):
+        for piece in state_pieces(view, tables, hand_bytes, own_bytes, memory, closed.in_hand, homes):
             out.append(piece if isinstance(piece, bytes) else bytes(piece))
         first = 1
         rest = pile_below_top(view, memory[0]) if k == 0 else []
         for c in candidates:
             for piece in candidate_pieces(hand, total, hand_bytes, pile_size, k, c, first, own, own_bytes, opp, rest,
-                                          closed):
+                                          closed, homes):
                 if isinstance(piece, bytes):
                     out.append(piece)
                 elif isinstance(piece, tuple):  # a discard's last counts: few distinct ones, each made once

@@ -1,7 +1,8 @@
 """The parts of a learnt player's row that depend on the rules beyond the rule features (issue 47): the match's
-state (feature version 2) and the ranks the rules have closed to a team for the rest of the deal (version 4).
+state (feature version 2), the ranks the rules have closed to a team for the rest of the deal (version 4) and the
+melds a wild card may join (version 5).
 
-Both come from the :class:`~simcli.engine.view.PlayerView` alone: its rules, the scores before the deal and the
+All come from the :class:`~simcli.engine.view.PlayerView` alone: its rules, the scores before the deal and the
 teams' melds on the table, all of them public.
 """
 
@@ -10,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+from simcli.engine.melds import meld_error
 from simcli.engine.view import PlayerView
+from simcli.primitives.actions import Meld
 from simcli.primitives.cards import FOUR, NUM_RANKS
+from simcli.rules.ruleset import RuleSet
 
 #: No rank closed (a list shared by every decision where the rules close none; never written).
 NO_DEAD: Final[list[int]] = [0] * NUM_RANKS
@@ -130,3 +134,69 @@ def match_counts(view: PlayerView, own: int, other: int) -> list[int]:
     mine, theirs = max(target - own, 0), max(target - other, 0)
     return [left, 1 if left == 1 else 0, 1 if cap is None else 0, min(mine // 100, 255), min(theirs // 100, 255),
             min(100 * mine // target, 255), min(100 * theirs // target, 255), 0]
+
+
+class Homes(NamedTuple):
+    """Where a wild card may go at a decision (feature version 5; :func:`wild_homes`)."""
+
+    #: The rules the melds are judged under.
+    rules: RuleSet
+    #: The own team's melds by rank, ``(naturals, twos, jokers)`` or ``None`` (the view's meld table).
+    table: tuple[tuple[int, int, int] | None, ...]
+    #: 1 for each rank whose meld may take one more wild card now.
+    now: list[int]
+    #: How many melds may take one (the sum of ``now``).
+    total: int
+
+
+def takes_wild(rules: RuleSet, rank: int, naturals: int, twos: int, jokers: int) -> int:
+    """1 if a meld of ``rank`` holding these cards may take one more wild card under ``rules`` (the engine's own
+    check, :func:`simcli.engine.melds.meld_error`: ``min_naturals_before_adding_wild``, the wild rule and its cap,
+    ``meld_max_size``, sevens without wild cards), else 0. A team that has melds has opened."""
+    return 0 if meld_error(rules, rank, naturals, twos + 1, jokers, new=False, opening=False,
+                           added_wilds=1) else 1
+
+
+def wild_homes(view: PlayerView) -> Homes:
+    """The own team's melds that may take a wild card at ``view``'s decision (:class:`Homes`): under Americana's
+    ``min_naturals_before_adding_wild=5`` only a meld of five naturals does, so a wild card in hand may have nowhere
+    to go and then counts against the team at the deal's end (feature version 5). From the view alone (its rules and
+    the table)."""
+    rules = view.rules
+    table = view.meld_table(view.team)
+    now = [0] * NUM_RANKS
+    total = 0
+    for r, m in enumerate(table):
+        if m is not None and takes_wild(rules, r, m[0], m[1], m[2]):
+            now[r] = 1
+            total += 1
+    return Homes(rules, table, now, total)
+
+
+def home_counts(count: int, wilds: int) -> tuple[int, int]:
+    """Version 5's two counts: the own melds a wild card may join, and the wild cards in hand if none may (cards
+    that can only be discarded, or laid in a new meld, and count against the team at the deal's end)."""
+    return (count, wilds if count == 0 else 0)
+
+
+def homes_after(homes: Homes, melds: Sequence[Meld]) -> int:
+    """The own melds that may take a wild card once ``melds`` are laid (a take's meld and its extra melds, or a meld
+    plan): the ranks they touch judged again with their new cards, the others as they are."""
+    if not melds:
+        return homes.total
+    added: dict[int, list[int]] = {}
+    for m in melds:
+        got = added.get(m.rank)
+        if got is None:
+            added[m.rank] = [m.naturals, m.twos, m.jokers]
+        else:
+            got[0] += m.naturals
+            got[1] += m.twos
+            got[2] += m.jokers
+    count = homes.total
+    for r, (n, t, j) in added.items():
+        base = homes.table[r]
+        if base is not None:
+            n, t, j = n + base[0], t + base[1], j + base[2]
+        count += takes_wild(homes.rules, r, n, t, j) - homes.now[r]
+    return count
