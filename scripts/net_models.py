@@ -43,8 +43,9 @@ folder that resumes) and fitted to the games it had; the command below asks for 
 them), which plays the same games: a game, and under a catalogue its house rules, depend only on the seed and its
 index. The same data and seed give the same weights. A model marked "upgraded from feature version 1" was made by
 its commands under version 1 and given zero weights for version 2's match columns; a model of an older feature
-version than simcli's (4 since 2026-12-06: version 3 the card memory, version 4 the ranks closed for the deal) is
-read with zero weights for the columns added since (`model.upgrade_rows`, at load time): both play exactly
+version than simcli's (5 since 2026-12-06: version 3 the card memory, version 4 the ranks closed for the deal,
+version 5 where a wild card may go) is read with zero weights for the columns added since (`model.upgrade_rows`,
+at load time): both play exactly
 as they did, and their commands, played again today, write rows of today's version (the model they make is a new
 one). Under feature version 1, on 2026-12-03, the Spanish specialist's commands, played again in an empty folder,
 
