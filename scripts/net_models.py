@@ -141,12 +141,21 @@ RETIRED_WHY = {
         "draw_count=2 -n 800 --seed 4802 -j 1` gave that general model (retired since) +246 Elo [+218, +278] over the "
         "heuristic, this one +214 [+187, +242]"),
     "americana-general-v2.npz": (
-        "the general Americana model of feature version 2 until 2026-12-06, replaced by americana.npz, fitted to the "
+        "the general Americana model of feature version 2 until 2026-12-06, replaced by americana-general-v3.npz "
+        "(retired since), fitted to the "
         "same 1,640 games played again under feature version 3 (the card memory: the pile's cards, the cards known in "
         "other hands, the unseen cards); on seeds 4891-4895 and 4901-4905, used for no choice, the new model against "
         "this one: preset +215 / +214 and +178 / +201, the study arm +293 / +246 and +285 / +268, combination 1 "
         "+177 / +113 and +139 / +128, combination 2 +77 / +34 and +83 / +47, combination 3 +262 / +301 and +255 / "
         "+286 Elo over the heuristic (docs/strategies.md, issue 47's round 7)"),
+    "americana-general-v3.npz": (
+        "the general Americana model of feature version 3 until 2026-12-06, replaced by americana.npz, distilled from "
+        "ten fits to the same 1,640 games played again under feature version 5 (the ranks closed for the deal and "
+        "where a wild card may go); on seeds 5201-5205 and 5211-5215, used for no choice, the new model against this "
+        "one: preset +291 / +214 and +312 / +230, the study arm +317 / +265 and +334 / +315, combination 1 +177 / "
+        "+159 and +168 / +156, combination 2 +84 / +70 and +50 / +53, combination 3 +342 / +301 and +325 / +277 Elo "
+        "over the heuristic; under combination 2 on ten more seeds (5101 to 5191) +74 against +69: stronger "
+        "everywhere but combination 2, where it is level (docs/strategies.md, issue 47's round 11)"),
     "spanish-general-v2.npz": (
         "the general Spanish model of feature version 2 until 2026-12-06, replaced by spanish.npz, fitted the same way "
         "to the same 1,500 games played again under feature version 4 (the card memory and the ranks the rules close "
