@@ -16,16 +16,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from net_probe import play_checked
 
 from simcli.engine.view import PlayerView
-from simcli.players.best_heuristic import BEST_HEURISTIC as HEURISTIC
-from simcli.players.seating import play_game
 from simcli.primitives.cards import FOUR, NUM_RANKS
 from simcli.rules.presets import load_rules
 from simcli.strategies.learnt.net_features import STATE_COLUMNS, decision_features, widths
 from simcli.strategies.learnt.net_match import table_totals
-from simcli.strategies.search.candidates import discard_candidates, draw_candidates, meld_candidates
-from simcli.strategy import load_strategy
 
 #: Version 4's columns in a float row: the state part's last, the candidate part's last three.
 IN_HAND = widths(3)[0]
@@ -44,7 +41,6 @@ def _play(variant: str, rules_over: dict[str, Any], games: int) -> dict[str, int
     """Play ``games`` games of the variant's heuristic, checking every decision's version-4 columns against the
     melds on the table; how often each column was not zero."""
     rules = load_rules(variant, rules_over)
-    base = load_strategy(HEURISTIC[variant])
     seen = {"in_hand": 0, "after": 0, "own": 0, "others": 0, "decisions": 0}
 
     def check(view: PlayerView, kind: str, candidates: list[Any]) -> None:
@@ -70,25 +66,7 @@ def _play(variant: str, rules_over: dict[str, Any], games: int) -> dict[str, int
                 assert row[OWN_FLAG] == row[OTHERS_FLAG] == 0
                 seen["after"] += row[AFTER] > 0
 
-    class Probe(base):  # type: ignore[valid-type, misc]
-        def choose_draw(self, view: PlayerView) -> Any:
-            own = super().choose_draw(view)
-            check(view, "draw", draw_candidates(view, own))
-            return own
-
-        def choose_melds(self, view: PlayerView) -> Any:
-            own = super().choose_melds(view)
-            check(view, "melds", meld_candidates(view, own))
-            return own
-
-        def choose_discard(self, view: PlayerView) -> Any:
-            own = super().choose_discard(view)
-            check(view, "discard", discard_candidates(view, own))
-            return own
-
-    for game in range(games):
-        players = [Probe(np.random.default_rng(s)) for s in range(rules.num_players)]
-        play_game(rules, [HEURISTIC[variant]] * rules.num_players, 7, game, strategies=players)
+    play_checked(rules, games, check)
     return seen
 
 

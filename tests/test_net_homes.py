@@ -13,19 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pytest
+from net_probe import play_checked
 
 from simcli.engine.melds import meld_error
 from simcli.engine.view import PlayerView
-from simcli.players.best_heuristic import BEST_HEURISTIC as HEURISTIC
-from simcli.players.seating import play_game
 from simcli.primitives.actions import DRAW_STOCK, SpecialHand, TakePile
 from simcli.primitives.cards import JOKER, TWO
 from simcli.rules.presets import load_rules
 from simcli.strategies.learnt.net_features import STATE_COLUMNS, decision_features, widths
-from simcli.strategies.search.candidates import discard_candidates, draw_candidates, meld_candidates
-from simcli.strategy import load_strategy
 
 #: Version 5's columns in a float row: the state part's last two, the candidate part's last two.
 HOMES, STUCK = widths(4)[0], widths(4)[0] + 1
@@ -66,7 +62,6 @@ def _play(variant: str, rules_over: dict[str, Any], games: int) -> dict[str, int
     """Play ``games`` games of the variant's heuristic, checking every decision's version-5 columns against the
     table; how often each case came up."""
     rules = load_rules(variant, rules_over)
-    base = load_strategy(HEURISTIC[variant])
     seen = {"decisions": 0, "homes": 0, "stuck": 0, "opened_a_home": 0, "stuck_after": 0}
 
     def check(view: PlayerView, kind: str, candidates: list[Any]) -> None:
@@ -86,25 +81,7 @@ def _play(variant: str, rules_over: dict[str, Any], games: int) -> dict[str, int
             seen["opened_a_home"] += n > homes
             seen["stuck_after"] += n == 0 and left > 0
 
-    class Probe(base):  # type: ignore[valid-type, misc]
-        def choose_draw(self, view: PlayerView) -> Any:
-            own = super().choose_draw(view)
-            check(view, "draw", draw_candidates(view, own))
-            return own
-
-        def choose_melds(self, view: PlayerView) -> Any:
-            own = super().choose_melds(view)
-            check(view, "melds", meld_candidates(view, own))
-            return own
-
-        def choose_discard(self, view: PlayerView) -> Any:
-            own = super().choose_discard(view)
-            check(view, "discard", discard_candidates(view, own))
-            return own
-
-    for game in range(games):
-        players = [Probe(np.random.default_rng(s)) for s in range(rules.num_players)]
-        play_game(rules, [HEURISTIC[variant]] * rules.num_players, 7, game, strategies=players)
+    play_checked(rules, games, check)
     return seen
 
 

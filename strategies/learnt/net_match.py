@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+from simcli.engine.meld_legality import merge_melds
 from simcli.engine.melds import meld_error
 from simcli.engine.view import PlayerView
 from simcli.primitives.actions import Meld
@@ -184,17 +185,8 @@ def homes_after(homes: Homes, melds: Sequence[Meld]) -> int:
     plan): the ranks they touch judged again with their new cards, the others as they are."""
     if not melds:
         return homes.total
-    added: dict[int, list[int]] = {}
-    for m in melds:
-        got = added.get(m.rank)
-        if got is None:
-            added[m.rank] = [m.naturals, m.twos, m.jokers]
-        else:
-            got[0] += m.naturals
-            got[1] += m.twos
-            got[2] += m.jokers
     count = homes.total
-    for r, (n, t, j) in added.items():
+    for r, (n, t, j) in merge_melds(melds).items():
         base = homes.table[r]
         if base is not None:
             n, t, j = n + base[0], t + base[1], j + base[2]
