@@ -149,13 +149,22 @@ RETIRED_WHY = {
         "+177 / +113 and +139 / +128, combination 2 +77 / +34 and +83 / +47, combination 3 +262 / +301 and +255 / "
         "+286 Elo over the heuristic (docs/strategies.md, issue 47's round 7)"),
     "americana-general-v3.npz": (
-        "the general Americana model of feature version 3 until 2026-12-06, replaced by americana.npz, distilled from "
-        "ten fits to the same 1,640 games played again under feature version 5 (the ranks closed for the deal and "
-        "where a wild card may go); on seeds 5201-5205 and 5211-5215, used for no choice, the new model against this "
+        "the general Americana model of feature version 3 until 2026-12-06, replaced by americana-distilled-v5.npz "
+        "(retired since), distilled from ten fits to the same 1,640 games played again under feature version 5 (the "
+        "ranks closed for the deal and where a wild card may go); on seeds 5201-5205 and 5211-5215, used for no "
+        "choice, the new model against this "
         "one: preset +291 / +214 and +312 / +230, the study arm +317 / +265 and +334 / +315, combination 1 +177 / "
         "+159 and +168 / +156, combination 2 +84 / +70 and +50 / +53, combination 3 +342 / +301 and +325 / +277 Elo "
         "over the heuristic; under combination 2 on ten more seeds (5101 to 5191) +74 against +69: stronger "
         "everywhere but combination 2, where it is level (docs/strategies.md, issue 47's round 11)"),
+    "americana-distilled-v5.npz": (
+        "the general Americana model of feature version 5 distilled from ten fits to the 1,640 catalogue games, "
+        "shipped for a few hours of 2026-12-06 and replaced by americana.npz, distilled the same way from the same "
+        "games and the learnt player's own 300 games around `min_naturals_before_adding_wild=5`; on seeds 5601-5605 "
+        "and 5611-5615, used for no choice, the new model against this one: preset +290 / +298 and +332 / +282, the "
+        "study arm +319 / +301 and +301 / +328, combination 1 +163 / +178 and +189 / +182, combination 2 +85 / +78 and "
+        "+106 / +78, combination 3 +384 / +357 and +361 / +319 Elo over the heuristic; under combination 2 on ten more "
+        "seeds (5501 to 5591) +91 against +78 (docs/strategies.md, issue 47's round 11)"),
     "spanish-general-v2.npz": (
         "the general Spanish model of feature version 2 until 2026-12-06, replaced by spanish.npz, fitted the same way "
         "to the same 1,500 games played again under feature version 4 (the card memory and the ranks the rules close "
